@@ -1,0 +1,12 @@
+import { defineBuildConfig } from 'unbuild'
+
+// One entry per public subpath in package.json "exports".
+export default defineBuildConfig({
+  entries: ['src/index', 'src/dsml/index'],
+  outDir: 'dist',
+  declaration: 'node16',
+  clean: true,
+  sourcemap: true,
+  failOnWarn: true,
+  rollup: { emitCJS: false, esbuild: { target: 'es2022', minify: false } },
+})

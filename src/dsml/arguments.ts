@@ -1,0 +1,173 @@
+/**
+ * Turning DSML parameter values into tool-call arguments: entities, hugging
+ * newlines, `string="true|false"` typing, raw JSON bodies, XML children, and
+ * pollution-safe assignment.
+ */
+import { isToolName } from './grammar.ts'
+
+const ENTITIES: Readonly<Record<string, string>> = {
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+}
+
+/** Decodes `&amp; &lt; &gt; &quot; &apos;`; anything else stays as written. */
+export function decodeEntities(text: string): string {
+  let ampersand = text.indexOf('&')
+  if (ampersand === -1) return text
+  let out = ''
+  let sectionStart = 0
+  while (ampersand !== -1) {
+    const semicolon = text.indexOf(';', ampersand + 1)
+    if (semicolon === -1 || semicolon - ampersand > 5) {
+      ampersand = text.indexOf('&', ampersand + 1)
+      continue
+    }
+    const replacement = ENTITIES[text.slice(ampersand + 1, semicolon)]
+    if (replacement !== undefined) {
+      out += text.slice(sectionStart, ampersand) + replacement
+      sectionStart = semicolon + 1
+    }
+    ampersand = text.indexOf('&', replacement === undefined ? ampersand + 1 : semicolon + 1)
+  }
+  return out + text.slice(sectionStart)
+}
+
+/** Removes one line break right after the opener and one right before the closer (V23). */
+export function removeHuggingNewlines(value: string): string {
+  let start = 0
+  let end = value.length
+  if (value.startsWith('\r\n')) start = 2
+  else if (value.startsWith('\n')) start = 1
+  if (end - start >= 2 && value.endsWith('\r\n')) end -= 2
+  else if (end > start && value.endsWith('\n')) end -= 1
+  return start === 0 && end === value.length ? value : value.slice(start, end)
+}
+
+export interface TypedValue {
+  value: unknown
+  /** `string="false"` asked for JSON, and the text was not JSON. */
+  invalidJson: boolean
+}
+
+/**
+ * `string="true"` or no attribute: the raw text. `string="false"`: a JSON
+ * value, falling back to the raw text when it does not parse.
+ */
+export function typeValue(raw: string, stringAttribute: string | undefined): TypedValue {
+  const text = decodeEntities(removeHuggingNewlines(raw))
+  if (stringAttribute?.trim().toLowerCase() !== 'false') return { value: text, invalidJson: false }
+  try {
+    return { value: JSON.parse(text), invalidJson: false }
+  } catch {
+    return { value: text, invalidJson: true }
+  }
+}
+
+/** Sets an own property, so `__proto__` or `constructor` never reach a prototype. */
+export function setArgument(target: Record<string, unknown>, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
+}
+
+/** A raw invoke body that is a JSON object (V25), or undefined. */
+export function parseJsonObjectBody(body: string): Record<string, unknown> | undefined {
+  const trimmed = body.trim()
+  if (!trimmed.startsWith('{')) return undefined
+  try {
+    const parsed: unknown = JSON.parse(trimmed)
+    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
+      const args: Record<string, unknown> = {}
+      for (const [key, value] of Object.entries(parsed)) setArgument(args, key, value)
+      return args
+    }
+  } catch {
+    // not JSON: no arguments
+  }
+  return undefined
+}
+
+function isElementNameCharacter(code: number): boolean {
+  return (
+    (code >= 0x61 && code <= 0x7a) ||
+    (code >= 0x41 && code <= 0x5a) ||
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x5f ||
+    code === 0x2d ||
+    code === 0x2e
+  )
+}
+
+function isSpace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
+}
+
+/**
+ * Arguments from plain XML children (`<url>…</url> <query>…</query>`), the
+ * body of a tool-name-as-tag leak. Undefined unless the body is nothing but
+ * such children and whitespace. Values are strings (no schema to type them).
+ */
+export function parseXmlChildren(body: string): Record<string, unknown> | undefined {
+  const args: Record<string, unknown> = {}
+  let count = 0
+  let index = 0
+  const length = body.length
+  while (true) {
+    while (index < length && isSpace(body.charCodeAt(index))) index++
+    if (index === length) break
+    if (body.charCodeAt(index) !== 0x3c /* < */) return undefined
+    let nameEnd = index + 1
+    while (nameEnd < length && isElementNameCharacter(body.charCodeAt(nameEnd))) nameEnd++
+    if (nameEnd === index + 1 || body.charCodeAt(nameEnd) !== 0x3e /* > */) return undefined
+    const name = body.slice(index + 1, nameEnd)
+    const closer = `</${name}>`
+    const valueEnd = body.indexOf(closer, nameEnd + 1)
+    if (valueEnd === -1) return undefined
+    setArgument(args, name, decodeEntities(body.slice(nameEnd + 1, valueEnd)))
+    count++
+    index = valueEnd + closer.length
+  }
+  return count > 0 ? args : undefined
+}
+
+/**
+ * A tool name followed by a fenced JSON object: `Read\n\n```json\n{…}\n````.
+ * Returns the name, the arguments and where the closing fence ends, or undefined.
+ */
+export function parseFencedJsonCall(
+  body: string,
+): { name: string; arguments: Record<string, unknown>; end: number } | undefined {
+  const fenceStart = body.indexOf('```')
+  if (fenceStart === -1 || fenceStart > 160) return undefined
+  const name = body.slice(0, fenceStart).trim()
+  if (!isToolName(name)) return undefined
+  const lineEnd = body.indexOf('\n', fenceStart + 3)
+  if (lineEnd === -1) return undefined
+  const info = body.slice(fenceStart + 3, lineEnd).trim().toLowerCase()
+  if (info !== '' && info !== 'json') return undefined
+  const fenceEnd = body.indexOf('```', lineEnd + 1)
+  if (fenceEnd === -1) return undefined
+  const args = parseJsonObjectBody(body.slice(lineEnd + 1, fenceEnd))
+  return args === undefined ? undefined : { name, arguments: args, end: fenceEnd + 3 }
+}
+
+function stableJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
+  if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`
+  const keys = Object.keys(value).sort()
+  return `{${keys.map((key) => `${JSON.stringify(key)}:${stableJson((value as Record<string, unknown>)[key])}`).join(',')}}`
+}
+
+/** A key for comparing a call with a native one: name plus arguments, key order ignored. */
+export function callKey(name: string, args: unknown): string {
+  let value = args
+  if (typeof value === 'string') {
+    try {
+      value = JSON.parse(value)
+    } catch {
+      // compare as the string it is
+    }
+  }
+  return `${name}\u0000${stableJson(value ?? {})}`
+}

@@ -1,0 +1,6 @@
+export { containsDsmlSentinel } from './sentinel.ts'
+export { DsmlSanitizerStream, type DsmlSanitizerStreamOptions } from './sanitizer-stream.ts'
+export { createDsmlSanitizer } from './sanitizer.ts'
+export { parseDsml, type ParseDsmlResult, sanitizeText, type SanitizeTextResult } from './sanitize-text.ts'
+export { generateCallId, type DsmlPreset, type DsmlRescues, type DsmlSanitizerOptions } from './options.ts'
+export type { Diagnostic, DiagnosticKind, DsmlSanitizer, NativeToolCall, SanitizerEvent, ToolCall } from './types.ts'

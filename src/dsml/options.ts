@@ -1,0 +1,177 @@
+/**
+ * Options of the DSML engine, their defaults, and the `strict` / `relaxed` presets.
+ */
+
+/** Rescues: shapes beyond a complete, well-formed block that may still become calls. */
+export interface DsmlRescues {
+  /** An `invoke` with no enclosing block (V9). */
+  orphanInvoke?: boolean
+  /**
+   * Parameters whose closer is missing or misspelled: a value ended by the next
+   * parameter opener, by an invoke or block closer, or by a nameless closer
+   * (V11); parameter openers missing the marker or the `string` attribute; a
+   * parameter written as a self-closing tag with its value in an attribute.
+   */
+  looseParameters?: boolean
+  /** An invoke whose body is a bare JSON object instead of parameters (V25). */
+  rawJsonBody?: boolean
+  /** The tool name in an outer `<parameter name="X">` holding DSML parameters (V26). */
+  wrappedTool?: boolean
+  /**
+   * Markup with no DSML marker at all (`<invoke name="x">…</invoke>`). Only
+   * becomes a call when a parameter carries the `string` attribute or the tool
+   * is in `knownTools`; otherwise it is released as text, unchanged.
+   */
+  markerlessTags?: boolean
+  /** The tool name used as the tag (`<‹DSML›NAME>` with `<key>value</key>` children). */
+  toolNameTag?: boolean
+  /** A block holding a tool name followed by a fenced JSON object. */
+  fencedJson?: boolean
+}
+
+export type DsmlPreset = 'relaxed' | 'strict'
+
+export interface DsmlSanitizerOptions {
+  /**
+   * `recover`: remove markup and turn complete calls into `tool-call` events.
+   * `strip`: remove markup, never produce calls.
+   * `off`: pass all text through unchanged.
+   * @default 'recover'
+   */
+  mode?: 'recover' | 'strip' | 'off'
+  /**
+   * Whose content this is. Only `assistant` content is rewritten; `user` and
+   * `tool` content pass through byte for byte.
+   * @default 'assistant'
+   */
+  role?: 'assistant' | 'user' | 'tool' | 'system'
+  /**
+   * Rescue preset: `relaxed` turns every rescue on, `strict` turns every rescue
+   * off (only complete blocks of complete invokes become calls). Markup is
+   * removed either way.
+   * @default 'relaxed'
+   */
+  preset?: DsmlPreset
+  /** Switch single rescues on or off, over the preset. */
+  rescues?: DsmlRescues
+  /**
+   * Tool names that may be called. When given, a recovered call to any other
+   * name is removed and reported (`unknown-tool`). When absent, every name is kept.
+   */
+  knownTools?: Iterable<string>
+  /**
+   * Hard cap on held characters. Past it, held markup is removed and reported
+   * (`hold-limit`) instead of growing. At least 64.
+   * @default 65536
+   */
+  maxHoldChars?: number
+  /**
+   * A markerless candidate (such as a plain `<parameter name="x">`) is released
+   * as text once it grows this long without a DSML marker.
+   * @default 1024
+   */
+  eagerStopChars?: number
+  /** Makes ids for recovered calls. @default `call_` + 24 random alphanumerics */
+  generateId?: () => string
+}
+
+export interface ResolvedRescues {
+  orphanInvoke: boolean
+  looseParameters: boolean
+  rawJsonBody: boolean
+  wrappedTool: boolean
+  markerlessTags: boolean
+  toolNameTag: boolean
+  fencedJson: boolean
+}
+
+export interface ResolvedOptions {
+  mode: 'recover' | 'strip' | 'off'
+  rescues: ResolvedRescues
+  knownTools: ReadonlySet<string> | undefined
+  maxHoldChars: number
+  eagerStopChars: number
+  /** Longest single tag (opener with attributes) the lexer will read. */
+  maxTagChars: number
+  generateId: () => string
+}
+
+const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
+
+/** `call_` + 24 random alphanumerics, from the web-standard `crypto`. */
+export function generateCallId(): string {
+  const bytes = new Uint8Array(24)
+  crypto.getRandomValues(bytes)
+  let id = 'call_'
+  for (const byte of bytes) id += ID_ALPHABET[byte % ID_ALPHABET.length]
+  return id
+}
+
+function presetRescues(preset: DsmlPreset): ResolvedRescues {
+  const on = preset === 'relaxed'
+  return {
+    orphanInvoke: on,
+    looseParameters: on,
+    rawJsonBody: on,
+    wrappedTool: on,
+    markerlessTags: on,
+    toolNameTag: on,
+    fencedJson: on,
+  }
+}
+
+function positiveInteger(value: unknown, name: string, fallback: number, minimum: number): number {
+  if (value === undefined) return fallback
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum) {
+    throw new TypeError(`Cannot use option "${name}": expected an integer of at least ${minimum}, got ${String(value)}`)
+  }
+  return value
+}
+
+/** Validates options and fills in defaults. Misuse throws a `TypeError`. */
+export function resolveOptions(options: DsmlSanitizerOptions = {}): ResolvedOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`Cannot create DSML sanitizer: options must be an object, got ${typeof options}`)
+  }
+  const role = options.role ?? 'assistant'
+  if (!['assistant', 'user', 'tool', 'system'].includes(role)) {
+    throw new TypeError(`Cannot use option "role": expected "assistant", "user", "tool" or "system", got "${String(role)}"`)
+  }
+  let mode = options.mode ?? 'recover'
+  if (!['recover', 'strip', 'off'].includes(mode)) {
+    throw new TypeError(`Cannot use option "mode": expected "recover", "strip" or "off", got "${String(mode)}"`)
+  }
+  // Only assistant output is rewritten (DESIGN.md §5.9).
+  if (role !== 'assistant') mode = 'off'
+  const preset = options.preset ?? 'relaxed'
+  if (preset !== 'relaxed' && preset !== 'strict') {
+    throw new TypeError(`Cannot use option "preset": expected "relaxed" or "strict", got "${String(preset)}"`)
+  }
+  const rescues = presetRescues(preset)
+  if (options.rescues !== undefined) {
+    for (const [key, value] of Object.entries(options.rescues)) {
+      if (!(key in rescues)) {
+        throw new TypeError(`Cannot use rescue "${key}": known rescues are ${Object.keys(rescues).join(', ')}`)
+      }
+      if (value !== undefined) rescues[key as keyof ResolvedRescues] = Boolean(value)
+    }
+  }
+  const maxHoldChars = positiveInteger(options.maxHoldChars, 'maxHoldChars', 65_536, 64)
+  const eagerStopChars = Math.min(
+    positiveInteger(options.eagerStopChars, 'eagerStopChars', 1024, 1),
+    Math.floor(maxHoldChars / 4),
+  )
+  const maxTagChars = Math.max(8, Math.min(4096, Math.floor(maxHoldChars / 4)))
+  if (options.generateId !== undefined && typeof options.generateId !== 'function') {
+    throw new TypeError('Cannot use option "generateId": expected a function returning a string')
+  }
+  return {
+    mode,
+    rescues,
+    knownTools: options.knownTools === undefined ? undefined : new Set(options.knownTools),
+    maxHoldChars,
+    eagerStopChars,
+    maxTagChars,
+    generateId: options.generateId ?? generateCallId,
+  }
+}

@@ -1,0 +1,78 @@
+/**
+ * Whole-text entry points. They are the streaming engine fed once: there is
+ * one implementation, not two.
+ */
+import type { DsmlSanitizerOptions } from './options.ts'
+import { createDsmlSanitizer } from './sanitizer.ts'
+import type { Diagnostic, SanitizerEvent, ToolCall } from './types.ts'
+
+export interface SanitizeTextResult {
+  /** The text with leaked markup removed. */
+  text: string
+  /** Calls recovered from the markup (none in `strip` or `off` mode). */
+  calls: ToolCall[]
+  diagnostics: Diagnostic[]
+}
+
+function run(text: string, options: DsmlSanitizerOptions | undefined): SanitizerEvent[] {
+  if (typeof text !== 'string') throw new TypeError(`Cannot sanitize DSML: expected a string, got ${typeof text}`)
+  const sanitizer = createDsmlSanitizer(options)
+  const events = sanitizer.feed(text)
+  for (const event of sanitizer.end()) events.push(event)
+  return events
+}
+
+/**
+ * Removes leaked DSML markup from a whole text and recovers the calls it held.
+ *
+ * @example
+ * ```ts
+ * const { text, calls } = sanitizeText(storedAssistantText)
+ * ```
+ */
+export function sanitizeText(text: string, options?: DsmlSanitizerOptions): SanitizeTextResult {
+  let clean = ''
+  const calls: ToolCall[] = []
+  const diagnostics: Diagnostic[] = []
+  for (const event of run(text, options)) {
+    if (event.type === 'text') clean += event.text
+    else if (event.type === 'tool-call') calls.push(event.call)
+    else diagnostics.push(event.diagnostic)
+  }
+  return { text: clean, calls, diagnostics }
+}
+
+export interface ParseDsmlResult {
+  calls: ToolCall[]
+  /** Removed spans of the input, `[start, end)` in UTF-16 offsets, sorted, adjacent spans merged. */
+  ranges: Array<[start: number, end: number]>
+}
+
+/**
+ * Finds the calls in a text and the spans of markup that a sanitizer removes.
+ *
+ * @example
+ * ```ts
+ * const { calls, ranges } = parseDsml(text)
+ * ```
+ */
+export function parseDsml(text: string, options?: DsmlSanitizerOptions): ParseDsmlResult {
+  const calls: ToolCall[] = []
+  const ranges: Array<[number, number]> = []
+  let offset = 0
+  const removed = (length: number): void => {
+    if (length === 0) return
+    const last = ranges[ranges.length - 1]
+    if (last !== undefined && last[1] === offset) last[1] = offset + length
+    else ranges.push([offset, offset + length])
+    offset += length
+  }
+  for (const event of run(text, options)) {
+    if (event.type === 'text') offset += event.text.length
+    else if (event.type === 'tool-call') {
+      calls.push(event.call)
+      removed(event.source.length)
+    } else removed(event.diagnostic.text.length)
+  }
+  return { calls, ranges }
+}

@@ -1,0 +1,925 @@
+/**
+ * `createDsmlSanitizer`: the incremental DSML engine. Text goes in, in chunks
+ * of any size; `text`, `tool-call` and `diagnostic` events come out. Feeding a
+ * text whole or in any split gives the same events (adjacent text merged).
+ *
+ * Layers: `tag-lexer.ts` reads one tag at a time; this file gives tags
+ * meaning (blocks, invokes, parameters, the rescues) and decides what is held,
+ * released as text, recovered as a call, or removed and reported.
+ *
+ * Linear time: prose is skipped with `indexOf` to the next `<` or bar; every
+ * character is read by the lexer at most a bounded number of times (a rejected
+ * tag gives back at most its few pre-marker characters); held text is kept as
+ * fragments and joined once when it is resolved. See DESIGN.md §3 and §5.
+ */
+import {
+  callKey,
+  parseFencedJsonCall,
+  parseJsonObjectBody,
+  parseXmlChildren,
+  setArgument,
+  typeValue,
+} from './arguments.ts'
+import { BAR_CHARACTERS, classifyCloserName, classifyOpenerName, isBar, isToolName, type TagKind } from './grammar.ts'
+import { type DsmlSanitizerOptions, resolveOptions } from './options.ts'
+import {
+  createTagLexer,
+  type LexedTag,
+  STEP_COMPLETE,
+  STEP_CONTINUE,
+  STEP_REJECT,
+  type TagLexerContext,
+} from './tag-lexer.ts'
+import type { Diagnostic, DiagnosticKind, DsmlSanitizer, NativeToolCall, SanitizerEvent, ToolCall } from './types.ts'
+
+interface ParameterState {
+  name: string | undefined
+  stringAttribute: string | undefined
+  /** The opener carried no marker. */
+  markerless: boolean
+  /** Not inside an invoke: a wrapped-tool outer parameter, or an orphan (V10). */
+  orphan: boolean
+  value: string[]
+  overflowed: boolean
+}
+
+interface InvokeState {
+  name: string | undefined
+  /** `invoke` (or `tool`); `wrapper`: named by an outer parameter (V26); `name-tag`: `<‹DSML›NAME>`. */
+  kind: 'invoke' | 'wrapper' | 'name-tag'
+  markerless: boolean
+  args: Record<string, unknown>
+  argumentCount: number
+  /** Complete parameters whose opener carried a marker. */
+  markeredArgumentCount: number
+  hasStringAttribute: boolean
+  /** A rescue of `looseParameters` was needed. */
+  loose: boolean
+  body: string[]
+  invalidJson: string[]
+  overflowed: boolean
+}
+
+interface BlockState {
+  markerless: boolean
+  /** DSML elements seen after the opener. */
+  elements: number
+}
+
+interface Region {
+  /** A DSML marker was seen in it: it is markup, to be removed if not recovered. */
+  confirmed: boolean
+  /** Characters consumed since the region began (resolved tags included). */
+  consumed: number
+  block: BlockState | undefined
+  invoke: InvokeState | undefined
+  parameter: ParameterState | undefined
+}
+
+type Sink = 'outside' | 'gap' | 'body' | 'value'
+
+const NO_MARKERLESS: TagLexerContext = { markerlessOpeners: false, markerlessClosers: false }
+const MARKERLESS_CLOSERS: TagLexerContext = { markerlessOpeners: false, markerlessClosers: true }
+const ALL_MARKERLESS: TagLexerContext = { markerlessOpeners: true, markerlessClosers: true }
+
+/**
+ * Creates the engine.
+ *
+ * @example
+ * ```ts
+ * const sanitizer = createDsmlSanitizer()
+ * const events = [...sanitizer.feed(chunk), ...sanitizer.end()]
+ * ```
+ */
+export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSanitizer {
+  const resolved = resolveOptions(options)
+  const { rescues, eagerStopChars, maxTagChars } = resolved
+  /** Held markup is reported once it would pass this; the lexer's tag and a lone block's gap fit in the rest. */
+  const heldCap = resolved.maxHoldChars - maxTagChars - eagerStopChars
+  const nativeCalls = new Set<string>()
+  const lexer = createTagLexer(maxTagChars)
+
+  let out: SanitizerEvent[] = []
+  let ended = false
+
+  // Code fences, tracked on emitted text.
+  let inFence = false
+  let fenceLength = 0
+  let backtickRun = 0
+
+  /** Markup was just removed; markerless closers right after it are noise (PATTERNS §5). */
+  let afterRemoval = false
+
+  let lexing = false
+  /** Text of the tag being lexed, from earlier chunks. */
+  let tagParts: string[] = []
+
+  let region: Region | undefined
+  let held: string[] = []
+  let heldLength = 0
+  /** Text after a lone block opener: released if the block turns out empty. */
+  let gap: string[] = []
+  let gapLength = 0
+
+  // ── output ────────────────────────────────────────────────────────────
+
+  function trackFences(text: string): void {
+    let index = 0
+    const length = text.length
+    while (index < length) {
+      if (backtickRun > 0) {
+        while (index < length && text.charCodeAt(index) === 0x60) {
+          backtickRun++
+          index++
+        }
+        if (index === length) return
+        endBacktickRun()
+      }
+      const next = text.indexOf('`', index)
+      if (next === -1) return
+      backtickRun = 1
+      index = next + 1
+    }
+  }
+
+  function endBacktickRun(): void {
+    if (backtickRun >= 3) {
+      if (!inFence) {
+        inFence = true
+        fenceLength = backtickRun
+      } else if (backtickRun >= fenceLength) {
+        inFence = false
+      }
+    }
+    backtickRun = 0
+  }
+
+  function emitText(text: string): void {
+    if (text.length === 0) return
+    trackFences(text)
+    if (afterRemoval) {
+      for (let index = 0; index < text.length; index++) {
+        const code = text.charCodeAt(index)
+        if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) {
+          afterRemoval = false
+          break
+        }
+      }
+    }
+    const last = out[out.length - 1]
+    if (last?.type === 'text') last.text += text
+    else out.push({ type: 'text', text })
+  }
+
+  function diagnose(kind: DiagnosticKind, text: string, message: string, tool?: string): void {
+    const diagnostic: Diagnostic = tool === undefined ? { kind, text, message } : { kind, text, tool, message }
+    out.push({ type: 'diagnostic', diagnostic })
+    if (text.length > 0) afterRemoval = true
+  }
+
+  // ── held text ─────────────────────────────────────────────────────────
+
+  function takeHeld(): string {
+    const text = held.length === 1 ? held[0]! : held.join('')
+    held = []
+    heldLength = 0
+    return text
+  }
+
+  function takeGap(): string {
+    const text = gap.join('')
+    gap = []
+    gapLength = 0
+    return text
+  }
+
+  /** Appends committed markup, reporting it in `maxHoldChars`-bounded pieces instead of growing. */
+  function hold(text: string): void {
+    if (region !== undefined) region.consumed += text.length
+    while (heldLength + text.length > heldCap) {
+      const room = heldCap - heldLength
+      held.push(text.slice(0, room))
+      heldLength += room
+      text = text.slice(room)
+      overflow()
+    }
+    if (text.length > 0) {
+      held.push(text)
+      heldLength += text.length
+    }
+  }
+
+  function overflow(): void {
+    diagnose('hold-limit', takeHeld(), `Held DSML markup passed maxHoldChars (${resolved.maxHoldChars}); removed and reported`)
+    const current = region
+    if (current === undefined) return
+    if (current.parameter !== undefined) {
+      current.parameter.overflowed = true
+      current.parameter.value = []
+    }
+    if (current.invoke !== undefined) {
+      current.invoke.overflowed = true
+      current.invoke.body = []
+    }
+  }
+
+  function dropHeld(message: string, tool?: string): void {
+    if (heldLength > 0) diagnose('dropped-markup', takeHeld(), message, tool)
+  }
+
+  /** An unconfirmed candidate proved to be text: everything it held comes out unchanged. */
+  function releaseCandidate(): void {
+    emitText(takeHeld() + takeGap())
+    region = undefined
+    if (lexing) lexer.setContext(lexerContext())
+  }
+
+  function endRegion(): void {
+    region = undefined
+    afterRemoval = true
+  }
+
+  // ── contexts ──────────────────────────────────────────────────────────
+
+  function sink(): Sink {
+    if (region === undefined) return 'outside'
+    if (region.parameter !== undefined) return 'value'
+    if (region.invoke !== undefined) return 'body'
+    return 'gap'
+  }
+
+  /** Bars matter (fragments) outside, in a block's gaps, and anywhere in an unconfirmed candidate. */
+  function barsMatter(): boolean {
+    const current = sink()
+    return current === 'outside' || current === 'gap' || (region !== undefined && !region.confirmed)
+  }
+
+  function lexerContext(): TagLexerContext {
+    const current = region
+    if (current === undefined) {
+      const openers = rescues.markerlessTags || rescues.wrappedTool
+      return { markerlessOpeners: openers, markerlessClosers: afterRemoval }
+    }
+    if (current.parameter !== undefined) return current.parameter.markerless ? MARKERLESS_CLOSERS : NO_MARKERLESS
+    if (current.invoke !== undefined) return current.invoke.kind === 'name-tag' ? NO_MARKERLESS : ALL_MARKERLESS
+    return ALL_MARKERLESS
+  }
+
+  /** Text that is not a tag, in the current context. */
+  function consumeText(text: string): void {
+    const current = region
+    if (current === undefined) {
+      emitText(text)
+      return
+    }
+    if (current.parameter !== undefined) {
+      if (!current.parameter.overflowed) current.parameter.value.push(text)
+      hold(text)
+      return
+    }
+    if (current.invoke !== undefined) {
+      if (!current.invoke.overflowed) current.invoke.body.push(text)
+      hold(text)
+      return
+    }
+    if (current.block !== undefined && current.block.elements === 0) {
+      current.consumed += text.length
+      gap.push(text)
+      gapLength += text.length
+      return
+    }
+    hold(text)
+  }
+
+  /** How far plain text may run before a candidate must be given up (eager stop), or Infinity. */
+  function budgetLeft(): number {
+    const current = region
+    if (current === undefined) return Infinity
+    if (!current.confirmed) return eagerStopChars - current.consumed
+    if (current.block !== undefined && current.invoke === undefined && current.parameter === undefined && current.block.elements === 0) {
+      return eagerStopChars - gapLength
+    }
+    return Infinity
+  }
+
+  /** Eager stop: a candidate with no DSML marker, or a lone block opener with only text after it. */
+  function giveUpCandidate(): void {
+    const current = region!
+    if (!current.confirmed) {
+      releaseCandidate()
+      return
+    }
+    resolveLoneBlock()
+  }
+
+  /** A markered block opener followed by text only: try the fenced-JSON rescue, else drop the opener and release the text. */
+  function resolveLoneBlock(): void {
+    if (rescues.fencedJson && resolved.mode !== 'off') {
+      const gapText = takeGap()
+      const fenced = parseFencedJsonCall(gapText)
+      if (fenced !== undefined) {
+        hold(gapText.slice(0, fenced.end))
+        finishCall(fenced.name, fenced.arguments, [])
+        hold(gapText.slice(fenced.end))
+        region!.block!.elements++
+        return
+      }
+      gap = gapText.length > 0 ? [gapText] : []
+      gapLength = gapText.length
+    }
+    dropHeld('DSML block opener with no call after it')
+    const text = takeGap()
+    region = undefined
+    afterRemoval = true
+    emitText(text)
+    if (lexing) lexer.setContext(lexerContext())
+  }
+
+  // ── tags ──────────────────────────────────────────────────────────────
+
+  function kindOf(tag: LexedTag): TagKind | 'fragment' {
+    if (tag.special) return 'special'
+    if (tag.fragment) return 'fragment'
+    return tag.closing ? classifyCloserName(tag.name) : classifyOpenerName(tag.name)
+  }
+
+  function handleTag(tag: LexedTag, text: string): void {
+    const current = region
+    if (current === undefined) {
+      handleOutsideTag(tag, text)
+      return
+    }
+    const kind = kindOf(tag)
+    if (!current.confirmed && tag.marker !== 'none') {
+      if (!continuesCandidate(tag, kind)) {
+        releaseCandidate()
+        handleOutsideTag(tag, text)
+        return
+      }
+      current.confirmed = true
+    }
+    if (current.parameter !== undefined) handleParameterTag(tag, kind, text)
+    else if (current.invoke !== undefined) handleInvokeTag(tag, kind, text)
+    else handleBlockTag(tag, kind, text)
+  }
+
+  /** A markered tag that carries a markerless candidate on (and so confirms it as DSML). */
+  function continuesCandidate(tag: LexedTag, kind: TagKind | 'fragment'): boolean {
+    if (tag.closing) return kind === 'parameter' || kind === 'invoke' || kind === 'block' || kind === 'empty'
+    if (kind === 'parameter') return true
+    return kind === 'invoke' && region!.invoke === undefined && region!.parameter === undefined
+  }
+
+  function startRegion(text: string, confirmed: boolean): Region {
+    region = { confirmed, consumed: 0, block: undefined, invoke: undefined, parameter: undefined }
+    hold(text)
+    return region
+  }
+
+  function newInvoke(name: string | undefined, kind: InvokeState['kind'], markerless: boolean): InvokeState {
+    return {
+      name,
+      kind,
+      markerless,
+      args: {},
+      argumentCount: 0,
+      markeredArgumentCount: 0,
+      hasStringAttribute: false,
+      loose: false,
+      body: [],
+      invalidJson: [],
+      overflowed: false,
+    }
+  }
+
+  function newParameter(tag: LexedTag, orphan: boolean): ParameterState {
+    return {
+      name: tag.nameAttribute,
+      stringAttribute: tag.stringAttribute,
+      markerless: tag.marker === 'none',
+      orphan,
+      value: [],
+      overflowed: false,
+    }
+  }
+
+  function handleOutsideTag(tag: LexedTag, text: string): void {
+    const kind = kindOf(tag)
+    if (tag.marker === 'none') {
+      if (tag.closing) {
+        diagnose('dropped-markup', text, 'Stray closer right after removed DSML markup')
+        return
+      }
+      if (tag.selfClosing) {
+        emitText(text)
+        return
+      }
+      if (kind === 'block' && rescues.markerlessTags) {
+        startRegion(text, false).block = { markerless: true, elements: 0 }
+      } else if (kind === 'invoke' && rescues.markerlessTags) {
+        startRegion(text, false).invoke = newInvoke(tag.nameAttribute, 'invoke', true)
+      } else if (kind === 'parameter' && (rescues.wrappedTool || rescues.markerlessTags)) {
+        startRegion(text, false).parameter = newParameter(tag, true)
+      } else {
+        emitText(text)
+      }
+      return
+    }
+    if (tag.closing && (kind === 'parameter' || kind === 'invoke')) {
+      // A stray inner closer: the model is inside markup whose opener was lost.
+      // What follows is held like a lone block's content: removed if a block
+      // closer confirms it, released as text otherwise (fixture gameforge-256).
+      startRegion(text, true).block = { markerless: false, elements: 0 }
+      return
+    }
+    if (tag.closing || tag.selfClosing || kind === 'special' || kind === 'fragment' || kind === 'empty') {
+      diagnose('dropped-markup', text, describeRemoval(tag, kind))
+      return
+    }
+    switch (kind) {
+      case 'block':
+        startRegion(text, true).block = { markerless: false, elements: 0 }
+        return
+      case 'invoke':
+        startRegion(text, true).invoke = newInvoke(tag.nameAttribute, 'invoke', false)
+        return
+      case 'parameter':
+        startRegion(text, true).parameter = newParameter(tag, true)
+        return
+      default:
+        if (tag.marker === 'dsml' && !tag.broken && isToolName(tag.name)) {
+          startRegion(text, true).invoke = newInvoke(tag.name, 'name-tag', false)
+        } else {
+          diagnose('dropped-markup', text, describeRemoval(tag, kind))
+        }
+    }
+  }
+
+  function describeRemoval(tag: LexedTag, kind: TagKind | 'fragment'): string {
+    if (kind === 'special') return 'DeepSeek special token removed'
+    if (kind === 'fragment') return 'DSML marker fragment without "<" removed'
+    if (tag.closing) return 'Stray DSML closer removed'
+    return 'DSML tag outside any call removed'
+  }
+
+  /** A DSML element inside a block: the block's gap text so far becomes part of the markup. */
+  function startElement(): void {
+    const block = region!.block!
+    if (block.elements === 0 && gapLength > 0) {
+      const text = takeGap()
+      region!.consumed -= text.length
+      hold(text)
+    }
+    block.elements++
+  }
+
+  function handleBlockTag(tag: LexedTag, kind: TagKind | 'fragment', text: string): void {
+    const current = region!
+    if (tag.marker === 'none') {
+      if (!tag.closing && !tag.selfClosing && kind === 'invoke') {
+        startElement()
+        hold(text)
+        current.invoke = newInvoke(tag.nameAttribute, 'invoke', true)
+        // Markerless inner tags in a markered block need the looseParameters rescue.
+        if (current.confirmed) current.invoke.loose = true
+      } else if (!tag.closing && !tag.selfClosing && kind === 'parameter') {
+        startElement()
+        hold(text)
+        current.parameter = newParameter(tag, true)
+      } else if (tag.closing && kind === 'block') {
+        startElement()
+        hold(text)
+        closeBlock()
+      } else {
+        consumeText(text)
+      }
+      return
+    }
+    startElement()
+    hold(text)
+    if (tag.closing) {
+      if (kind === 'block') closeBlock()
+      return
+    }
+    if (tag.selfClosing) return
+    if (kind === 'invoke') current.invoke = newInvoke(tag.nameAttribute, 'invoke', false)
+    else if (kind === 'parameter') current.parameter = newParameter(tag, true)
+    // Anything else inside a block (special tokens, fragments, nested openers) is junk, removed with the block.
+  }
+
+  function closeBlock(): void {
+    const current = region!
+    if (!current.confirmed) {
+      releaseCandidate()
+      return
+    }
+    dropHeld('DSML block markup removed')
+    endRegion()
+  }
+
+  function handleInvokeTag(tag: LexedTag, kind: TagKind | 'fragment', text: string): void {
+    const current = region!
+    const invoke = current.invoke!
+    if (invoke.kind === 'name-tag') {
+      hold(text)
+      if (tag.closing) finishNameTag()
+      else if (!invoke.overflowed) invoke.body.push(text)
+      return
+    }
+    if (!tag.closing && kind === 'parameter') {
+      if (tag.selfClosing) {
+        hold(text)
+        selfClosingParameter(tag)
+      } else {
+        hold(text)
+        if (tag.marker === 'none' && !invoke.markerless) invoke.loose = true
+        current.parameter = newParameter(tag, false)
+      }
+      return
+    }
+    if (!tag.closing && kind === 'invoke') {
+      if (tag.selfClosing && tag.marker !== 'none' && tag.nameAttribute !== undefined) {
+        // A parameter written as a self-closing invoke with its value in an attribute.
+        hold(text)
+        selfClosingParameter(tag)
+        return
+      }
+      abandonInvoke('DSML invoke without its closer removed')
+      handleTag(tag, text)
+      return
+    }
+    if (tag.closing && (kind === 'invoke' || kind === 'empty')) {
+      hold(text)
+      finishInvoke()
+      return
+    }
+    if (tag.closing && kind === 'parameter') {
+      hold(text)
+      if (invoke.kind === 'wrapper') finishInvoke()
+      return
+    }
+    if (kind === 'block') {
+      if (tag.closing && invoke.kind === 'wrapper') {
+        finishInvoke()
+      } else {
+        abandonInvoke('DSML invoke without its closer removed')
+      }
+      handleTag(tag, text)
+      return
+    }
+    if (tag.marker === 'none') {
+      consumeText(text)
+      return
+    }
+    // Special tokens, fragments, unknown tags inside an invoke: junk, removed with it.
+    hold(text)
+  }
+
+  function handleParameterTag(tag: LexedTag, kind: TagKind | 'fragment', text: string): void {
+    const current = region!
+    const parameter = current.parameter!
+    if (tag.closing) {
+      if (kind === 'parameter' || (kind === 'empty' && tag.marker !== 'none')) {
+        hold(text)
+        closeParameter(kind === 'empty')
+        return
+      }
+      if (kind === 'invoke' || kind === 'block') {
+        closeParameter(true)
+        handleTag(tag, text)
+        return
+      }
+      consumeText(text)
+      return
+    }
+    if (tag.marker === 'none' || kind === 'special' || kind === 'unknown' || kind === 'empty' || kind === 'fragment') {
+      consumeText(text)
+      return
+    }
+    if (kind === 'parameter' && parameter.orphan && current.invoke === undefined) {
+      // V26: the outer parameter names the tool; its inner parameters are the arguments.
+      current.parameter = undefined
+      current.invoke = newInvoke(parameter.name, 'wrapper', parameter.markerless)
+      handleTag(tag, text)
+      return
+    }
+    closeParameter(true)
+    handleTag(tag, text)
+  }
+
+  function selfClosingParameter(tag: LexedTag): void {
+    const invoke = region!.invoke!
+    invoke.loose = true
+    const name = tag.nameAttribute
+    if (name === undefined || name === '') return
+    const stringAttribute = tag.stringAttribute
+    const isFlag = stringAttribute !== undefined && ['true', 'false'].includes(stringAttribute.trim().toLowerCase())
+    const raw = tag.valueAttribute ?? (isFlag ? '' : (stringAttribute ?? ''))
+    const typed = typeValue(raw, tag.valueAttribute !== undefined ? stringAttribute : undefined)
+    setArgument(invoke.args, name, typed.value)
+    invoke.argumentCount++
+    invoke.markeredArgumentCount++
+  }
+
+  function closeParameter(loose: boolean): void {
+    const current = region!
+    const parameter = current.parameter!
+    current.parameter = undefined
+    if (parameter.orphan) {
+      // V10: a parameter with no invoke names no tool.
+      if (!current.confirmed) {
+        releaseCandidate()
+        return
+      }
+      dropHeld('DSML parameter outside any invoke removed (no tool name)')
+      if (current.block === undefined) endRegion()
+      return
+    }
+    const invoke = current.invoke!
+    if (loose) invoke.loose = true
+    if (parameter.overflowed) {
+      invoke.overflowed = true
+      return
+    }
+    const name = parameter.name
+    if (name === undefined || name === '') {
+      invoke.loose = true
+      return
+    }
+    const typed = typeValue(parameter.value.join(''), parameter.stringAttribute)
+    setArgument(invoke.args, name, typed.value)
+    invoke.argumentCount++
+    if (!parameter.markerless) invoke.markeredArgumentCount++
+    if (parameter.stringAttribute !== undefined) invoke.hasStringAttribute = true
+    if (typed.invalidJson) invoke.invalidJson.push(name)
+  }
+
+  function abandonInvoke(message: string): void {
+    const current = region!
+    const invoke = current.invoke!
+    current.invoke = undefined
+    current.parameter = undefined
+    if (!current.confirmed) {
+      releaseCandidate()
+      return
+    }
+    dropHeld(message, invoke.name !== undefined && isToolName(invoke.name) ? invoke.name : undefined)
+    if (current.block === undefined) endRegion()
+  }
+
+  /** Why a complete invoke cannot be a call, or undefined when it can. */
+  function rejection(invoke: InvokeState, inBlock: boolean, usedBody: boolean): string | undefined {
+    if (invoke.overflowed) return 'DSML invoke removed: it passed maxHoldChars'
+    if (invoke.name === undefined || !isToolName(invoke.name)) return 'DSML invoke removed: no usable tool name'
+    if (invoke.kind === 'wrapper') {
+      if (!rescues.wrappedTool) return 'Wrapped tool removed: the wrappedTool rescue is off'
+      if (invoke.markerless && invoke.markeredArgumentCount === 0) return 'Wrapped tool removed: no DSML parameter inside'
+    } else if (!inBlock && !rescues.orphanInvoke && !invoke.markerless) {
+      return 'DSML invoke outside a block removed: the orphanInvoke rescue is off'
+    }
+    if (invoke.loose && !rescues.looseParameters) return 'DSML invoke removed: a parameter was not closed properly (looseParameters is off)'
+    if (usedBody && !rescues.rawJsonBody) return 'DSML invoke removed: a raw JSON body needs the rawJsonBody rescue'
+    if (invoke.markerless && region?.confirmed !== true) {
+      if (!rescues.markerlessTags) return 'Markerless invoke left as text: the markerlessTags rescue is off'
+      if (!invoke.hasStringAttribute && resolved.knownTools?.has(invoke.name) !== true) {
+        return 'Markerless invoke left as text: no string attribute and not a known tool'
+      }
+    }
+    return undefined
+  }
+
+  function finishInvoke(): void {
+    const current = region!
+    const invoke = current.invoke!
+    current.invoke = undefined
+    current.parameter = undefined
+    let args: Record<string, unknown> | undefined = invoke.argumentCount > 0 ? invoke.args : undefined
+    let usedBody = false
+    if (args === undefined && invoke.kind === 'invoke' && !invoke.overflowed) {
+      args = parseJsonObjectBody(invoke.body.join(''))
+      usedBody = args !== undefined
+    }
+    const reason = args === undefined ? 'DSML invoke removed: no arguments' : rejection(invoke, current.block !== undefined, usedBody)
+    if (reason !== undefined) {
+      if (!current.confirmed) {
+        releaseCandidate()
+        return
+      }
+      dropHeld(reason, invoke.name !== undefined && isToolName(invoke.name) ? invoke.name : undefined)
+    } else {
+      finishCall(invoke.name!, args!, invoke.invalidJson)
+    }
+    if (current.block === undefined) endRegion()
+  }
+
+  function finishNameTag(): void {
+    const current = region!
+    const invoke = current.invoke!
+    current.invoke = undefined
+    const args = invoke.overflowed ? undefined : parseXmlChildren(invoke.body.join(''))
+    if (args === undefined || !rescues.toolNameTag) {
+      dropHeld(args === undefined ? 'DSML tag named after a tool removed: no arguments' : 'Tool-name tag removed: the toolNameTag rescue is off', invoke.name)
+    } else {
+      finishCall(invoke.name!, args, [])
+    }
+    endRegion()
+  }
+
+  /** Emits a complete call (or the reason it is not emitted), with the held markup as its source. */
+  function finishCall(name: string, args: Record<string, unknown>, invalidJson: string[]): void {
+    region!.confirmed = true
+    for (const parameter of invalidJson) {
+      diagnose('invalid-json', '', `Parameter "${parameter}" of "${name}" is not JSON; used as a string`, name)
+    }
+    if (resolved.mode === 'strip') {
+      diagnose('dropped-markup', takeHeld(), `Call to "${name}" removed (mode "strip")`, name)
+      return
+    }
+    if (resolved.knownTools !== undefined && !resolved.knownTools.has(name)) {
+      diagnose('unknown-tool', takeHeld(), `Call to "${name}" removed: not in knownTools`, name)
+      return
+    }
+    if (nativeCalls.size > 0 && nativeCalls.has(callKey(name, args))) {
+      diagnose('duplicate-call', takeHeld(), `Call to "${name}" removed: the same native call was already sent`, name)
+      return
+    }
+    const call: ToolCall = { id: resolved.generateId(), name, arguments: args }
+    out.push({ type: 'tool-call', call, source: takeHeld() })
+    out.push({ type: 'diagnostic', diagnostic: { kind: 'recovered-call', text: '', tool: name, message: `Recovered a call to "${name}"` } })
+    afterRemoval = true
+  }
+
+  // ── scanning ──────────────────────────────────────────────────────────
+
+  /** Releases the characters of a rejected tag; those from the first bar on are read again. */
+  function rejectTag(text: string): void {
+    if (barsMatter()) {
+      for (let index = 1; index < text.length; index++) {
+        if (isBar(text.charCodeAt(index))) {
+          consumeText(text.slice(0, index))
+          scan(text.slice(index))
+          return
+        }
+      }
+    }
+    consumeText(text)
+  }
+
+  function completeTag(text: string): void {
+    const tag = lexer.tag()
+    if (tag.length < text.length) {
+      handleTag(tag, text.slice(0, tag.length))
+      scan(text.slice(tag.length))
+    } else {
+      handleTag(tag, text)
+    }
+  }
+
+  function scan(input: string): void {
+    const length = input.length
+    let index = 0
+    // Next position of each interesting character, found lazily with indexOf.
+    let nextLessThan = -1
+    const nextBar = [-1, -1, -1, -1]
+    while (index < length) {
+      if (lexing) {
+        const tagStart = index
+        let decided = false
+        while (index < length) {
+          if (region !== undefined && !lexer.markerSeen && lexer.length >= budgetLeft()) {
+            giveUpCandidate()
+            continue
+          }
+          const step = lexer.step(input.charCodeAt(index))
+          if (step === STEP_CONTINUE) {
+            index++
+            continue
+          }
+          if (step === STEP_COMPLETE) index++
+          const text = tagParts.length > 0 ? tagParts.join('') + input.slice(tagStart, index) : input.slice(tagStart, index)
+          tagParts = []
+          lexing = false
+          if (step === STEP_REJECT) rejectTag(text)
+          else completeTag(text)
+          decided = true
+          break
+        }
+        if (!decided) tagParts.push(input.slice(tagStart))
+        continue
+      }
+      const withBars = barsMatter()
+      if (nextLessThan !== -2 && nextLessThan < index) {
+        nextLessThan = input.indexOf('<', index)
+        if (nextLessThan === -1) nextLessThan = -2
+      }
+      let next = nextLessThan === -2 ? length : nextLessThan
+      if (withBars) {
+        for (let bar = 0; bar < 4; bar++) {
+          let position = nextBar[bar]!
+          if (position !== -2 && position < index) {
+            position = input.indexOf(BAR_CHARACTERS[bar]!, index)
+            if (position === -1) position = -2
+            nextBar[bar] = position
+          }
+          if (position !== -2 && position < next) next = position
+        }
+      }
+      const budget = budgetLeft()
+      if (next - index >= budget) {
+        if (budget > 0) consumeText(input.slice(index, index + budget))
+        index += Math.max(budget, 0)
+        giveUpCandidate()
+        continue
+      }
+      if (next > index) {
+        consumeText(input.slice(index, next))
+        index = next
+        if (index === length) break
+      }
+      if (region === undefined) {
+        if (backtickRun > 0) endBacktickRun()
+        if (inFence) {
+          emitText(input[index]!)
+          index++
+          continue
+        }
+      }
+      const code = input.charCodeAt(index)
+      lexing = true
+      lexer.begin(code !== 0x3c, lexerContext())
+      tagParts = [input[index]!]
+      index++
+    }
+  }
+
+  function finishLexing(): void {
+    while (lexing) {
+      const step = lexer.finish()
+      const text = tagParts.join('')
+      tagParts = []
+      lexing = false
+      if (step === STEP_REJECT) rejectTag(text)
+      else completeTag(text)
+    }
+  }
+
+  /** End of input: what every open structure means (DESIGN.md §5, PATTERNS.md V15/V16). */
+  function resolveAtEnd(): void {
+    const current = region
+    if (current === undefined) return
+    if (!current.confirmed) {
+      // A markerless candidate that never became a call is text.
+      releaseCandidate()
+      return
+    }
+    if (current.parameter !== undefined || current.invoke !== undefined) {
+      // A parameter or invoke without its closer is never a call (V16).
+      const name = current.invoke?.name
+      dropHeld('DSML markup cut off by the end of the text removed', name !== undefined && isToolName(name) ? name : undefined)
+      current.parameter = undefined
+      current.invoke = undefined
+    }
+    if (current.block !== undefined && current.block.elements === 0) {
+      // A lone opener (V15 with nothing inside): drop it, release what followed.
+      resolveLoneBlock()
+      if (region === undefined) return
+    }
+    dropHeld('Unclosed DSML block removed')
+    region = undefined
+  }
+
+  // ── public ────────────────────────────────────────────────────────────
+
+  function feed(chunk: string): SanitizerEvent[] {
+    if (ended) throw new TypeError('Cannot feed the DSML sanitizer: end() was already called')
+    if (typeof chunk !== 'string') throw new TypeError(`Cannot feed the DSML sanitizer: expected a string, got ${typeof chunk}`)
+    if (resolved.mode === 'off') return chunk.length > 0 ? [{ type: 'text', text: chunk }] : []
+    out = []
+    scan(chunk)
+    return out
+  }
+
+  function end(): SanitizerEvent[] {
+    if (ended) throw new TypeError('Cannot end the DSML sanitizer: end() was already called')
+    ended = true
+    if (resolved.mode === 'off') return []
+    out = []
+    finishLexing()
+    resolveAtEnd()
+    return out
+  }
+
+  return {
+    feed,
+    end,
+    noteNativeToolCall(call: NativeToolCall) {
+      if (call === null || typeof call !== 'object' || typeof call.name !== 'string') {
+        throw new TypeError('Cannot note a native tool call: expected { name: string, arguments }')
+      }
+      nativeCalls.add(callKey(call.name, call.arguments))
+    },
+    get heldChars() {
+      return heldLength + gapLength + (lexing ? lexer.length : 0)
+    },
+  }
+}

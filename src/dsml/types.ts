@@ -1,0 +1,74 @@
+/**
+ * Public types of the DSML engine.
+ *
+ * Conservation (DESIGN.md §5.3): for every input, the concatenation, in event
+ * order, of each `text` event's `text`, each `tool-call` event's `source` and
+ * each `diagnostic` event's `diagnostic.text` is exactly the input.
+ */
+
+/** A tool call recovered from leaked DSML markup. */
+export interface ToolCall {
+  /** Unique id (`call_` + random, or the result of `options.generateId`). */
+  id: string
+  /** The tool name, as written in the markup. */
+  name: string
+  /** Arguments, built without prototype pollution. */
+  arguments: Record<string, unknown>
+}
+
+/**
+ * What a diagnostic reports.
+ *
+ * - `recovered-call`: a call was recovered (informational; `text` is empty).
+ * - `dropped-markup`: markup was removed without producing a call (fragments,
+ *   stray closers, end-of-sentence tokens, rejected or incomplete invokes,
+ *   `strip` mode). `text` is the exact removed text.
+ * - `unknown-tool`: a complete call named a tool outside `knownTools`; removed.
+ * - `duplicate-call`: a complete call repeated a native call noted with
+ *   `noteNativeToolCall`; removed.
+ * - `hold-limit`: held markup grew past `maxHoldChars`; it was removed and
+ *   reported instead of growing.
+ * - `invalid-json`: a `string="false"` value was not JSON; the raw string was
+ *   used (informational; `text` is empty).
+ */
+export type DiagnosticKind =
+  | 'recovered-call'
+  | 'dropped-markup'
+  | 'unknown-tool'
+  | 'duplicate-call'
+  | 'hold-limit'
+  | 'invalid-json'
+
+export interface Diagnostic {
+  kind: DiagnosticKind
+  /** The exact input text this diagnostic removed (empty when it removed nothing). */
+  text: string
+  /** The tool the markup named, when it named one. */
+  tool?: string
+  /** A short human-readable explanation. */
+  message: string
+}
+
+export type SanitizerEvent =
+  | { type: 'text'; text: string }
+  | { type: 'tool-call'; call: ToolCall; source: string }
+  | { type: 'diagnostic'; diagnostic: Diagnostic }
+
+/** A native tool call the upstream sent for the same message. */
+export interface NativeToolCall {
+  name: string
+  /** An object, or its JSON text (as OpenAI's `function.arguments`). */
+  arguments: unknown
+}
+
+/** The incremental engine: feed text, get events; `end()` resolves everything held. */
+export interface DsmlSanitizer {
+  /** Feed the next chunk of text. Returns the events it completed. */
+  feed(chunk: string): SanitizerEvent[]
+  /** End of input: resolve everything held. The sanitizer can't be fed afterwards. */
+  end(): SanitizerEvent[]
+  /** Report a native call of the same message, so an identical recovered call is suppressed. */
+  noteNativeToolCall(call: NativeToolCall): void
+  /** Number of input characters currently held back (never above `maxHoldChars`). */
+  readonly heldChars: number
+}

@@ -1,0 +1,48 @@
+/**
+ * Every portable suite, for vitest (`test/all.test.ts`) and for Deno and Bun
+ * (`test/portable.ts`). The imports are explicit, one per `*.cases.ts` file
+ * under test/, sorted by path; `test/suites-registry.test.ts` fails if a cases
+ * file is missing here, or if the list is out of order.
+ *
+ * A cases file exports `suite` (one Suite) and/or `suites` (Suite[]).
+ */
+import type { Suite } from './support/harness.ts'
+import * as dsmlConfig from './dsml/config.cases.ts'
+import * as dsmlFixtures from './dsml/fixtures.cases.ts'
+import * as dsmlParse from './dsml/parse.cases.ts'
+import * as dsmlRepair from './dsml/repair.cases.ts'
+import * as dsmlStream from './dsml/stream.cases.ts'
+import * as supportSelf from './support/self.cases.ts'
+
+interface CasesModule {
+  suite?: Suite
+  suites?: readonly Suite[]
+}
+
+const modules: Record<string, CasesModule> = {
+  './dsml/config.cases.ts': dsmlConfig,
+  './dsml/fixtures.cases.ts': dsmlFixtures,
+  './dsml/parse.cases.ts': dsmlParse,
+  './dsml/repair.cases.ts': dsmlRepair,
+  './dsml/stream.cases.ts': dsmlStream,
+  './support/self.cases.ts': supportSelf,
+}
+
+function suitesOf(path: string, module: CasesModule): Suite[] {
+  const found = [...(module.suite ? [module.suite] : []), ...(module.suites ?? [])]
+  if (found.length === 0) throw new Error(`${path} exports neither \`suite\` nor \`suites\``)
+  return found
+}
+
+/** Cases-file path (relative to test/) to the suites it exports, in import order. */
+export const suitesByFile: ReadonlyMap<string, readonly Suite[]> = new Map(
+  Object.entries(modules).map(([path, module]) => [path, suitesOf(path, module)]),
+)
+
+export const allSuites: Suite[] = [...suitesByFile.values()].flat()
+
+const seen = new Set<string>()
+for (const suite of allSuites) {
+  if (seen.has(suite.name)) throw new Error(`Duplicate suite name: "${suite.name}"`)
+  seen.add(suite.name)
+}
