@@ -61,7 +61,7 @@ export interface DsmlSanitizerOptions {
   knownTools?: Iterable<string>
   /**
    * Hard cap on held characters. Past it, held markup is removed and reported
-   * (`hold-limit`) instead of growing. At least 64.
+   * (`hold-limit`) instead of growing. At least 256.
    * @default 65536
    */
   maxHoldChars?: number
@@ -156,12 +156,15 @@ export function resolveOptions(options: DsmlSanitizerOptions = {}): ResolvedOpti
       if (value !== undefined) rescues[key as keyof ResolvedRescues] = Boolean(value)
     }
   }
-  const maxHoldChars = positiveInteger(options.maxHoldChars, 'maxHoldChars', 65_536, 64)
+  const maxHoldChars = positiveInteger(options.maxHoldChars, 'maxHoldChars', 65_536, 256)
+  // The held text is at most: a lone block's opener and gap, the tag being read,
+  // and a short pending prefix; each gets a share of the cap (see sanitizer.ts).
   const eagerStopChars = Math.min(
     positiveInteger(options.eagerStopChars, 'eagerStopChars', 1024, 1),
-    Math.floor(maxHoldChars / 4),
+    Math.floor(maxHoldChars / 8),
   )
-  const maxTagChars = Math.max(8, Math.min(4096, Math.floor(maxHoldChars / 4)))
+  // Room for the longest special token (`</ ｜｜｜｜begin▁of▁sentence｜｜>`) even under the smallest cap.
+  const maxTagChars = Math.max(32, Math.min(4096, Math.floor(maxHoldChars / 8)))
   if (options.generateId !== undefined && typeof options.generateId !== 'function') {
     throw new TypeError('Cannot use option "generateId": expected a function returning a string')
   }

@@ -78,6 +78,9 @@ interface Region {
 
 type Sink = 'outside' | 'gap' | 'body' | 'value'
 
+/** Longest pending prefix kept: longer than any partial marker (`</ spaces bars spaces DSM`). */
+const PENDING_LIMIT = 32
+
 const NO_MARKERLESS: TagLexerContext = { markerlessOpeners: false, markerlessClosers: false }
 const MARKERLESS_CLOSERS: TagLexerContext = { markerlessOpeners: false, markerlessClosers: true }
 const ALL_MARKERLESS: TagLexerContext = { markerlessOpeners: true, markerlessClosers: true }
@@ -106,6 +109,7 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
   let inFence = false
   let fenceLength = 0
   let backtickRun = 0
+  let runOpenedFence = false
 
   /** Markup was just removed; markerless closers right after it are noise (PATTERNS §5). */
   let afterRemoval = false
@@ -113,6 +117,13 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
   let lexing = false
   /** Text of the tag being lexed, from earlier chunks. */
   let tagParts: string[] = []
+  /**
+   * A rejected partial tag cut short by the start of another tag (`<｜` then
+   * `<‹DSML›…`). Its fate follows that next tag: removed with it if it is
+   * markup, released if it is text. Without this, removing the markup could
+   * join `<｜` and a following `DSML｜>` into a marker in the output.
+   */
+  let pending = ''
 
   let region: Region | undefined
   let held: string[] = []
@@ -123,35 +134,39 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
 
   // ── output ────────────────────────────────────────────────────────────
 
+  /**
+   * Fences are tracked on the text that is emitted, so removed markup between
+   * two backtick runs joins them exactly as a reader of the output sees them.
+   * A run toggles as soon as it is long enough (3 to open, the opener's length
+   * to close); a run that opened a fence keeps setting its length while it grows.
+   */
   function trackFences(text: string): void {
     let index = 0
     const length = text.length
-    while (index < length) {
-      if (backtickRun > 0) {
-        while (index < length && text.charCodeAt(index) === 0x60) {
-          backtickRun++
-          index++
-        }
-        if (index === length) return
-        endBacktickRun()
+    while (true) {
+      while (index < length && text.charCodeAt(index) === 0x60) {
+        countBacktick()
+        index++
       }
-      const next = text.indexOf('`', index)
-      if (next === -1) return
-      backtickRun = 1
-      index = next + 1
+      if (index === length) return
+      backtickRun = 0
+      runOpenedFence = false
+      index = text.indexOf('`', index)
+      if (index === -1) return
     }
   }
 
-  function endBacktickRun(): void {
-    if (backtickRun >= 3) {
-      if (!inFence) {
-        inFence = true
-        fenceLength = backtickRun
-      } else if (backtickRun >= fenceLength) {
-        inFence = false
-      }
+  function countBacktick(): void {
+    backtickRun++
+    if (runOpenedFence) {
+      fenceLength = backtickRun
+    } else if (!inFence && backtickRun === 3) {
+      inFence = true
+      runOpenedFence = true
+      fenceLength = 3
+    } else if (inFence && backtickRun === fenceLength) {
+      inFence = false
     }
-    backtickRun = 0
   }
 
   function emitText(text: string): void {
@@ -767,11 +782,36 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
 
   function completeTag(text: string): void {
     const tag = lexer.tag()
+    const prefix = pending
+    pending = ''
     if (tag.length < text.length) {
-      handleTag(tag, text.slice(0, tag.length))
+      handleTag(tag, prefix + text.slice(0, tag.length))
       scan(text.slice(tag.length))
     } else {
-      handleTag(tag, text)
+      handleTag(tag, prefix + text)
+    }
+  }
+
+  /** Where text can reach the output: outside markup, a lone block's gap, an unconfirmed candidate. */
+  function producesText(): boolean {
+    const current = region
+    if (current === undefined || !current.confirmed) return true
+    return sink() === 'gap' && current.block!.elements === 0
+  }
+
+  function holdPending(text: string): void {
+    pending += text
+    if (pending.length > PENDING_LIMIT) {
+      consumeText(pending.slice(0, pending.length - PENDING_LIMIT))
+      pending = pending.slice(pending.length - PENDING_LIMIT)
+    }
+  }
+
+  function flushPending(): void {
+    if (pending.length > 0) {
+      const text = pending
+      pending = ''
+      consumeText(text)
     }
   }
 
@@ -799,8 +839,17 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
           const text = tagParts.length > 0 ? tagParts.join('') + input.slice(tagStart, index) : input.slice(tagStart, index)
           tagParts = []
           lexing = false
-          if (step === STEP_REJECT) rejectTag(text)
-          else completeTag(text)
+          if (step !== STEP_REJECT) {
+            completeTag(text)
+          } else {
+            const code = input.charCodeAt(index)
+            if ((code === 0x3c || (isBar(code) && barsMatter())) && producesText()) {
+              holdPending(text)
+            } else {
+              flushPending()
+              rejectTag(text)
+            }
+          }
           decided = true
           break
         }
@@ -837,8 +886,8 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
         if (index === length) break
       }
       if (region === undefined) {
-        if (backtickRun > 0) endBacktickRun()
         if (inFence) {
+          flushPending()
           emitText(input[index]!)
           index++
           continue
@@ -858,8 +907,12 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
       const text = tagParts.join('')
       tagParts = []
       lexing = false
-      if (step === STEP_REJECT) rejectTag(text)
-      else completeTag(text)
+      if (step === STEP_REJECT) {
+        flushPending()
+        rejectTag(text)
+      } else {
+        completeTag(text)
+      }
     }
   }
 
@@ -919,7 +972,7 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
       nativeCalls.add(callKey(call.name, call.arguments))
     },
     get heldChars() {
-      return heldLength + gapLength + (lexing ? lexer.length : 0)
+      return heldLength + gapLength + pending.length + (lexing ? lexer.length : 0)
     },
   }
 }

@@ -160,6 +160,25 @@ export const suite = defineSuite('dsml/config', (test) => {
     for (const name of RESCUES) expectNoCall(SHAPES[name], { rescues: { [name]: false } }, `${name} off`)
   })
 
+  // options.ts: looseParameters also covers nameless closers (V11), parameter
+  // openers without the marker, and self-closing parameters with the value in
+  // an attribute (codex-relay-49). Missing `string` attributes are left out:
+  // DESIGN §4 makes "no attribute" the canonical raw-string default.
+  test('config-layers: looseParameters off also rejects nameless closers, unmarked parameter openers and value-in-attribute parameters', () => {
+    const codex = leaks.find((leak) => leak.id.startsWith('codex-relay-49'))?.input ?? ''
+    const shapes = [
+      block([invoke('c', [open('parameter', { name: 'alpha', string: 'true' }) + 'A' + `</${M}>`, param('beta', 'B')])]),
+      block([invoke('bash', ['<parameter name="command" string="true">ls' + close('parameter')])]),
+      codex,
+    ]
+    for (const options of [{ preset: 'strict' }, { rescues: { looseParameters: false } }] as DsmlSanitizerOptions[]) {
+      for (const input of shapes) {
+        const outcome = expectOutcome(input, { calls: [], text: '', diagnostics: ['dropped-markup'] }, options)
+        assertEqual(outcome.ranges, [[0, input.length]], 'ranges')
+      }
+    }
+  })
+
   test('config-layers: undefined rescue values keep the preset', () => {
     assertEqual(resolveOptions({ preset: 'strict', rescues: { orphanInvoke: undefined } }).rescues, allOff(), 'strict')
     expectCall(SHAPES.orphanInvoke, { rescues: { orphanInvoke: undefined } }, 'relaxed, orphanInvoke undefined')
@@ -351,6 +370,7 @@ export const suite = defineSuite('dsml/config', (test) => {
       { preset: 'lenient' },
       { rescues: { noSuchRescue: true } },
       { maxHoldChars: 10 },
+      { maxHoldChars: 255 },
       { maxHoldChars: 100.5 },
       { maxHoldChars: '65536' },
       { eagerStopChars: 0 },
@@ -369,7 +389,7 @@ export const suite = defineSuite('dsml/config', (test) => {
     const input = `a ${bashBlock()} b`
     expectOutcome(input, { calls: [BASH], text: 'a  b' }, { maxHoldChars: 4096 })
     expectOutcome(input, { calls: [BASH], text: 'a  b' }, { rescues: {} })
-    expectOutcome('plain text', { calls: [], text: 'plain text' }, { maxHoldChars: 64, eagerStopChars: 1 })
+    expectOutcome('plain text', { calls: [], text: 'plain text' }, { maxHoldChars: 256, eagerStopChars: 1 })
   })
 
   test('v13-undeclared-tool: an empty knownTools list allows no tool', () => {

@@ -119,7 +119,7 @@ export const suite = defineSuite('dsml/parse', (test) => {
     expectBashBlock(dialect({ bar: FW_BAR, bars: 2, rightBar: FW_BAR }))
   })
 
-  test('v3-ascii-pipes: |DSML| markers', () => {
+  test('v3-ascii-pipes: ASCII pipe markers', () => {
     expectBashBlock(dialect({ bar: '|' }))
   })
 
@@ -127,7 +127,7 @@ export const suite = defineSuite('dsml/parse', (test) => {
     expectBashBlock(dialect({ bar: '|', bars: 2 }))
   })
 
-  test('v3-ascii-pipes: spaces inside every marker (< | DSML | tool_calls>)', () => {
+  test('v3-ascii-pipes: spaces inside every ASCII marker, around the bars and the word', () => {
     expectBashBlock(dialect({ bar: '|', spaced: true }))
   })
 
@@ -354,6 +354,12 @@ export const suite = defineSuite('dsml/parse', (test) => {
     expectOutcome(input, { calls: [BASH], text: '', ranges: whole(input) })
   })
 
+  test('v16-truncated-invoke: prose after the closed block is kept', () => {
+    const b = block([bashInvoke(), invoke('read', [param('path', 'a.txt')], { noCloser: true })])
+    const input = `${b}\nAll done.`
+    expectOutcome(input, { calls: [BASH], text: '\nAll done.', ranges: [rangeOf(input, b)] })
+  })
+
   test('v16-truncated-invoke (DESIGN §4): truncated closer </m inv> closes the invoke', () => {
     const input = block([invoke('bash', [param('command', 'ls -la')], { closer: `</${marker()}inv>` })])
     expectOutcome(input, { calls: [BASH], text: '', ranges: whole(input) })
@@ -425,6 +431,20 @@ export const suite = defineSuite('dsml/parse', (test) => {
   test('v20-code-fence: a fence that never closes covers the rest of the input', () => {
     const input = 'Example:\n```\n' + bashBlock()
     expectOutcome(input, { calls: [], text: input, ranges: [], allowMarkupInText: true })
+  })
+
+  test('v20-code-fence: backticks inside a parameter value do not toggle the fence state', () => {
+    const readme = '# Title\n\n```js\nconsole.log(1)\n```'
+    const input = block([invoke('write', [param('path', 'README.md'), param('content', readme)])])
+    expectOutcome(input, { calls: [{ name: 'write', arguments: { path: 'README.md', content: readme } }], text: '', ranges: whole(input) })
+    const unbalanced = block([invoke('write', [param('content', 'open only:\n```python\nx = 1')])])
+    const next = block([invoke('bash', [param('command', 'ls -la')])])
+    const both = `${unbalanced}\n${next}`
+    expectOutcome(both, {
+      calls: [{ name: 'write', arguments: { content: 'open only:\n```python\nx = 1' } }, BASH],
+      text: '\n',
+      ranges: [rangeOf(both, unbalanced), rangeOf(both, next, unbalanced.length)],
+    })
   })
 
   test('v21-eos: end-of-sentence token after the block is in the removed range', () => {
@@ -571,6 +591,20 @@ export const suite = defineSuite('dsml/parse', (test) => {
     const v41 = dialect({ tagSpace: true })
     const input = 'Let me fix it.\n\n<parameter name="edit">\n' + wrappedInner() + '\n' + v41.close('invoke') + '\n' + v41.close('calls')
     expectOutcome(input, { calls: [EDIT], textTrimmed: 'Let me fix it.' })
+  })
+
+  test('v26-wrapped-tool: two wrapped tools in a row give two calls', () => {
+    const v41 = dialect({ tagSpace: true })
+    const first = '<parameter name="read">\n' + param('path', 'a.kt') + '\n' + v41.close('invoke')
+    const second = '<parameter name="read">\n' + param('path', 'b.kt') + '\n' + v41.close('invoke')
+    const input = `Reading both.\n${first}\n${second}`
+    expectOutcome(input, {
+      calls: [
+        { name: 'read', arguments: { path: 'a.kt' } },
+        { name: 'read', arguments: { path: 'b.kt' } },
+      ],
+      text: 'Reading both.\n\n',
+    })
   })
 
   test('v26-wrapped-tool: plain <parameter> in prose with no marker anywhere is released unchanged', () => {

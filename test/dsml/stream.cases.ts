@@ -180,6 +180,41 @@ export const suite = defineSuite('dsml/stream', (test) => {
     invariant(input)
   })
 
+  test('stream-v17-chunk-split: text before a < in the same chunk comes out at once, only the < is held', () => {
+    const b = block([invoke('bash', [param('command', 'ls -la')])])
+    const input = `Let me look. ${b}`
+    const cut = 'Let me look. <'.length
+    const run = drive([input.slice(0, cut), input.slice(cut)])
+    assertEqual(textOf(run.feeds[0]?.events ?? []), 'Let me look. ', 'text of the first feed')
+    assertEqual(run.feeds[0]?.heldChars, 1, 'only the < is held')
+    assertEqual(callsOf(run.events), [BASH], 'calls')
+  })
+
+  test('stream-v17-chunk-split: prose after a closed block comes out on the feed that brings it', () => {
+    const b = block([invoke('bash', [param('command', 'ls -la')])])
+    const run = drive([b, ' and then more prose.'])
+    assertEqual(textOf(run.feeds[1]?.events ?? []), ' and then more prose.', 'text of the second feed')
+    assertEqual(run.feeds[1]?.heldChars, 0, 'nothing held after the prose')
+    assertEqual(callsOf(run.events), [BASH], 'calls')
+  })
+
+  test('stream-v17-chunk-split: astral characters (surrogate pairs) split anywhere', () => {
+    const value = 'deploy 🚀 to 𝕏-prod ✅'
+    const input = `Ship it 🚢\n${block([invoke('bash', [param('command', value)])])}\nDone 🎉`
+    const run = drive(tokenChunks(input))
+    assertEqual(callsOf(run.events), [{ name: 'bash', arguments: { command: value } }], 'calls')
+    assertEqual(textOf(run.events), 'Ship it 🚢\n\nDone 🎉', 'text')
+    invariant(input)
+  })
+
+  test('stream-surrounding: a stray < right before the block stays text', () => {
+    const input = `a <${block([invoke('bash', [param('command', 'ls -la')])])} b`
+    const run = drive(tokenChunks(input))
+    assertEqual(callsOf(run.events), [BASH], 'calls')
+    assertEqual(textOf(run.events), 'a < b', 'text')
+    invariant(input)
+  })
+
   test('stream-surrounding: "a " + block + " b" gives text "a  b" and one call', () => {
     const input = `a ${block([invoke('bash', [param('command', 'ls -la')])])} b`
     const run = drive(tokenChunks(input))

@@ -31,7 +31,7 @@ export interface MarkerStyle {
   bars?: 1 | 2
   /** Bar run on the right side, when it differs from the left (mixed markers). */
   rightBar?: string
-  /** Spaces inside the marker: `< | DSML | tool_calls>`. */
+  /** Spaces inside the marker, around each bar run and the word (cherry-14714 shape). */
   spaced?: boolean
   /** The word between the bars; `''` gives barred tags without the word (`<\uFF5C\uFF5Cinvoke>`). Default `DSML`. */
   word?: string
@@ -163,7 +163,7 @@ export const { open, close, param, invoke, block } = canonical
 /** End-of-sentence token spellings seen in leaks. */
 export type EosVariant = 'canonical' | 'spaces' | 'underscores' | 'doubled' | 'ascii'
 
-/** `<‹end▁of▁sentence›>` and its corrupted spellings. */
+/** The end-of-sentence token (bars, then end/of/sentence joined by U+2581) and its corrupted spellings. */
 export function eos(variant: EosVariant = 'canonical'): string {
   switch (variant) {
     case 'canonical':

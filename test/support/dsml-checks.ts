@@ -8,7 +8,7 @@ import { parseDsml, sanitizeText } from '../../src/dsml/index.ts'
 import type { DsmlSanitizerOptions } from '../../src/dsml/options.ts'
 import type { Diagnostic, DiagnosticKind, SanitizerEvent, ToolCall } from '../../src/dsml/types.ts'
 import { assert, assertEqual } from './assert.ts'
-import { callsOf, normalizeEvents, reassemble, runChunks, textOf } from './chunking.ts'
+import { assertChunkInvariant, callsOf, normalizeEvents, reassemble, runChunks, textOf } from './chunking.ts'
 import { leaksMarkup } from './dsml-builders.ts'
 
 export type Range = [start: number, end: number]
@@ -83,9 +83,11 @@ export interface Outcome {
  * - conservation: text + call sources + diagnostic texts, in order, is the input;
  * - sanitizeText is the engine fed once (same text, calls, diagnostics);
  * - parseDsml agrees on the calls, its ranges are well formed, and the input
- *   minus its ranges is exactly sanitizeText's text.
+ *   minus its ranges is exactly sanitizeText's text;
+ * - chunk invariance: whole, every two-way split and one code point at a
+ *   time give the same normalised events (skip with `chunked = false`).
  */
-export function analyse(input: string, options: DsmlSanitizerOptions = {}): Outcome {
+export function analyse(input: string, options: DsmlSanitizerOptions = {}, chunked = true): Outcome {
   const whole = sanitizeText(input, options)
   const parsed = parseDsml(input, options)
   const events = runChunks([input], options)
@@ -101,6 +103,7 @@ export function analyse(input: string, options: DsmlSanitizerOptions = {}): Outc
   assertEqual(shapesOf(parsed.calls), shapesOf(whole.calls), 'parseDsml calls differ from sanitizeText calls')
   assertWellFormedRanges(parsed.ranges, input.length)
   assertEqual(removeRanges(input, parsed.ranges), whole.text, 'input minus parseDsml ranges differs from sanitizeText text')
+  if (chunked) assertChunkInvariant(input, options, assertEqual)
   for (const call of whole.calls) {
     assert(typeof call.id === 'string' && call.id.length > 0, `call ${call.name} has no id`)
   }

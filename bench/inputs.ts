@@ -1,0 +1,195 @@
+/**
+ * Deterministic benchmark inputs. Every generator takes a target size in
+ * UTF-16 code units and a seed; the same arguments always give the same text.
+ *
+ * DSML marker bytes are built here at run time (never written as literals).
+ */
+
+const BAR = '\uFF5C'
+/** The canonical marker: full-width bar, the word DSML, full-width bar. */
+const MARKER = `${BAR}DSML${BAR}`
+
+/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
+export function createRandom(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+function pick<T>(random: () => number, items: readonly T[]): T {
+  return items[Math.floor(random() * items.length)]!
+}
+
+const WORDS = (
+  'the of and to in is that it for on with as was be by this are from at or an have not which but ' +
+  'model stream token value result output request response server client buffer chunk parser engine ' +
+  'function return error message system memory network latency before after during because however ' +
+  'simple careful quickly often every small large first second final input markup text data users ' +
+  'we they you should would could might will can must seems shows makes takes gives reads writes ' +
+  'performance benchmark measure compare linear time space budget limit hold release recover report'
+).split(' ')
+
+const PUNCTUATION = [', ', ', ', '. ', '. ', '. ', '; ', ': ', '? ', '! ', ' — ']
+
+/** Snippets that put a `<` into prose: comparisons and harmless HTML-like tags. */
+const LESS_THAN_SNIPPETS = [
+  'a < b',
+  'x < 10',
+  'if i < n',
+  'when latency < 200 ms',
+  '<br>',
+  '<em>',
+  '</em>',
+  '<p>',
+  '<div class="note">',
+  '0 <= k',
+  '<- here',
+  'List<String>',
+  '<T>',
+  '<3',
+]
+
+/**
+ * Prose: words and punctuation, with a `<`-snippet roughly every `lessThanEvery`
+ * characters (uniformly 0.5–1.5 times that gap). No DSML, no bars, no backticks.
+ */
+export function prose(size: number, seed: number, lessThanEvery = 200): string {
+  const random = createRandom(seed)
+  const parts: string[] = []
+  let length = 0
+  let nextLessThan = lessThanEvery * (0.5 + random())
+  let capital = true
+  while (length < size) {
+    let piece: string
+    if (length >= nextLessThan) {
+      piece = pick(random, LESS_THAN_SNIPPETS) + ' '
+      nextLessThan = length + lessThanEvery * (0.5 + random())
+    } else {
+      let word = pick(random, WORDS)
+      if (capital) word = word[0]!.toUpperCase() + word.slice(1)
+      capital = false
+      const roll = random()
+      if (roll < 0.1) {
+        const mark = pick(random, PUNCTUATION)
+        piece = word + mark
+        capital = mark === '. ' || mark === '? ' || mark === '! '
+      } else if (roll < 0.12) {
+        piece = word + '.\n\n'
+        capital = true
+      } else {
+        piece = word + ' '
+      }
+    }
+    parts.push(piece)
+    length += piece.length
+  }
+  return parts.join('').slice(0, size)
+}
+
+/** Dense short text with a `<` every 5 characters (`ab c<` repeated, varied). */
+export function lessThanDense(size: number, seed: number): string {
+  const random = createRandom(seed)
+  const filler = 'abcdefghijklmnopqrstuvwxyz      0123456789'
+  const parts: string[] = []
+  for (let length = 0; length < size; length += 5) {
+    let unit = ''
+    for (let index = 0; index < 4; index++) unit += filler[Math.floor(random() * filler.length)]
+    parts.push(unit + '<')
+  }
+  return parts.join('').slice(0, size)
+}
+
+export interface Parameter {
+  name: string
+  value: string
+  /** `string="true"` (raw text) or `string="false"` (JSON). */
+  string: boolean
+}
+
+/** One canonical DSML block with one invoke. */
+export function canonicalBlock(tool: string, parameters: readonly Parameter[]): string {
+  const lines = [`<${MARKER}tool_calls>`, `<${MARKER}invoke name="${tool}">`]
+  for (const { name, value, string } of parameters) {
+    lines.push(`<${MARKER}parameter name="${name}" string="${string}">${value}</${MARKER}parameter>`)
+  }
+  lines.push(`</${MARKER}invoke>`, `</${MARKER}tool_calls>`)
+  return lines.join('\n')
+}
+
+const COMMANDS = ['ls -la', 'git status', 'npm test', 'cat package.json', 'grep -rn TODO src', 'du -sh .']
+const PATHS = ['src/index.ts', 'README.md', 'package.json', 'src/dsml/sanitizer.ts', 'docs/guide.md']
+const QUERIES = ['streaming parser', 'node memory usage', 'utf-16 code units', 'linear time scan']
+
+function randomCall(random: () => number): string {
+  const roll = random()
+  if (roll < 0.4) return canonicalBlock('bash', [{ name: 'command', value: pick(random, COMMANDS), string: true }])
+  if (roll < 0.65) return canonicalBlock('read_file', [{ name: 'path', value: pick(random, PATHS), string: true }])
+  if (roll < 0.85) {
+    return canonicalBlock('search', [
+      { name: 'query', value: pick(random, QUERIES), string: true },
+      { name: 'limit', value: String(1 + Math.floor(random() * 50)), string: false },
+    ])
+  }
+  return canonicalBlock('write_file', [
+    { name: 'path', value: pick(random, PATHS), string: true },
+    { name: 'content', value: `line ${Math.floor(random() * 1000)}\nif (a < b) return b > c\n`, string: true },
+  ])
+}
+
+/** `blocks` canonical blocks, evenly spread through prose, about `size` characters in all. */
+export function blockDense(size: number, blocks: number, seed: number): string {
+  const random = createRandom(seed)
+  const calls: string[] = []
+  let markup = 0
+  for (let index = 0; index < blocks; index++) {
+    const call = randomCall(random)
+    calls.push(call)
+    markup += call.length
+  }
+  const gap = Math.max(1, Math.floor((size - markup) / (blocks + 1)))
+  const parts: string[] = []
+  for (let index = 0; index <= blocks; index++) {
+    parts.push(prose(gap, seed + 1 + index))
+    if (index < blocks) parts.push('\n', calls[index]!, '\n')
+  }
+  return parts.join('')
+}
+
+const CODE_LINES = [
+  'for (let i = 0; i < items.length; i++) {',
+  '  if (items[i].score > best.score && items[i].id !== skip) best = items[i]',
+  '}',
+  'const map = new Map<string, Array<number>>()',
+  'return a < b ? -1 : a > b ? 1 : 0',
+  'const view = <div className="row"><span>{label}</span></div>',
+  'while (low <= high) { const mid = (low + high) >> 1; if (xs[mid] < x) low = mid + 1; else high = mid - 1 }',
+  '// <-- shift left: value << 2, arrow => result',
+  'if (flags & MASK || count >= limit) throw new RangeError(`too many: ${count}`)',
+  'type Pair<K, V> = { key: K; value: V }',
+  '',
+]
+
+/** Code-like text with `<` and `>`, about `size` characters. */
+export function codeText(size: number, seed: number): string {
+  const random = createRandom(seed)
+  const parts: string[] = []
+  let length = 0
+  while (length < size) {
+    const line = pick(random, CODE_LINES) + '\n'
+    parts.push(line)
+    length += line.length
+  }
+  return parts.join('').slice(0, size)
+}
+
+/** A short prose intro, one canonical block whose single parameter value is `valueSize` characters of code, a short outro. */
+export function bigParameter(valueSize: number, seed: number): string {
+  const value = codeText(valueSize, seed)
+  const block = canonicalBlock('write_file', [{ name: 'content', value, string: true }])
+  return `I will write the file now.\n\n${block}\n\nDone.`
+}

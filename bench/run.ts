@@ -1,0 +1,246 @@
+/**
+ * DSML engine benchmark: throughput, doubling (linearity) and memory, in one
+ * process, printed as Markdown. A report, not a test: it never exits non-zero
+ * because a target failed.
+ *
+ *   npm run bench        (node --expose-gc --import tsx bench/run.ts)
+ */
+import { readFileSync } from 'node:fs'
+import os from 'node:os'
+import { createDsmlSanitizer, type DsmlSanitizer, type DsmlSanitizerOptions, sanitizeText } from '../src/dsml/index.ts'
+import { bigParameter, blockDense, lessThanDense, prose } from './inputs.ts'
+import { blackholeValue, consume, heapAfterGc, measure, type MeasureOptions, median, throughput } from './measure.ts'
+
+const MB = 1e6
+const started = performance.now()
+
+// ── what is measured ─────────────────────────────────────────────────────
+
+function whole(text: string, options?: DsmlSanitizerOptions): number {
+  const result = sanitizeText(text, options)
+  return result.text.length + result.calls.length + result.diagnostics.length
+}
+
+function fedBy4(text: string, options?: DsmlSanitizerOptions): number {
+  const sanitizer = createDsmlSanitizer(options)
+  let events = 0
+  for (let index = 0; index < text.length; index += 4) events += sanitizer.feed(text.slice(index, index + 4)).length
+  return events + sanitizer.end().length
+}
+
+function indexOfScan(text: string): number {
+  let count = 0
+  for (let index = text.indexOf('<'); index !== -1; index = text.indexOf('<', index + 1)) count++
+  return count
+}
+
+function jsonRoundTrip(text: string): number {
+  return (JSON.parse(JSON.stringify(text)) as string).length
+}
+
+// ── inputs ───────────────────────────────────────────────────────────────
+
+interface Shape {
+  key: string
+  label: string
+  /** Input of about `size` code units. */
+  make(size: number): string
+  options?: DsmlSanitizerOptions
+  /** Size for the throughput table. */
+  size: number
+  /** n of the doubling run. */
+  n: number
+  /** Options for the doubling run, when they differ. */
+  doublingOptions?: DsmlSanitizerOptions
+  doublingNote?: string
+}
+
+const SHAPES: Shape[] = [
+  { key: 'a', label: '(a) prose, `<` every ~200 chars', make: (size) => prose(size, 1), size: 5 * MB, n: 1 * MB },
+  {
+    key: 'b',
+    label: '(b) prose + 500 canonical blocks per MB',
+    make: (size) => blockDense(size, Math.round((500 * size) / MB), 2),
+    size: 1 * MB,
+    n: 1 * MB,
+  },
+  {
+    key: 'c-drop',
+    label: '(c) one 1 MB parameter value, default maxHoldChars (hold-limit, dropped)',
+    make: (size) => bigParameter(size, 3),
+    size: 1 * MB,
+    n: 1 * MB,
+  },
+  {
+    key: 'c-keep',
+    label: '(c) one 1 MB parameter value, maxHoldChars 4_000_000 (recovered)',
+    make: (size) => bigParameter(size, 3),
+    options: { maxHoldChars: 4_000_000 },
+    size: 1 * MB,
+    n: 1 * MB,
+    doublingOptions: { maxHoldChars: 16_000_000 },
+    doublingNote: 'maxHoldChars 16_000_000 so the 4 MB value is recovered too',
+  },
+  { key: 'd', label: '(d) prose, `<` every 5 chars', make: (size) => lessThanDense(size, 4), size: 200_000, n: 200_000 },
+]
+
+// ── machine ──────────────────────────────────────────────────────────────
+
+function cpuModel(): string {
+  try {
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((entry) => entry.startsWith('model name'))
+    if (line !== undefined) return line.slice(line.indexOf(':') + 1).trim()
+  } catch {
+    // not Linux: fall back to what Node knows
+  }
+  return os.cpus()[0]?.model ?? 'unknown'
+}
+
+function print(line = ''): void {
+  console.log(line)
+}
+
+const fixed = (value: number, digits = 1): string => value.toFixed(digits)
+
+print('# DSML engine benchmark')
+print()
+print(`Node ${process.version}, ${os.availableParallelism()} CPUs (nproc), CPU: ${cpuModel()}, ${os.platform()} ${os.arch()}`)
+print()
+print('MB = 1e6 UTF-16 code units of input (string `.length`), so MB/s = input code units / 1e6 / seconds.')
+print('Each figure is the median of several timed runs after 2 warm-up runs; "fed by 4" = a fresh')
+print('`createDsmlSanitizer()` fed `text.slice(i, i + 4)` chunks, then `end()` (slicing included).')
+print()
+
+// ── sanity: what the engine does with each input ─────────────────────────
+
+print('## Sanity check (one run each, whole vs fed by 4)')
+print()
+print('| Input | code units | text out | calls | diagnostics | fed by 4 gives the same |')
+print('|---|---:|---:|---:|---|---|')
+const inputs = new Map<string, string>()
+for (const shape of SHAPES) {
+  const text = shape.make(shape.size)
+  inputs.set(shape.key, text)
+  const result = sanitizeText(text, shape.options)
+  const kinds = new Map<string, number>()
+  for (const diagnostic of result.diagnostics) kinds.set(diagnostic.kind, (kinds.get(diagnostic.kind) ?? 0) + 1)
+  const sanitizer = createDsmlSanitizer(shape.options)
+  let fedText = ''
+  let fedCalls = 0
+  const collect = (events: ReturnType<DsmlSanitizer['feed']>): void => {
+    for (const event of events) {
+      if (event.type === 'text') fedText += event.text
+      else if (event.type === 'tool-call') fedCalls++
+    }
+  }
+  for (let index = 0; index < text.length; index += 4) collect(sanitizer.feed(text.slice(index, index + 4)))
+  collect(sanitizer.end())
+  const same = fedText === result.text && fedCalls === result.calls.length
+  const diagnostics = [...kinds].map(([kind, count]) => `${kind} ×${count}`).join(', ') || 'none'
+  print(`| ${shape.label} | ${text.length} | ${result.text.length} | ${result.calls.length} | ${diagnostics} | ${same ? 'yes' : '**NO**'} |`)
+}
+print()
+
+// ── 1. throughput ────────────────────────────────────────────────────────
+
+print('## 1. Throughput, MB/s (median ms in parentheses)')
+print()
+print('| Input | code units | `sanitizeText` whole | fed by 4 | baseline `indexOf(\'<\')` loop | baseline `JSON.parse(JSON.stringify)` |')
+print('|---|---:|---:|---:|---:|---:|')
+const throughputs = new Map<string, { whole: number; fed: number }>()
+for (const shape of SHAPES) {
+  const text = inputs.get(shape.key)!
+  const cell = (run: () => number, options?: MeasureOptions): { text: string; rate: number } => {
+    const timing = measure(run, options)
+    const rate = throughput(text.length, timing.median)
+    return { text: `${fixed(rate)} (${fixed(timing.median, 2)})`, rate }
+  }
+  const wholeCell = cell(() => whole(text, shape.options))
+  const fedCell = cell(() => fedBy4(text, shape.options))
+  const scanCell = cell(() => indexOfScan(text), { minRuns: 9, budgetMs: 300 })
+  const jsonCell = cell(() => jsonRoundTrip(text), { minRuns: 9, budgetMs: 300 })
+  throughputs.set(shape.key, { whole: wholeCell.rate, fed: fedCell.rate })
+  print(`| ${shape.label} | ${text.length} | ${wholeCell.text} | ${fedCell.text} | ${scanCell.text} | ${jsonCell.text} |`)
+}
+print()
+
+// ── 2. doubling ──────────────────────────────────────────────────────────
+
+print('## 2. Doubling: median ms at n, 2n, 4n (linear ≈ 4, target ≤ 4.6)')
+print()
+print('| Input | n (code units) | mode | t(n) ms | t(2n) ms | t(4n) ms | t(4n)/t(n) |')
+print('|---|---:|---|---:|---:|---:|---:|')
+const ratios: Array<{ label: string; ratio: number }> = []
+for (const shape of SHAPES) {
+  const options = shape.doublingOptions ?? shape.options
+  const texts = [1, 2, 4].map((factor) => shape.make(shape.n * factor))
+  const modes: Array<[string, (text: string) => number]> = [
+    ['whole', (text) => whole(text, options)],
+    ['fed by 4', (text) => fedBy4(text, options)],
+  ]
+  for (const [mode, run] of modes) {
+    const times = texts.map((text) => measure(() => run(text), { minRuns: 7, maxRuns: 31, budgetMs: 700 }).median)
+    const ratio = times[2]! / times[0]!
+    ratios.push({ label: `${shape.label}, ${mode}`, ratio })
+    const label = shape.doublingNote === undefined ? shape.label : `${shape.label}; ${shape.doublingNote}`
+    print(`| ${label} | ${texts[0]!.length} | ${mode} | ${fixed(times[0]!, 2)} | ${fixed(times[1]!, 2)} | ${fixed(times[2]!, 2)} | ${fixed(ratio, 2)} |`)
+  }
+}
+print()
+
+// ── 3. memory ────────────────────────────────────────────────────────────
+
+const SANITIZERS = 10_000
+const HELD_CHUNK = 'The total is small when a <'
+
+/** Heap retained per sanitizer, holding `SANITIZERS` of them (median of 3 measurements). */
+function bytesPerSanitizer(prepare: (sanitizer: DsmlSanitizer) => void): number {
+  const samples: number[] = []
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const keep: Array<DsmlSanitizer | undefined> = new Array<DsmlSanitizer | undefined>(SANITIZERS).fill(undefined)
+    const before = heapAfterGc()
+    for (let index = 0; index < SANITIZERS; index++) {
+      const sanitizer = createDsmlSanitizer()
+      prepare(sanitizer)
+      keep[index] = sanitizer
+    }
+    const after = heapAfterGc()
+    consume(keep.length)
+    samples.push((after - before) / SANITIZERS)
+  }
+  return median(samples)
+}
+
+print('## 3. Memory: heap retained per sanitizer (10,000 held in an array, `heapUsed` after `gc()`)')
+print()
+for (let index = 0; index < 1000; index++) createDsmlSanitizer().feed(HELD_CHUNK) // warm up
+const idleBytes = bytesPerSanitizer(() => {})
+let heldOk = true
+const heldBytes = bytesPerSanitizer((sanitizer) => {
+  sanitizer.feed(HELD_CHUNK)
+  if (sanitizer.heldChars !== 1) heldOk = false
+})
+print('| Sanitizer state | bytes each |')
+print('|---|---:|')
+print(`| idle (created, fed nothing) | ${Math.round(idleBytes)} |`)
+print(`| fed ${JSON.stringify(HELD_CHUNK)} (\`<\` held${heldOk ? '' : ' — **heldChars was not 1**'}) | ${Math.round(heldBytes)} |`)
+print()
+
+// ── 4. targets ───────────────────────────────────────────────────────────
+
+print('## 4. Targets')
+print()
+const verdict = (pass: boolean): string => (pass ? 'PASS' : 'FAIL')
+const a = throughputs.get('a')!
+const b = throughputs.get('b')!
+print(`- ${verdict(a.whole >= 300)}: prose (a) whole ≥ 300 MB/s — measured ${fixed(a.whole)} MB/s`)
+print(`- ${verdict(a.fed >= 30)}: prose (a) fed by 4 ≥ 30 MB/s — measured ${fixed(a.fed)} MB/s`)
+print(`- ${verdict(b.whole >= 50)}: block-dense (b) whole ≥ 50 MB/s — measured ${fixed(b.whole)} MB/s`)
+const worst = ratios.reduce((max, entry) => (entry.ratio > max.ratio ? entry : max))
+print(`- ${verdict(worst.ratio <= 4.6)}: every doubling ratio ≤ 4.6 — worst ${fixed(worst.ratio, 2)} (${worst.label})`)
+for (const entry of ratios.filter((item) => item.ratio > 4.6)) print(`  - FAIL: ${entry.label}: ${fixed(entry.ratio, 2)}`)
+print(`- ${verdict(idleBytes <= 1024)}: memory ≤ 1 KB per idle sanitizer — measured ${Math.round(idleBytes)} bytes`)
+print()
+print(`Total bench time ${fixed((performance.now() - started) / 1000)} s (checksum ${blackholeValue()}).`)

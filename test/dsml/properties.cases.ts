@@ -1,0 +1,189 @@
+/**
+ * Properties of the engine (DESIGN.md §7), checked with fast-check over a
+ * grammar alphabet: the pieces DSML is made of, plus the characters that
+ * confuse naive scanners (bars of every kind, quotes, backticks, astral
+ * characters). Marker bytes are built here at runtime, never written literally.
+ */
+import fc from 'fast-check'
+import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
+import { createDsmlSanitizer } from '../../src/dsml/sanitizer.ts'
+import { sanitizeText } from '../../src/dsml/sanitize-text.ts'
+import type { DsmlSanitizerOptions } from '../../src/dsml/options.ts'
+import { assert, assertEqual } from '../support/assert.ts'
+import { normalizeEvents, reassemble, runChunks, textOf } from '../support/chunking.ts'
+import { defineSuite } from '../support/harness.ts'
+
+const FULLWIDTH = '\uFF5C'
+const WORD = 'DSML'
+const MARKER = `${FULLWIDTH}${WORD}${FULLWIDTH}`
+const EOS = `<${FULLWIDTH}end\u2581of\u2581sentence${FULLWIDTH}>`
+
+/** Grammar alphabet: whole tags, their pieces, and confusers. */
+const TOKENS: readonly string[] = [
+  '<', '</', '/', '>', '/>', '=', '"', "'", ' ', '  ', '\n', '\t', '`', '```', '````',
+  '|', FULLWIDTH, '\u2016', '\u2502', WORD, 'D', 'SM', 'L',
+  MARKER, `${FULLWIDTH}${FULLWIDTH}${WORD}${FULLWIDTH}${FULLWIDTH}`, `|${WORD}|`, ` | ${WORD} | `,
+  'tool_calls', ' calls', 'function_calls', 'invoke', 'inv', 'parameter', 'param', 'tool',
+  'name="', 'name="bash"', ' name="x"', 'string="true"', 'string="false"', ' string="false"',
+  `<${MARKER}tool_calls>`, `</${MARKER}tool_calls>`, `<${MARKER} calls>`, `</${MARKER} calls>`,
+  `<${MARKER}invoke name="bash">`, `</${MARKER}invoke>`, `</${MARKER}inv>`, `</${MARKER}>`,
+  `<${MARKER}parameter name="cmd" string="true">`, `<${MARKER}parameter name="n" string="false">`, `</${MARKER}parameter>`,
+  '<invoke name="read">', '</invoke>', '<parameter name="edit">', '<parameter name="p" string="true">', '</parameter>',
+  EOS, `<${FULLWIDTH}end of sentence${FULLWIDTH}>`,
+  'ls -la', 'x', 'hello world', '{"a":1}', '&amp;', '&lt;', '\u{1F600}', '\u00e9', 'a < b',
+]
+
+const textArbitrary = fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }).map((tokens) => tokens.join(''))
+
+/** Split points for a text: sorted distinct offsets inside it. */
+function chunksAt(text: string, cuts: number[]): string[] {
+  const offsets = [...new Set(cuts.map((cut) => cut % (text.length + 1)))].sort((a, b) => a - b)
+  const chunks: string[] = []
+  let previous = 0
+  for (const offset of offsets) {
+    chunks.push(text.slice(previous, offset))
+    previous = offset
+  }
+  chunks.push(text.slice(previous))
+  return chunks
+}
+
+/** The output text with fenced sections removed, by the same rule the engine uses (runs of ≥ 3 backticks). */
+function outsideFences(text: string): string {
+  let out = ''
+  let inFence = false
+  let fenceLength = 0
+  let index = 0
+  while (index < text.length) {
+    if (text.charCodeAt(index) === 0x60) {
+      let end = index
+      while (end < text.length && text.charCodeAt(end) === 0x60) end++
+      const run = end - index
+      if (run >= 3) {
+        if (!inFence) {
+          inFence = true
+          fenceLength = run
+        } else if (run >= fenceLength) {
+          inFence = false
+        }
+      }
+      if (!inFence) out += '\n'
+      index = end
+      continue
+    }
+    if (!inFence) out += text[index]
+    index++
+  }
+  return out
+}
+
+const optionsArbitrary: fc.Arbitrary<DsmlSanitizerOptions> = fc.record({
+  preset: fc.constantFrom<'relaxed' | 'strict'>('relaxed', 'strict'),
+  mode: fc.constantFrom<'recover' | 'strip'>('recover', 'strip'),
+  maxHoldChars: fc.constantFrom(256, 300, 511, 65_536),
+})
+
+const RUNS = Number(globalThis.process?.env?.DSML_PROPERTY_RUNS ?? 400)
+
+export const suite = defineSuite('dsml/properties', (test) => {
+  test('property no-throw and conservation: text + call sources + dropped text === input', () => {
+    fc.assert(
+      fc.property(textArbitrary, optionsArbitrary, (text, options) => {
+        assertEqual(reassemble(runChunks([text], options)), text)
+      }),
+      { numRuns: RUNS },
+    )
+  })
+
+  test('property chunk invariance: any split gives the same events (adjacent text merged)', () => {
+    fc.assert(
+      fc.property(textArbitrary, fc.array(fc.nat(), { maxLength: 8 }), optionsArbitrary, (text, cuts, options) => {
+        const whole = normalizeEvents(runChunks([text], options))
+        const split = normalizeEvents(runChunks(chunksAt(text, cuts), options))
+        assertEqual(split, whole)
+      }),
+      { numRuns: RUNS },
+    )
+  })
+
+  test('property chunk invariance: one UTF-16 unit at a time equals whole', () => {
+    fc.assert(
+      fc.property(textArbitrary, (text) => {
+        assertEqual(normalizeEvents(runChunks(text.split(''))), normalizeEvents(runChunks([text])))
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  test('property no sentinel in output text outside code fences', () => {
+    fc.assert(
+      fc.property(textArbitrary, optionsArbitrary, (text, options) => {
+        const output = textOf(runChunks([text], options))
+        assert(!containsDsmlSentinel(outsideFences(output)), `sentinel in output ${JSON.stringify(output)}`)
+      }),
+      { numRuns: RUNS },
+    )
+  })
+
+  test('property hold never above maxHoldChars, after every chunk', () => {
+    fc.assert(
+      fc.property(
+        textArbitrary,
+        fc.array(fc.nat(), { maxLength: 8 }),
+        fc.constantFrom(256, 300, 400),
+        (text, cuts, maxHoldChars) => {
+          const sanitizer = createDsmlSanitizer({ maxHoldChars })
+          const events = []
+          for (const chunk of chunksAt(text.repeat(3), cuts)) {
+            events.push(...sanitizer.feed(chunk))
+            assert(sanitizer.heldChars <= maxHoldChars, `held ${sanitizer.heldChars} > ${maxHoldChars}`)
+          }
+          events.push(...sanitizer.end())
+          assertEqual(sanitizer.heldChars, 0)
+          assertEqual(reassemble(events), text.repeat(3))
+        },
+      ),
+      { numRuns: RUNS },
+    )
+  })
+
+  test('property plain prose (no "<", no bar) is never held and passes unchanged', () => {
+    const prose = fc.string({ unit: fc.constantFrom('a', 'b', ' ', '\n', '.', 'é', '\u{1F600}', '>', '`', 'D', 'DSML') })
+    fc.assert(
+      fc.property(fc.array(prose, { maxLength: 6 }), (chunks) => {
+        const sanitizer = createDsmlSanitizer()
+        let out = ''
+        for (const chunk of chunks) {
+          out += textOf(sanitizer.feed(chunk))
+          assertEqual(sanitizer.heldChars, 0)
+        }
+        out += textOf(sanitizer.end())
+        assertEqual(out, chunks.join(''))
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  test('property mode off and role user pass text through byte for byte', () => {
+    fc.assert(
+      fc.property(textArbitrary, fc.constantFrom<DsmlSanitizerOptions>({ mode: 'off' }, { role: 'user' }, { role: 'tool' }), (text, options) => {
+        const result = sanitizeText(text, options)
+        assertEqual(result.text, text)
+        assertEqual(result.calls.length, 0)
+      }),
+      { numRuns: 200 },
+    )
+  })
+
+  test('property strip mode gives the same text as recover mode, and no calls', () => {
+    fc.assert(
+      fc.property(textArbitrary, (text) => {
+        const recovered = sanitizeText(text)
+        const stripped = sanitizeText(text, { mode: 'strip' })
+        assertEqual(stripped.text, recovered.text)
+        assertEqual(stripped.calls.length, 0)
+      }),
+      { numRuns: RUNS },
+    )
+  })
+})
