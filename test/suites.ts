@@ -10,6 +10,7 @@ import type { Suite } from './support/harness.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
 import * as dsmlFixtures from './dsml/fixtures.cases.ts'
 import * as dsmlParse from './dsml/parse.cases.ts'
+import * as dsmlProperties from './dsml/properties.cases.ts'
 import * as dsmlRepair from './dsml/repair.cases.ts'
 import * as dsmlStream from './dsml/stream.cases.ts'
 import * as supportSelf from './support/self.cases.ts'
@@ -23,6 +24,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/config.cases.ts': dsmlConfig,
   './dsml/fixtures.cases.ts': dsmlFixtures,
   './dsml/parse.cases.ts': dsmlParse,
+  './dsml/properties.cases.ts': dsmlProperties,
   './dsml/repair.cases.ts': dsmlRepair,
   './dsml/stream.cases.ts': dsmlStream,
   './support/self.cases.ts': supportSelf,

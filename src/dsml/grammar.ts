@@ -139,12 +139,11 @@ export function isSpecialToken(normalized: string): boolean {
   return SPECIAL_TOKENS.includes(normalized)
 }
 
-/** A usable tool name: 1–128 of letters, digits, `_ - . : /`. */
+/** A usable tool name: 1–128 of letters, digits, `_ - . :` (identifier-like, DESIGN.md §5.1). */
 export function isToolName(name: string): boolean {
   if (name.length === 0 || name.length > 128) return false
   for (let index = 0; index < name.length; index++) {
-    const code = name.charCodeAt(index)
-    if (!isTagNameCharacter(code) && code !== SLASH) return false
+    if (!isTagNameCharacter(name.charCodeAt(index))) return false
   }
   return true
 }

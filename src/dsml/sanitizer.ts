@@ -422,7 +422,8 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
     const kind = kindOf(tag)
     if (tag.marker === 'none') {
       if (tag.closing) {
-        diagnose('dropped-markup', text, 'Stray closer right after removed DSML markup')
+        if (afterRemoval) diagnose('dropped-markup', text, 'Stray closer right after removed DSML markup')
+        else emitText(text)
         return
       }
       if (tag.selfClosing) {

@@ -207,12 +207,20 @@ export const suite = defineSuite('dsml/stream', (test) => {
     invariant(input)
   })
 
-  test('stream-surrounding: a stray < right before the block stays text', () => {
+  test('stream-surrounding: a "<" directly before the block is removed with it (junction policy)', () => {
+    // Decided (README, policy): a partial marker cut short by the start of
+    // markup ("<" then "<‹DSML›…") goes with that markup, so removing it can
+    // never join the text on both sides into a marker. A "<" followed by
+    // anything else stays text: "a < b" with a space after "<" is prose.
     const input = `a <${block([invoke('bash', [param('command', 'ls -la')])])} b`
     const run = drive(tokenChunks(input))
     assertEqual(callsOf(run.events), [BASH], 'calls')
-    assertEqual(textOf(run.events), 'a < b', 'text')
+    assertEqual(textOf(run.events), 'a  b', 'text')
     invariant(input)
+    const spaced = `a < ${block([invoke('bash', [param('command', 'ls -la')])])} b`
+    const spacedRun = drive(tokenChunks(spaced))
+    assertEqual(callsOf(spacedRun.events), [BASH], 'calls (spaced)')
+    invariant(spaced)
   })
 
   test('stream-surrounding: "a " + block + " b" gives text "a  b" and one call', () => {
