@@ -7,11 +7,13 @@
  * A cases file exports `suite` (one Suite) and/or `suites` (Suite[]).
  */
 import type { Suite } from './support/harness.ts'
+import * as cliLeaksReport from './cli/leaks-report.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
 import * as dsmlFixtures from './dsml/fixtures.cases.ts'
 import * as dsmlParse from './dsml/parse.cases.ts'
 import * as dsmlProperties from './dsml/properties.cases.ts'
 import * as dsmlRepair from './dsml/repair.cases.ts'
+import * as dsmlSanitizerStream from './dsml/sanitizer-stream.cases.ts'
 import * as dsmlStream from './dsml/stream.cases.ts'
 import * as supportSelf from './support/self.cases.ts'
 
@@ -21,11 +23,13 @@ interface CasesModule {
 }
 
 const modules: Record<string, CasesModule> = {
+  './cli/leaks-report.cases.ts': cliLeaksReport,
   './dsml/config.cases.ts': dsmlConfig,
   './dsml/fixtures.cases.ts': dsmlFixtures,
   './dsml/parse.cases.ts': dsmlParse,
   './dsml/properties.cases.ts': dsmlProperties,
   './dsml/repair.cases.ts': dsmlRepair,
+  './dsml/sanitizer-stream.cases.ts': dsmlSanitizerStream,
   './dsml/stream.cases.ts': dsmlStream,
   './support/self.cases.ts': supportSelf,
 }
