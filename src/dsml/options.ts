@@ -9,7 +9,8 @@ export interface DsmlRescues {
   /**
    * Parameters whose closer is missing or misspelled: a value ended by the next
    * parameter opener, by an invoke or block closer, or by a nameless closer
-   * (V11); parameter openers missing the marker or the `string` attribute; a
+   * (V11); a parameter opener without the marker inside a marked invoke (a
+   * missing `string` attribute is normal: the value is a raw string); a
    * parameter written as a self-closing tag with its value in an attribute.
    */
   looseParameters?: boolean
