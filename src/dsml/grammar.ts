@@ -39,9 +39,6 @@ export const FULLWIDTH_BAR = 0xff5c
 export const DOUBLE_VERTICAL_LINE = 0x2016
 export const BOX_DRAWINGS_LIGHT_VERTICAL = 0x2502
 
-/** The bar characters, as a string, for `indexOf` fast-forwarding. */
-export const BAR_CHARACTERS = '|\uFF5C\u2016\u2502'
-
 export function isBar(code: number): boolean {
   return code === FULLWIDTH_BAR || code === ASCII_BAR || code === DOUBLE_VERTICAL_LINE || code === BOX_DRAWINGS_LIGHT_VERTICAL
 }

@@ -20,7 +20,7 @@ import {
   setArgument,
   typeValue,
 } from './arguments.ts'
-import { BAR_CHARACTERS, classifyCloserName, classifyOpenerName, isBar, isToolName, type TagKind } from './grammar.ts'
+import { classifyCloserName, classifyOpenerName, isBar, isToolName, type TagKind } from './grammar.ts'
 import { type DsmlSanitizerOptions, resolveOptions } from './options.ts'
 import {
   createTagLexer,
@@ -77,6 +77,25 @@ interface Region {
 }
 
 type Sink = 'outside' | 'gap' | 'body' | 'value'
+
+/** Remainders this short are scanned with a loop instead of `indexOf` calls. */
+const SHORT_SCAN = 16
+
+/** Next position of `character` at or after `from`, reusing a cached answer; -2 means none left. */
+function nextPosition(input: string, character: string, from: number, cached: number): number {
+  if (cached === -2 || cached >= from) return cached
+  const position = input.indexOf(character, from)
+  return position === -1 ? -2 : position
+}
+
+/** A short chunk with no `<` and no bar: text wherever it falls outside markup. */
+function isPlainShortText(chunk: string): boolean {
+  for (let index = 0; index < chunk.length; index++) {
+    const code = chunk.charCodeAt(index)
+    if (code === 0x3c || isBar(code)) return false
+  }
+  return true
+}
 
 /** Longest pending prefix kept: longer than any partial marker (`</ spaces bars spaces DSM`). */
 const PENDING_LIMIT = 32
@@ -821,7 +840,10 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
     let index = 0
     // Next position of each interesting character, found lazily with indexOf.
     let nextLessThan = -1
-    const nextBar = [-1, -1, -1, -1]
+    let nextAsciiBar = -1
+    let nextFullwidthBar = -1
+    let nextDoubleBar = -1
+    let nextBoxBar = -1
     while (index < length) {
       if (lexing) {
         const tagStart = index
@@ -858,20 +880,30 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
         continue
       }
       const withBars = barsMatter()
-      if (nextLessThan !== -2 && nextLessThan < index) {
-        nextLessThan = input.indexOf('<', index)
-        if (nextLessThan === -1) nextLessThan = -2
-      }
-      let next = nextLessThan === -2 ? length : nextLessThan
-      if (withBars) {
-        for (let bar = 0; bar < 4; bar++) {
-          let position = nextBar[bar]!
-          if (position !== -2 && position < index) {
-            position = input.indexOf(BAR_CHARACTERS[bar]!, index)
-            if (position === -1) position = -2
-            nextBar[bar] = position
-          }
-          if (position !== -2 && position < next) next = position
+      let next: number
+      if (length - index <= SHORT_SCAN) {
+        // A short remainder (typical of token-sized chunks): one loop beats five indexOf calls.
+        next = index
+        while (next < length) {
+          const code = input.charCodeAt(next)
+          if (code === 0x3c || (withBars && isBar(code))) break
+          next++
+        }
+      } else {
+        if (nextLessThan !== -2 && nextLessThan < index) {
+          nextLessThan = input.indexOf('<', index)
+          if (nextLessThan === -1) nextLessThan = -2
+        }
+        next = nextLessThan === -2 ? length : nextLessThan
+        if (withBars) {
+          nextAsciiBar = nextPosition(input, '|', index, nextAsciiBar)
+          if (nextAsciiBar !== -2 && nextAsciiBar < next) next = nextAsciiBar
+          nextFullwidthBar = nextPosition(input, '\uFF5C', index, nextFullwidthBar)
+          if (nextFullwidthBar !== -2 && nextFullwidthBar < next) next = nextFullwidthBar
+          nextDoubleBar = nextPosition(input, '\u2016', index, nextDoubleBar)
+          if (nextDoubleBar !== -2 && nextDoubleBar < next) next = nextDoubleBar
+          nextBoxBar = nextPosition(input, '\u2502', index, nextBoxBar)
+          if (nextBoxBar !== -2 && nextBoxBar < next) next = nextBoxBar
         }
       }
       const budget = budgetLeft()
@@ -948,6 +980,12 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
     if (ended) throw new TypeError('Cannot feed the DSML sanitizer: end() was already called')
     if (typeof chunk !== 'string') throw new TypeError(`Cannot feed the DSML sanitizer: expected a string, got ${typeof chunk}`)
     if (resolved.mode === 'off') return chunk.length > 0 ? [{ type: 'text', text: chunk }] : []
+    if (region === undefined && !lexing && !afterRemoval && chunk.length <= SHORT_SCAN && isPlainShortText(chunk)) {
+      // Fast path for token-sized prose: nothing held, nothing that could open markup.
+      if (chunk.length === 0) return []
+      trackFences(chunk)
+      return [{ type: 'text', text: chunk }]
+    }
     out = []
     scan(chunk)
     return out
