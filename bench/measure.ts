@@ -36,15 +36,14 @@ export function median(values: readonly number[]): number {
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2
 }
 
-/** A full collection when `--expose-gc` is on, so no run pays for the garbage of the one before. */
-export function collectGarbage(): void {
-  globalThis.gc?.()
-}
-
 /**
  * Times `run` (which returns a number to keep its work observable): `warmup`
- * untimed runs, then timed runs, each after a full collection, until at least
- * `minRuns` were taken and `budgetMs` spent (or `maxRuns` were taken).
+ * untimed runs, then timed runs back to back until at least `minRuns` were
+ * taken and `budgetMs` spent (or `maxRuns` were taken).
+ *
+ * No forced `gc()` between runs: on a small machine the concurrent sweeping
+ * that follows a full collection lands in the next timed run and about doubles
+ * it. Runs see the steady state a long-lived stream sees instead.
  */
 export function measure(run: () => number, options: MeasureOptions = {}): Timing {
   const { warmup = 2, minRuns = 5, maxRuns = 21, budgetMs = 1000 } = options
@@ -52,7 +51,6 @@ export function measure(run: () => number, options: MeasureOptions = {}): Timing
   const times: number[] = []
   const started = performance.now()
   while (times.length < maxRuns && (times.length < minRuns || performance.now() - started < budgetMs)) {
-    collectGarbage()
     const before = performance.now()
     const value = run()
     times.push(performance.now() - before)
