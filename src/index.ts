@@ -1,1 +1,5 @@
+export * from './chat-completions/index.ts'
 export * from './dsml/index.ts'
+export type { Channel, ChunkOrigin, Part, PartType } from './parts.ts'
+export * from './sse/index.ts'
+export * from './tool-calls/index.ts'

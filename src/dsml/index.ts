@@ -1,5 +1,6 @@
 export { containsDsmlSentinel } from './sentinel.ts'
-export { DsmlSanitizerStream, type DsmlSanitizerStreamOptions } from './sanitizer-stream.ts'
+export { createDsmlPartSanitizer, type DsmlPartSanitizer } from './part-sanitizer.ts'
+export { DsmlSanitizerStream, type DsmlSanitizerStreamOptions, type DsmlSanitizerStreamOutput } from './sanitizer-stream.ts'
 export { createDsmlSanitizer } from './sanitizer.ts'
 export { parseDsml, type ParseDsmlResult, sanitizeText, type SanitizeTextResult } from './sanitize-text.ts'
 export { generateCallId, type DsmlPreset, type DsmlRescues, type DsmlSanitizerOptions } from './options.ts'

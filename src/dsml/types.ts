@@ -30,6 +30,11 @@ export interface ToolCall {
  *   reported instead of growing.
  * - `invalid-json`: a `string="false"` value was not JSON; the raw string was
  *   used (informational; `text` is empty).
+ * - `suppressed-call` (streams): a recovered call was not sent because the
+ *   message had native tool calls, or finished for another reason than `stop`
+ *   (`length`, `content_filter`), or never finished. `text` is empty.
+ * - `malformed-chunk` (streams): a provider chunk could not be read; it was
+ *   forwarded unchanged. `text` is empty.
  */
 export type DiagnosticKind =
   | 'recovered-call'
@@ -38,6 +43,8 @@ export type DiagnosticKind =
   | 'duplicate-call'
   | 'hold-limit'
   | 'invalid-json'
+  | 'suppressed-call'
+  | 'malformed-chunk'
 
 export interface Diagnostic {
   kind: DiagnosticKind

@@ -1,0 +1,14 @@
+/** `ChatCompletionsDecoderStream`: SSE messages in, neutral parts out. */
+import type { Part } from '../parts.ts'
+import type { SseMessage } from '../sse/types.ts'
+import { decodeChatCompletionsMessage } from './decoder.ts'
+
+export class ChatCompletionsDecoderStream extends TransformStream<SseMessage, Part> {
+  constructor() {
+    super({
+      transform(message, controller) {
+        for (const part of decodeChatCompletionsMessage(message)) controller.enqueue(part)
+      },
+    })
+  }
+}

@@ -1,0 +1,88 @@
+/**
+ * `createChatCompletionsDecoder`: SSE messages → neutral parts. Each message
+ * becomes a group of parts closed by `chunk-end`; the group's origin keeps the
+ * message whole, so the encoder can forward it untouched.
+ *
+ * Only choice 0 is read (one message per stream); other choices are kept in
+ * the chunk as they came.
+ */
+import type { ChunkOrigin, Part } from '../parts.ts'
+import { isSseComment, type SseMessage } from '../sse/types.ts'
+import { type ChatChoice, type ChatCompletionChunk, isChatCompletionChunk } from './types.ts'
+
+export interface ChatCompletionsDecoder {
+  feed(message: SseMessage): Part[]
+}
+
+/** The choice the dialect reads: index 0. */
+export function primaryChoice(chunk: ChatCompletionChunk): ChatChoice | undefined {
+  const choices = chunk.choices
+  for (let index = 0; index < choices.length; index++) {
+    const choice = choices[index]
+    if (choice !== undefined && (choice.index === 0 || choice.index === undefined)) return choice
+  }
+  return undefined
+}
+
+function originOf(message: { data: string; event?: string; id?: string }, chunk: unknown): ChunkOrigin {
+  return { event: message.event, id: message.id, data: message.data, chunk, parts: [] }
+}
+
+function close(origin: ChunkOrigin, parts: Part[]): Part[] {
+  origin.parts = parts.slice()
+  parts.push({ type: 'chunk-end', origin })
+  return parts
+}
+
+/** Decodes one message; pure, so a decoder needs no state. */
+export function decodeChatCompletionsMessage(message: SseMessage): Part[] {
+  if (isSseComment(message)) return [{ type: 'comment', comment: message.comment }]
+  const data = message.data
+  if (data === '[DONE]') {
+    const origin = originOf(message, undefined)
+    return close(origin, [{ type: 'done', origin }])
+  }
+  let chunk: unknown
+  try {
+    chunk = JSON.parse(data)
+  } catch {
+    const origin = originOf(message, undefined)
+    const parts = close(origin, [{ type: 'passthrough', origin }])
+    parts.push({
+      type: 'diagnostic',
+      diagnostic: { kind: 'malformed-chunk', text: '', message: 'An SSE message was not JSON; forwarded unchanged' },
+    })
+    return parts
+  }
+  const origin = originOf(message, chunk)
+  if (chunk !== null && typeof chunk === 'object' && ('error' in chunk || message.event === 'error')) {
+    return close(origin, [{ type: 'error', error: (chunk as { error?: unknown }).error ?? chunk, origin }])
+  }
+  if (!isChatCompletionChunk(chunk)) return close(origin, [{ type: 'passthrough', origin }])
+  const parts: Part[] = []
+  const choice = primaryChoice(chunk)
+  const delta = choice?.delta
+  if (delta !== undefined && delta !== null) {
+    if (typeof delta.reasoning_content === 'string') parts.push({ type: 'reasoning', text: delta.reasoning_content, origin })
+    if (typeof delta.content === 'string') parts.push({ type: 'text', text: delta.content, origin })
+    const toolCalls = delta.tool_calls
+    if (Array.isArray(toolCalls)) {
+      for (const call of toolCalls) {
+        const part: Part = { type: 'native-tool-call', index: typeof call.index === 'number' ? call.index : 0, origin }
+        if (typeof call.id === 'string') part.id = call.id
+        if (typeof call.function?.name === 'string') part.name = call.function.name
+        if (typeof call.function?.arguments === 'string') part.arguments = call.function.arguments
+        parts.push(part)
+      }
+    }
+  }
+  if (choice !== undefined && typeof choice.finish_reason === 'string') {
+    parts.push({ type: 'finish', reason: choice.finish_reason, origin })
+  }
+  if (chunk.usage !== undefined && chunk.usage !== null) parts.push({ type: 'usage', usage: chunk.usage, origin })
+  return close(origin, parts)
+}
+
+export function createChatCompletionsDecoder(): ChatCompletionsDecoder {
+  return { feed: decodeChatCompletionsMessage }
+}

@@ -1,0 +1,174 @@
+/**
+ * `createChatCompletionsEncoder`: neutral parts → SSE messages. Parts are
+ * gathered up to each `chunk-end`; a group that is exactly what the decoder
+ * made for its chunk is forwarded as it came (no re-serialising). Otherwise
+ * the chunk is rebuilt from its original object: only `delta.content`,
+ * `delta.reasoning_content`, `delta.tool_calls` and `finish_reason` of choice
+ * 0 change; every other field (id, model, created, system_fingerprint,
+ * logprobs, usage, unknown keys, other choices) is kept.
+ */
+import type { ChunkOrigin, Part } from '../parts.ts'
+import type { SseMessage } from '../sse/types.ts'
+import { primaryChoice } from './decoder.ts'
+import { type ChatChoice, type ChatCompletionChunk, type ChatToolCallDelta, isChatCompletionChunk } from './types.ts'
+
+export interface ChatCompletionsEncoder {
+  feed(part: Part): SseMessage[]
+  /** Writes any parts left without a `chunk-end` as one last chunk. */
+  end(): SseMessage[]
+}
+
+/** Envelope fields a chunk the encoder makes up copies from the last real chunk. */
+const ENVELOPE_KEYS = ['id', 'object', 'created', 'model', 'system_fingerprint', 'service_tier'] as const
+
+function sameParts(group: readonly Part[], origin: ChunkOrigin): boolean {
+  const original = origin.parts
+  if (group.length !== original.length) return false
+  for (let index = 0; index < group.length; index++) if (group[index] !== original[index]) return false
+  return true
+}
+
+interface Changes {
+  text: string | undefined
+  reasoning: string | undefined
+  synthesized: ChatToolCallDelta[]
+  finishReason: string | undefined
+  /** Native tool-call parts whose chunk is not their origin (not expected; kept anyway). */
+  foreignNative: ChatToolCallDelta[]
+  /** Parts of the group that belong in a chat chunk. */
+  content: boolean
+}
+
+function gather(group: readonly Part[], origin: ChunkOrigin | undefined): Changes {
+  const changes: Changes = { text: undefined, reasoning: undefined, synthesized: [], finishReason: undefined, foreignNative: [], content: false }
+  for (const part of group) {
+    switch (part.type) {
+      case 'text':
+        changes.text = (changes.text ?? '') + part.text
+        changes.content = true
+        break
+      case 'reasoning':
+        changes.reasoning = (changes.reasoning ?? '') + part.text
+        changes.content = true
+        break
+      case 'synthesized-tool-call':
+        changes.synthesized.push({
+          index: part.index,
+          id: part.call.id,
+          type: 'function',
+          function: { name: part.call.name, arguments: JSON.stringify(part.call.arguments) },
+        })
+        changes.content = true
+        break
+      case 'finish':
+        changes.finishReason = part.reason
+        changes.content = true
+        break
+      case 'native-tool-call':
+        if (part.origin !== origin) {
+          const call: ChatToolCallDelta = { index: part.index }
+          if (part.id !== undefined) call.id = part.id
+          call.function = {}
+          if (part.name !== undefined) call.function.name = part.name
+          if (part.arguments !== undefined) call.function.arguments = part.arguments
+          changes.foreignNative.push(call)
+          changes.content = true
+        }
+        break
+      default:
+        break
+    }
+  }
+  return changes
+}
+
+export function createChatCompletionsEncoder(): ChatCompletionsEncoder {
+  let group: Part[] = []
+  let envelope: ChatCompletionChunk | undefined
+
+  function rebuildChoice(original: ChatChoice | undefined, changes: Changes): ChatChoice {
+    const base: ChatChoice = original ?? { index: 0, delta: {}, finish_reason: null }
+    const delta = { ...base.delta }
+    if (changes.text !== undefined) delta.content = changes.text
+    else if (original !== undefined && typeof delta.content === 'string') delta.content = ''
+    if (changes.reasoning !== undefined) delta.reasoning_content = changes.reasoning
+    else if (original !== undefined && typeof delta.reasoning_content === 'string') delta.reasoning_content = ''
+    if (changes.synthesized.length > 0 || changes.foreignNative.length > 0) {
+      delta.tool_calls = [...(Array.isArray(base.delta.tool_calls) ? base.delta.tool_calls : []), ...changes.foreignNative, ...changes.synthesized]
+    }
+    return { ...base, delta, finish_reason: changes.finishReason ?? base.finish_reason ?? null }
+  }
+
+  function madeUpChunk(changes: Changes): string {
+    const chunk: Record<string, unknown> = {}
+    for (const key of ENVELOPE_KEYS) if (envelope?.[key] !== undefined) chunk[key] = envelope[key]
+    if (chunk.object === undefined) chunk.object = 'chat.completion.chunk'
+    chunk.choices = [rebuildChoice(undefined, changes)]
+    return JSON.stringify(chunk)
+  }
+
+  function writeGroup(origin: ChunkOrigin | undefined): SseMessage[] {
+    const parts = group
+    group = []
+    if (origin !== undefined && isChatCompletionChunk(origin.chunk)) envelope = origin.chunk
+    if (origin !== undefined && sameParts(parts, origin)) return [rawMessage(origin)]
+    const changes = gather(parts, origin)
+    if (origin !== undefined && isChatCompletionChunk(origin.chunk)) {
+      const chunk = origin.chunk
+      const original = primaryChoice(chunk)
+      const choices = chunk.choices.slice()
+      const position = original === undefined ? -1 : choices.indexOf(original)
+      if (position === -1) {
+        if (!changes.content) return [rawMessage(origin)]
+        choices.unshift(rebuildChoice(undefined, changes))
+      } else {
+        const choice = rebuildChoice(original, changes)
+        // A chunk that carried only markup, now removed, is not written at all.
+        if (choices.length === 1 && isEmptyChoice(choice) && (chunk.usage === undefined || chunk.usage === null)) return []
+        choices[position] = choice
+      }
+      return [withOrigin(origin, JSON.stringify({ ...chunk, choices }))]
+    }
+    // Not a chat chunk ([DONE], an error, something unreadable) or no origin:
+    // the stages' output goes first, in a chunk of its own, then the message as it came.
+    const messages: SseMessage[] = []
+    if (changes.content) messages.push({ data: madeUpChunk(changes) })
+    if (origin !== undefined) messages.push(rawMessage(origin))
+    return messages
+  }
+
+  return {
+    feed(part) {
+      if (part.type === 'chunk-end') return writeGroup(part.origin)
+      if (part.type === 'comment') return [{ comment: part.comment }]
+      if (part.type === 'diagnostic' || part.type === 'tool-call') return []
+      group.push(part)
+      return []
+    },
+    end() {
+      if (group.length === 0) return []
+      return writeGroup(undefined)
+    },
+  }
+}
+
+/** Nothing left to say: no finish, and a delta with at most an empty `content`. */
+function isEmptyChoice(choice: ChatChoice): boolean {
+  if (choice.finish_reason !== null && choice.finish_reason !== undefined) return false
+  for (const key in choice.delta) {
+    if (key === 'content' && choice.delta.content === '') continue
+    return false
+  }
+  return true
+}
+
+function withOrigin(origin: ChunkOrigin, data: string): SseMessage {
+  const message: SseMessage = { data }
+  if (origin.event !== undefined) message.event = origin.event
+  if (origin.id !== undefined) message.id = origin.id
+  return message
+}
+
+function rawMessage(origin: ChunkOrigin): SseMessage {
+  return withOrigin(origin, origin.data)
+}

@@ -1,0 +1,120 @@
+/**
+ * `repairChatCompletionsResponse`: wraps a `fetch` `Response` from a Chat
+ * Completions endpoint.
+ *
+ * - `text/event-stream` body → through `ChatCompletionsRepairStream`.
+ * - JSON `chat.completion` body → `message.content` (and
+ *   `reasoning_content`) cleaned, recovered calls appended to
+ *   `message.tool_calls` when the message has none, `finish_reason` `stop` →
+ *   `tool_calls`. A body nothing touched is returned byte for byte.
+ * - Status, status text and headers are kept (minus `content-length`, which a
+ *   changed body no longer matches). Non-2xx responses, bodies of other types
+ *   and empty bodies pass through untouched.
+ */
+import { sanitizeText } from '../dsml/sanitize-text.ts'
+import type { ToolCall } from '../dsml/types.ts'
+import type { ChatCompletionsRepairOptions } from './repair.ts'
+import { ChatCompletionsRepairStream } from './repair-stream.ts'
+
+export interface RepairChatCompletionsResponseOptions extends ChatCompletionsRepairOptions {}
+
+function repairedHeaders(response: Response): Headers {
+  const headers = new Headers(response.headers)
+  headers.delete('content-length')
+  return headers
+}
+
+interface JsonMessage {
+  role?: string
+  content?: unknown
+  reasoning_content?: unknown
+  tool_calls?: unknown
+  [key: string]: unknown
+}
+
+interface JsonChoice {
+  message?: JsonMessage
+  finish_reason?: unknown
+  [key: string]: unknown
+}
+
+function toWire(call: ToolCall): { id: string; type: 'function'; function: { name: string; arguments: string } } {
+  return { id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }
+}
+
+/** Repairs a parsed `chat.completion` object; returns undefined when nothing changed. */
+export function repairChatCompletion(body: unknown, options: RepairChatCompletionsResponseOptions = {}): unknown {
+  if (body === null || typeof body !== 'object' || !Array.isArray((body as { choices?: unknown }).choices)) return undefined
+  const choices = (body as { choices: JsonChoice[] }).choices
+  let changed = false
+  const repairedChoices = choices.map((choice) => {
+    const message = choice?.message
+    if (message === undefined || message === null || typeof message !== 'object') return choice
+    const next: JsonMessage = { ...message }
+    let nextChoice: JsonChoice = choice
+    const calls: ToolCall[] = []
+    for (const field of ['reasoning_content', 'content'] as const) {
+      const text = message[field]
+      if (typeof text !== 'string') continue
+      const result = sanitizeText(text, options)
+      for (const diagnostic of result.diagnostics) options.onDiagnostic?.(diagnostic)
+      if (result.text !== text || result.calls.length > 0) {
+        next[field] = result.text
+        calls.push(...result.calls)
+        changed = true
+      }
+    }
+    const native = Array.isArray(message.tool_calls) && message.tool_calls.length > 0
+    const finish = choice.finish_reason
+    const authorized = finish === 'stop' || finish === 'tool_calls' || (options.synthesizeOnTruncation === true && typeof finish === 'string')
+    if (calls.length > 0) {
+      if (native || !authorized) {
+        for (const call of calls) {
+          options.onDiagnostic?.({
+            kind: 'suppressed-call',
+            text: '',
+            tool: call.name,
+            message: native
+              ? `Call to "${call.name}" not added: the message has native tool calls`
+              : `Call to "${call.name}" not added: the message finished with "${String(finish)}"`,
+          })
+        }
+      } else {
+        next.tool_calls = calls.map(toWire)
+        nextChoice = { ...choice, finish_reason: finish === 'stop' ? 'tool_calls' : finish }
+      }
+    }
+    return { ...nextChoice, message: next }
+  })
+  return changed ? { ...body, choices: repairedChoices } : undefined
+}
+
+/**
+ * @example
+ * ```ts
+ * const upstream = await fetch(url, { method: 'POST', headers, body })
+ * return repairChatCompletionsResponse(upstream, { knownTools: ['bash'] })
+ * ```
+ */
+export async function repairChatCompletionsResponse(
+  response: Response,
+  options: RepairChatCompletionsResponseOptions = {},
+): Promise<Response> {
+  if (!(response instanceof Response)) throw new TypeError('Cannot repair: expected a fetch Response')
+  if (!response.ok || response.body === null) return response
+  const contentType = response.headers.get('content-type') ?? ''
+  const init = { status: response.status, statusText: response.statusText, headers: repairedHeaders(response) }
+  if (contentType.includes('text/event-stream')) {
+    return new Response(response.body.pipeThrough(new ChatCompletionsRepairStream(options)), init)
+  }
+  if (!contentType.includes('json')) return response
+  const text = await response.text()
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return new Response(text, init)
+  }
+  const repaired = repairChatCompletion(body, options)
+  return new Response(repaired === undefined ? text : JSON.stringify(repaired), init)
+}

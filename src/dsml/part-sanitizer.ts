@@ -1,0 +1,101 @@
+/**
+ * `createDsmlPartSanitizer`: the engine on the neutral part stream. One engine
+ * cleans the answer text, another the reasoning (DESIGN.md §4: markup leaks
+ * into reasoning too). Every other part passes through, after the held text
+ * of both channels is resolved, so the order of the transcript is kept.
+ * `chunk-end` and comments do not resolve anything: a block may span chunks.
+ */
+import type { Channel, Part } from '../parts.ts'
+import { type DsmlSanitizerOptions, resolveOptions } from './options.ts'
+import { createDsmlSanitizer } from './sanitizer.ts'
+import type { DsmlSanitizer, NativeToolCall, SanitizerEvent } from './types.ts'
+
+export interface DsmlPartSanitizer {
+  feed(part: Part): Part[]
+  /** End of input: resolves both channels. */
+  end(): Part[]
+  /** Notes a native call on both channels, so an identical recovered call is removed. */
+  noteNativeToolCall(call: NativeToolCall): void
+  /** Characters held back by both channels together. */
+  readonly heldChars: number
+}
+
+export function createDsmlPartSanitizer(options: DsmlSanitizerOptions = {}): DsmlPartSanitizer {
+  resolveOptions(options) // fail fast on bad options
+  const nativeCalls: NativeToolCall[] = []
+  let textEngine = newEngine()
+  let reasoningEngine = newEngine()
+
+  function newEngine(): DsmlSanitizer {
+    const engine = createDsmlSanitizer(options)
+    for (const call of nativeCalls) engine.noteNativeToolCall(call)
+    return engine
+  }
+
+  function toParts(events: readonly SanitizerEvent[], channel: Channel, out: Part[]): void {
+    for (const event of events) {
+      if (event.type === 'text') out.push(channel === 'text' ? event : { type: 'reasoning', text: event.text })
+      else if (channel === 'text') out.push(event)
+      else out.push({ ...event, channel })
+    }
+  }
+
+  /** Resolves a channel's held text (only if it holds any: an idle engine keeps its fence state). */
+  function resolve(channel: Channel, out: Part[]): void {
+    const engine = channel === 'text' ? textEngine : reasoningEngine
+    if (engine.heldChars === 0) return
+    toParts(engine.end(), channel, out)
+    if (channel === 'text') textEngine = newEngine()
+    else reasoningEngine = newEngine()
+  }
+
+  function clean(part: Part & { type: 'text' | 'reasoning' }, channel: Channel, out: Part[]): void {
+    const events = (channel === 'text' ? textEngine : reasoningEngine).feed(part.text)
+    const only = events[0]
+    // Unchanged text keeps the decoder's part, so its chunk can be forwarded as it came.
+    if (events.length === 1 && only?.type === 'text' && only.text === part.text) out.push(part)
+    else if (events.length === 0 && part.text === '') out.push(part)
+    else toParts(events, channel, out)
+  }
+
+  return {
+    feed(part) {
+      const out: Part[] = []
+      switch (part.type) {
+        case 'text':
+          resolve('reasoning', out)
+          clean(part, 'text', out)
+          return out
+        case 'reasoning':
+          resolve('text', out)
+          clean(part, 'reasoning', out)
+          return out
+        case 'chunk-end':
+        case 'comment':
+        case 'diagnostic':
+        case 'tool-call':
+          out.push(part)
+          return out
+        default:
+          resolve('text', out)
+          resolve('reasoning', out)
+          out.push(part)
+          return out
+      }
+    },
+    end() {
+      const out: Part[] = []
+      resolve('text', out)
+      resolve('reasoning', out)
+      return out
+    },
+    noteNativeToolCall(call) {
+      textEngine.noteNativeToolCall(call)
+      reasoningEngine.noteNativeToolCall(call)
+      nativeCalls.push(call)
+    },
+    get heldChars() {
+      return textEngine.heldChars + reasoningEngine.heldChars
+    },
+  }
+}

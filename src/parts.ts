@@ -1,0 +1,66 @@
+/**
+ * The neutral part model that flows between a dialect's decoder and encoder
+ * (DESIGN.md §3). A dialect decoder turns each provider chunk into parts and
+ * closes it with a `chunk-end` part; the stages in between (sanitizer,
+ * synthesizer) transform parts; the dialect encoder turns each group of parts
+ * up to a `chunk-end` back into one provider chunk.
+ *
+ * A part the decoder made carries its `origin`. The encoder forwards a chunk
+ * as it came — without re-serialising — when every part of its group is one
+ * the decoder made for it, untouched, in the same order.
+ */
+import type { Diagnostic, ToolCall } from './dsml/types.ts'
+
+/** Where a group of parts came from: one provider chunk, kept whole. */
+export interface ChunkOrigin<Chunk = unknown> {
+  /** The SSE `event` field of the message, if any. */
+  event: string | undefined
+  /** The SSE `id` field of the message, if any. */
+  id: string | undefined
+  /** The message's data exactly as received. */
+  data: string
+  /** The parsed chunk (undefined when the data was not JSON). */
+  chunk: Chunk | undefined
+  /** The parts the decoder made from this chunk, in order (the encoder's "untouched" check). */
+  parts: Part[]
+}
+
+/** Which channel text came from: the answer (`content`) or the reasoning (`reasoning_content`). */
+export type Channel = 'text' | 'reasoning'
+
+export type Part =
+  /** Answer text. */
+  | { type: 'text'; text: string; origin?: ChunkOrigin }
+  /** Reasoning text. */
+  | { type: 'reasoning'; text: string; origin?: ChunkOrigin }
+  /** A native tool-call delta, as the upstream sent it (OpenAI shape: index, id?, name?, arguments?). */
+  | {
+      type: 'native-tool-call'
+      index: number
+      id?: string
+      name?: string
+      arguments?: string
+      origin?: ChunkOrigin
+    }
+  /** A call recovered from leaked markup (not yet given a protocol id and index). */
+  | { type: 'tool-call'; call: ToolCall; source: string; channel?: Channel }
+  /** A call ready for the wire: the synthesizer gave it its index. */
+  | { type: 'synthesized-tool-call'; index: number; call: ToolCall }
+  /** Something the sanitizer removed or decided; encoders do not write these. */
+  | { type: 'diagnostic'; diagnostic: Diagnostic; channel?: Channel }
+  /** The end of a message: finish reason as the provider spells it (`stop`, `length`, `tool_calls`…). */
+  | { type: 'finish'; reason: string; origin?: ChunkOrigin }
+  /** Token usage, as the provider sent it. */
+  | { type: 'usage'; usage: unknown; origin?: ChunkOrigin }
+  /** An error object the upstream sent inside the stream. */
+  | { type: 'error'; error: unknown; origin?: ChunkOrigin }
+  /** The stream's terminator (`[DONE]`). */
+  | { type: 'done'; origin?: ChunkOrigin }
+  /** An SSE comment (`: keep-alive`), kept so a gateway can forward it. */
+  | { type: 'comment'; comment: string }
+  /** Anything the decoder could not read (malformed JSON, unknown events): forwarded unchanged. */
+  | { type: 'passthrough'; origin: ChunkOrigin }
+  /** Closes the group of parts made from `origin` (or, without origin, a group the stages made). */
+  | { type: 'chunk-end'; origin?: ChunkOrigin }
+
+export type PartType = Part['type']

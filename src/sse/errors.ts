@@ -1,0 +1,15 @@
+/** The one error that ends a stream: a resource limit (DESIGN.md §5.11). */
+
+export type StreamLimitType = 'sse-buffer-limit'
+
+export class StreamLimitError extends Error {
+  override name = 'StreamLimitError'
+  readonly type: StreamLimitType
+  readonly limit: number
+
+  constructor(type: StreamLimitType, limit: number, message: string) {
+    super(message)
+    this.type = type
+    this.limit = limit
+  }
+}

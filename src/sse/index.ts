@@ -1,0 +1,6 @@
+export { StreamLimitError, type StreamLimitType } from './errors.ts'
+export { createSseDecoder, DEFAULT_MAX_SSE_BUFFER, type SseDecoder, type SseDecoderOptions } from './sse-decoder.ts'
+export { SseDecoderStream, type SseDecoderStreamOptions } from './sse-decoder-stream.ts'
+export { encodeSseMessage } from './sse-encoder.ts'
+export { SseEncoderStream } from './sse-encoder-stream.ts'
+export { isSseComment, type SseComment, type SseEvent, type SseMessage } from './types.ts'

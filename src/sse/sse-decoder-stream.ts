@@ -1,0 +1,25 @@
+/** `SseDecoderStream`: bytes or strings in, SSE messages out (a thin wrapper over `createSseDecoder`). */
+import { createSseDecoder, type SseDecoderOptions } from './sse-decoder.ts'
+import type { SseMessage } from './types.ts'
+
+export interface SseDecoderStreamOptions extends SseDecoderOptions {}
+
+/**
+ * @example
+ * ```ts
+ * const messages = response.body!.pipeThrough(new SseDecoderStream())
+ * ```
+ */
+export class SseDecoderStream extends TransformStream<string | Uint8Array, SseMessage> {
+  constructor(options: SseDecoderStreamOptions = {}) {
+    const decoder = createSseDecoder(options)
+    super({
+      transform(chunk, controller) {
+        for (const message of decoder.feed(chunk)) controller.enqueue(message)
+      },
+      flush(controller) {
+        for (const message of decoder.end()) controller.enqueue(message)
+      },
+    })
+  }
+}

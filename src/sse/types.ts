@@ -1,0 +1,21 @@
+/** SSE messages as the decoder produces them and the encoder writes them. */
+
+/** One dispatched event (WHATWG HTML §9.2.6). `event` and `id` are absent when the block had none. */
+export interface SseEvent {
+  data: string
+  event?: string
+  id?: string
+  /** A `retry:` field seen in the same block (forwarded by the encoder). */
+  retry?: number
+}
+
+/** A comment line (`: keep-alive`): the text after the colon, one leading space removed. */
+export interface SseComment {
+  comment: string
+}
+
+export type SseMessage = SseEvent | SseComment
+
+export function isSseComment(message: SseMessage): message is SseComment {
+  return (message as SseComment).comment !== undefined
+}

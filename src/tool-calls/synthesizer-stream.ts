@@ -1,0 +1,19 @@
+/** `ToolCallSynthesizerStream`: parts in, parts out (a thin wrapper over `createToolCallSynthesizer`). */
+import type { Part } from '../parts.ts'
+import { createToolCallSynthesizer, type ToolCallSynthesizerOptions } from './synthesizer.ts'
+
+export interface ToolCallSynthesizerStreamOptions extends ToolCallSynthesizerOptions {}
+
+export class ToolCallSynthesizerStream extends TransformStream<Part, Part> {
+  constructor(options: ToolCallSynthesizerStreamOptions = {}) {
+    const synthesizer = createToolCallSynthesizer(options)
+    super({
+      transform(part, controller) {
+        for (const out of synthesizer.feed(part)) controller.enqueue(out)
+      },
+      flush(controller) {
+        for (const out of synthesizer.end()) controller.enqueue(out)
+      },
+    })
+  }
+}
