@@ -6,7 +6,7 @@
  *
  *   node scripts/run-runtimes.mjs [filter]     (filter: substring of "suite > case")
  *
- * Deno: `deno run --allow-read --allow-env --no-prompt test/portable.ts`.
+ * Deno: `deno run --allow-read --allow-env --allow-sys=hostname --no-prompt test/portable.ts`.
  *   No import map or --node-modules-dir flag is needed: with a package.json
  *   and an npm-installed node_modules beside it, Deno 2 resolves bare
  *   specifiers such as `fast-check` from node_modules ("manual" mode), and
@@ -14,6 +14,8 @@
  *   --allow-read and --allow-env are there for suites that read fixtures or
  *   environment variables, and --no-prompt turns a missing permission into an
  *   error instead of an interactive prompt (on a TTY) so a run never waits.
+ *   --allow-sys=hostname: the AI SDK suites import `ai`, whose gateway
+ *   dependency (@vercel/oidc) calls os.hostname() when it is loaded.
  *   DENO_NO_UPDATE_CHECK=1 stops Deno from looking for a newer release.
  * Bun: `bun test/portable.ts` (plain `bun <file>`, not `bun test`).
  *
@@ -57,7 +59,7 @@ const runtimes = [
   {
     name: 'deno',
     candidates: [join(modules, '.bin/deno'), join(modules, 'deno/deno'), ...platformBinaries('@deno', '', 'deno')],
-    args: ['run', '--allow-read', '--allow-env', '--no-prompt', entry, ...filterArgs],
+    args: ['run', '--allow-read', '--allow-env', '--allow-sys=hostname', '--no-prompt', entry, ...filterArgs],
   },
   {
     name: 'bun',

@@ -5,7 +5,7 @@
  * exactly one line `N passed, N failed`. Exits non-zero on any failure, or
  * when no case ran.
  *
- *   deno run --allow-read --allow-env --no-prompt test/portable.ts [filter]
+ *   deno run --allow-read --allow-env --allow-sys=hostname --no-prompt test/portable.ts [filter]
  *   bun test/portable.ts [filter]
  *
  * `filter` (optional) is a case-sensitive substring of "suite > case".

@@ -7,6 +7,11 @@
  * A cases file exports `suite` (one Suite) and/or `suites` (Suite[]).
  */
 import type { Suite } from './support/harness.ts'
+import * as aiSdkFixtures from './ai-sdk/fixtures.cases.ts'
+import * as aiSdkHistory from './ai-sdk/history.cases.ts'
+import * as aiSdkPolicy from './ai-sdk/policy.cases.ts'
+import * as aiSdkStream from './ai-sdk/stream.cases.ts'
+import * as aiSdkWrapper from './ai-sdk/wrapper.cases.ts'
 import * as cliLeaksReport from './cli/leaks-report.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
 import * as dsmlFixtures from './dsml/fixtures.cases.ts'
@@ -15,6 +20,9 @@ import * as dsmlProperties from './dsml/properties.cases.ts'
 import * as dsmlRepair from './dsml/repair.cases.ts'
 import * as dsmlSanitizerStream from './dsml/sanitizer-stream.cases.ts'
 import * as dsmlStream from './dsml/stream.cases.ts'
+import * as sseSseDecoder from './sse/sse-decoder.cases.ts'
+import * as sseSseEncoder from './sse/sse-encoder.cases.ts'
+import * as sseSseStreams from './sse/sse-streams.cases.ts'
 import * as supportSelf from './support/self.cases.ts'
 
 interface CasesModule {
@@ -23,6 +31,11 @@ interface CasesModule {
 }
 
 const modules: Record<string, CasesModule> = {
+  './ai-sdk/fixtures.cases.ts': aiSdkFixtures,
+  './ai-sdk/history.cases.ts': aiSdkHistory,
+  './ai-sdk/policy.cases.ts': aiSdkPolicy,
+  './ai-sdk/stream.cases.ts': aiSdkStream,
+  './ai-sdk/wrapper.cases.ts': aiSdkWrapper,
   './cli/leaks-report.cases.ts': cliLeaksReport,
   './dsml/config.cases.ts': dsmlConfig,
   './dsml/fixtures.cases.ts': dsmlFixtures,
@@ -31,6 +44,9 @@ const modules: Record<string, CasesModule> = {
   './dsml/repair.cases.ts': dsmlRepair,
   './dsml/sanitizer-stream.cases.ts': dsmlSanitizerStream,
   './dsml/stream.cases.ts': dsmlStream,
+  './sse/sse-decoder.cases.ts': sseSseDecoder,
+  './sse/sse-encoder.cases.ts': sseSseEncoder,
+  './sse/sse-streams.cases.ts': sseSseStreams,
   './support/self.cases.ts': supportSelf,
 }
 

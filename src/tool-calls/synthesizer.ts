@@ -12,6 +12,7 @@
  *   (fail closed) unless `synthesizeOnTruncation` is set;
  * - no finish at all (the stream was cut) → nothing is sent.
  */
+import { callKey } from '../dsml/arguments.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 import type { Part } from '../parts.ts'
 
@@ -58,7 +59,21 @@ export function createToolCallSynthesizer(options: ToolCallSynthesizerOptions = 
     if (!authorized && options.synthesizeOnTruncation !== true) {
       return [...calls.map((call) => suppressed(call, `Call to "${call.call.name}" not sent: the message finished with "${part.reason}"`)), part]
     }
-    const out: Part[] = calls.map((call, offset) => ({ type: 'synthesized-tool-call', index: nativeNextIndex + offset, call: call.call }))
+    const out: Part[] = []
+    // Reasoning is sometimes repeated byte for byte in the answer: the same call from both channels runs once.
+    const emitted = { text: new Set<string>(), reasoning: new Set<string>() }
+    let sent = 0
+    for (const call of calls) {
+      const channel = call.channel ?? 'text'
+      const key = callKey(call.call.name, call.call.arguments)
+      if ((channel === 'text' ? emitted.reasoning : emitted.text).has(key)) {
+        out.push(suppressed(call, `Call to "${call.call.name}" not sent twice: the same call was recovered from the other channel`))
+        continue
+      }
+      emitted[channel].add(key)
+      out.push({ type: 'synthesized-tool-call', index: nativeNextIndex + sent, call: call.call })
+      sent++
+    }
     out.push(part.reason === stop ? { type: 'finish', reason: toolCalls, origin: part.origin } : part)
     return out
   }

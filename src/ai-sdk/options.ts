@@ -1,0 +1,200 @@
+/**
+ * Options of `dsmlMiddleware`, their validation, and the engine options one
+ * model call runs with (the `knownTools` default comes from the call's tools).
+ */
+import type { LanguageModelV4CallOptions } from '@ai-sdk/provider'
+import { createDsmlSanitizer, generateCallId } from '../dsml/index.ts'
+import type { DiagnosticKind, DsmlPreset, DsmlRescues, DsmlSanitizerOptions } from '../dsml/index.ts'
+
+/**
+ * What a middleware diagnostic reports: every engine kind (see the README),
+ * plus what the middleware decides about recovered calls and parts.
+ *
+ * - `recovered-call`: a recovered call was emitted (`toolCallId` names it).
+ * - `suppressed-call`: a recovered call was not emitted, because the upstream
+ *   sent a native tool call for the same message (native calls win), or the
+ *   finish reason was not `stop` / `tool-calls` (`length`, `content-filter`,
+ *   …) and `recoverOnTruncation` is off. `text` is the call's markup.
+ * - `duplicate-call`: as in the engine, and also for a recovered call equal
+ *   to a native one sent later, or to one recovered from the other channel
+ *   (a reasoning draft and its copy in the text give one call).
+ * - `malformed-chunk`: a stream part could not be read; it was passed on
+ *   unchanged (`text` is empty).
+ */
+export type DsmlMiddlewareDiagnosticKind = DiagnosticKind | 'suppressed-call' | 'malformed-chunk'
+
+export interface DsmlMiddlewareDiagnostic {
+  kind: DsmlMiddlewareDiagnosticKind
+  /** The exact model text this diagnostic removed (empty when it removed nothing). */
+  text: string
+  /** The tool the markup named, when it named one. */
+  tool?: string
+  /** A short human-readable explanation. */
+  message: string
+  /** Which middleware hook saw it: `wrapStream`, `wrapGenerate`, or `transformParams` (history). */
+  operation: 'stream' | 'generate' | 'history'
+  /** Where the text came from. */
+  channel?: 'text' | 'reasoning'
+  /** Id of the text or reasoning part (stream), or `content[i]` / `prompt[i].content[j]`. */
+  partId?: string
+  /** The id of the emitted (`recovered-call`) or suppressed call. */
+  toolCallId?: string
+}
+
+export interface DsmlMiddlewareOptions {
+  /**
+   * `recover`: remove markup and emit complete calls as tool calls.
+   * `strip`: remove markup, never emit calls. `off`: the middleware does nothing.
+   * @default 'recover'
+   */
+  mode?: 'recover' | 'strip' | 'off'
+  /** Engine rescue preset (`relaxed`: every rescue on; `strict`: none). @default 'relaxed' */
+  preset?: DsmlPreset
+  /** Switch single engine rescues on or off, over the preset. */
+  rescues?: DsmlRescues
+  /**
+   * Tool names a recovered call may use. Default: the function tools the call
+   * declares in `params.tools` — so a call to an undeclared tool is removed and
+   * reported (`unknown-tool`), and a call that declares no tools recovers no
+   * call at all (markup is still removed). Pass a list to override.
+   */
+  knownTools?: Iterable<string>
+  /**
+   * Recover calls to any tool name, declared or not (the runtime answers "tool
+   * not found"). Ignored when `knownTools` is given. @default false
+   */
+  allowUndeclaredTools?: boolean
+  /**
+   * Emit recovered calls even when the message finished for another reason
+   * than `stop` or `tool-calls` (`length`, `content-filter`, `error`,
+   * `interrupted`, `other`). The finish reason is then kept as sent.
+   * @default false (fail closed)
+   */
+  recoverOnTruncation?: boolean
+  /** Emit calls recovered from reasoning (same rules as text). @default true */
+  recoverFromReasoning?: boolean
+  /** Repair assistant messages of the prompt history (`transformParams`). @default true */
+  repairHistory?: boolean
+  /** Hard cap on held characters per text or reasoning part. @default 65536 */
+  maxHoldChars?: number
+  /** Markerless candidates are released as text after this many characters. @default 1024 */
+  eagerStopChars?: number
+  /** Makes ids for recovered calls. @default `call_` + 24 random alphanumerics */
+  generateId?: () => string
+  /**
+   * Called for every diagnostic: removed markup, recovered and suppressed
+   * calls. Exceptions it throws are ignored (the stream never breaks).
+   */
+  onDiagnostic?: (diagnostic: DsmlMiddlewareDiagnostic) => void
+}
+
+export interface ResolvedMiddlewareOptions {
+  mode: 'recover' | 'strip' | 'off'
+  preset: DsmlPreset | undefined
+  rescues: DsmlRescues | undefined
+  knownTools: ReadonlySet<string> | undefined
+  allowUndeclaredTools: boolean
+  recoverOnTruncation: boolean
+  recoverFromReasoning: boolean
+  repairHistory: boolean
+  maxHoldChars: number | undefined
+  eagerStopChars: number | undefined
+  generateId: () => string
+  report: (diagnostic: DsmlMiddlewareDiagnostic) => void
+}
+
+const KNOWN_OPTIONS = new Set([
+  'mode', 'preset', 'rescues', 'knownTools', 'allowUndeclaredTools', 'recoverOnTruncation', 'recoverFromReasoning',
+  'repairHistory', 'maxHoldChars', 'eagerStopChars', 'generateId', 'onDiagnostic',
+])
+
+function flag(options: DsmlMiddlewareOptions, name: keyof DsmlMiddlewareOptions, fallback: boolean): boolean {
+  const value = options[name]
+  if (value === undefined) return fallback
+  if (typeof value !== 'boolean') throw new TypeError(`Cannot use option "${name}": expected a boolean, got ${typeof value}`)
+  return value
+}
+
+/** Validates the options (misuse throws a `TypeError`) and fills in defaults. */
+export function resolveMiddlewareOptions(options: DsmlMiddlewareOptions = {}): ResolvedMiddlewareOptions {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`Cannot create the DSML middleware: options must be an object, got ${options === null ? 'null' : typeof options}`)
+  }
+  for (const key of Object.keys(options)) {
+    if (!KNOWN_OPTIONS.has(key)) {
+      throw new TypeError(`Cannot use option "${key}" of dsmlMiddleware: known options are ${[...KNOWN_OPTIONS].join(', ')}`)
+    }
+  }
+  const onDiagnostic = options.onDiagnostic
+  if (onDiagnostic !== undefined && typeof onDiagnostic !== 'function') {
+    throw new TypeError('Cannot use option "onDiagnostic": expected a function')
+  }
+  const knownTools = options.knownTools === undefined ? undefined : new Set(options.knownTools)
+  if (knownTools !== undefined) {
+    for (const name of knownTools) {
+      if (typeof name !== 'string') throw new TypeError(`Cannot use option "knownTools": expected tool names (strings), got ${typeof name}`)
+    }
+  }
+  const resolved: ResolvedMiddlewareOptions = {
+    mode: options.mode ?? 'recover',
+    preset: options.preset,
+    rescues: options.rescues,
+    knownTools,
+    allowUndeclaredTools: flag(options, 'allowUndeclaredTools', false),
+    recoverOnTruncation: flag(options, 'recoverOnTruncation', false),
+    recoverFromReasoning: flag(options, 'recoverFromReasoning', true),
+    repairHistory: flag(options, 'repairHistory', true),
+    maxHoldChars: options.maxHoldChars,
+    eagerStopChars: options.eagerStopChars,
+    generateId: options.generateId ?? generateCallId,
+    report: (diagnostic) => {
+      if (onDiagnostic === undefined) return
+      try {
+        onDiagnostic(diagnostic)
+      } catch {
+        // A failing callback must not break the model call.
+      }
+    },
+  }
+  // The engine validates mode, preset, rescues, caps and generateId (and throws a TypeError).
+  createDsmlSanitizer(engineOptions(resolved, undefined))
+  return resolved
+}
+
+/** Names of the function tools a call declares. */
+export function declaredToolNames(params: Pick<LanguageModelV4CallOptions, 'tools'> | undefined): string[] {
+  const names: string[] = []
+  const tools = params?.tools
+  if (!Array.isArray(tools)) return names
+  for (const tool of tools) {
+    if (tool !== null && typeof tool === 'object' && tool.type === 'function' && typeof tool.name === 'string') names.push(tool.name)
+  }
+  return names
+}
+
+/**
+ * The engine options for one model call:
+ * - `knownTools`: the option when given; none with `allowUndeclaredTools`;
+ *   otherwise the call's declared function tools (none declared: no call).
+ * - `tool_choice: none`: markup is stripped, no call is recovered.
+ */
+export function engineOptions(
+  resolved: ResolvedMiddlewareOptions,
+  params: Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice'> | undefined,
+  mode: 'recover' | 'strip' | 'off' = resolved.mode,
+): DsmlSanitizerOptions {
+  let knownTools: Iterable<string> | undefined
+  if (resolved.knownTools !== undefined) knownTools = resolved.knownTools
+  else if (!resolved.allowUndeclaredTools) knownTools = declaredToolNames(params)
+  const toolChoiceNone = params?.toolChoice?.type === 'none'
+  const options: DsmlSanitizerOptions = {
+    mode: toolChoiceNone && mode === 'recover' ? 'strip' : mode,
+    generateId: resolved.generateId,
+  }
+  if (knownTools !== undefined) options.knownTools = knownTools
+  if (resolved.preset !== undefined) options.preset = resolved.preset
+  if (resolved.rescues !== undefined) options.rescues = resolved.rescues
+  if (resolved.maxHoldChars !== undefined) options.maxHoldChars = resolved.maxHoldChars
+  if (resolved.eagerStopChars !== undefined) options.eagerStopChars = resolved.eagerStopChars
+  return options
+}
