@@ -17,6 +17,8 @@ export interface ChunkOrigin<Chunk = unknown> {
   event: string | undefined
   /** The SSE `id` field of the message, if any. */
   id: string | undefined
+  /** The SSE `retry` field of the message, if any. */
+  retry?: number
   /** The message's data exactly as received. */
   data: string
   /** The parsed chunk (undefined when the data was not JSON). */

@@ -12,6 +12,11 @@ import * as aiSdkHistory from './ai-sdk/history.cases.ts'
 import * as aiSdkPolicy from './ai-sdk/policy.cases.ts'
 import * as aiSdkStream from './ai-sdk/stream.cases.ts'
 import * as aiSdkWrapper from './ai-sdk/wrapper.cases.ts'
+import * as chatCompletionsBehaviour from './chat-completions/behaviour.cases.ts'
+import * as chatCompletionsCodec from './chat-completions/codec.cases.ts'
+import * as chatCompletionsFixtures from './chat-completions/fixtures.cases.ts'
+import * as chatCompletionsRequest from './chat-completions/request.cases.ts'
+import * as chatCompletionsResponse from './chat-completions/response.cases.ts'
 import * as cliLeaksReport from './cli/leaks-report.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
 import * as dsmlFixtures from './dsml/fixtures.cases.ts'
@@ -20,10 +25,13 @@ import * as dsmlProperties from './dsml/properties.cases.ts'
 import * as dsmlRepair from './dsml/repair.cases.ts'
 import * as dsmlSanitizerStream from './dsml/sanitizer-stream.cases.ts'
 import * as dsmlStream from './dsml/stream.cases.ts'
+import * as gatewayHandler from './gateway/handler.cases.ts'
+import * as gatewayReplayUpstream from './gateway/replay-upstream.cases.ts'
 import * as sseSseDecoder from './sse/sse-decoder.cases.ts'
 import * as sseSseEncoder from './sse/sse-encoder.cases.ts'
 import * as sseSseStreams from './sse/sse-streams.cases.ts'
 import * as supportSelf from './support/self.cases.ts'
+import * as toolCallsSynthesizer from './tool-calls/synthesizer.cases.ts'
 
 interface CasesModule {
   suite?: Suite
@@ -36,6 +44,11 @@ const modules: Record<string, CasesModule> = {
   './ai-sdk/policy.cases.ts': aiSdkPolicy,
   './ai-sdk/stream.cases.ts': aiSdkStream,
   './ai-sdk/wrapper.cases.ts': aiSdkWrapper,
+  './chat-completions/behaviour.cases.ts': chatCompletionsBehaviour,
+  './chat-completions/codec.cases.ts': chatCompletionsCodec,
+  './chat-completions/fixtures.cases.ts': chatCompletionsFixtures,
+  './chat-completions/request.cases.ts': chatCompletionsRequest,
+  './chat-completions/response.cases.ts': chatCompletionsResponse,
   './cli/leaks-report.cases.ts': cliLeaksReport,
   './dsml/config.cases.ts': dsmlConfig,
   './dsml/fixtures.cases.ts': dsmlFixtures,
@@ -44,10 +57,13 @@ const modules: Record<string, CasesModule> = {
   './dsml/repair.cases.ts': dsmlRepair,
   './dsml/sanitizer-stream.cases.ts': dsmlSanitizerStream,
   './dsml/stream.cases.ts': dsmlStream,
+  './gateway/handler.cases.ts': gatewayHandler,
+  './gateway/replay-upstream.cases.ts': gatewayReplayUpstream,
   './sse/sse-decoder.cases.ts': sseSseDecoder,
   './sse/sse-encoder.cases.ts': sseSseEncoder,
   './sse/sse-streams.cases.ts': sseSseStreams,
   './support/self.cases.ts': supportSelf,
+  './tool-calls/synthesizer.cases.ts': toolCallsSynthesizer,
 }
 
 function suitesOf(path: string, module: CasesModule): Suite[] {

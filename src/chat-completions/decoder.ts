@@ -7,7 +7,7 @@
  * the chunk as they came.
  */
 import type { ChunkOrigin, Part } from '../parts.ts'
-import { isSseComment, type SseMessage } from '../sse/types.ts'
+import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 import { type ChatChoice, type ChatCompletionChunk, isChatCompletionChunk } from './types.ts'
 
 export interface ChatCompletionsDecoder {
@@ -24,8 +24,10 @@ export function primaryChoice(chunk: ChatCompletionChunk): ChatChoice | undefine
   return undefined
 }
 
-function originOf(message: { data: string; event?: string; id?: string }, chunk: unknown): ChunkOrigin {
-  return { event: message.event, id: message.id, data: message.data, chunk, parts: [] }
+function originOf(message: SseEvent, chunk: unknown): ChunkOrigin {
+  const origin: ChunkOrigin = { event: message.event, id: message.id, data: message.data, chunk, parts: [] }
+  if (message.retry !== undefined) origin.retry = message.retry
+  return origin
 }
 
 function close(origin: ChunkOrigin, parts: Part[]): Part[] {

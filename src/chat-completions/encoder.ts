@@ -8,7 +8,7 @@
  * logprobs, usage, unknown keys, other choices) is kept.
  */
 import type { ChunkOrigin, Part } from '../parts.ts'
-import type { SseMessage } from '../sse/types.ts'
+import type { SseEvent, SseMessage } from '../sse/types.ts'
 import { primaryChoice } from './decoder.ts'
 import { type ChatChoice, type ChatCompletionChunk, type ChatToolCallDelta, isChatCompletionChunk } from './types.ts'
 
@@ -152,20 +152,21 @@ export function createChatCompletionsEncoder(): ChatCompletionsEncoder {
   }
 }
 
-/** Nothing left to say: no finish, and a delta with at most an empty `content`. */
+/** Nothing left to say: no finish, and a delta with at most an empty `content` / `reasoning_content`. */
 function isEmptyChoice(choice: ChatChoice): boolean {
   if (choice.finish_reason !== null && choice.finish_reason !== undefined) return false
   for (const key in choice.delta) {
-    if (key === 'content' && choice.delta.content === '') continue
+    if ((key === 'content' || key === 'reasoning_content') && choice.delta[key] === '') continue
     return false
   }
   return true
 }
 
 function withOrigin(origin: ChunkOrigin, data: string): SseMessage {
-  const message: SseMessage = { data }
+  const message: SseEvent = { data }
   if (origin.event !== undefined) message.event = origin.event
   if (origin.id !== undefined) message.id = origin.id
+  if (origin.retry !== undefined) message.retry = origin.retry
   return message
 }
 

@@ -7,10 +7,11 @@
  *   `reasoning_content`) cleaned, recovered calls appended to
  *   `message.tool_calls` when the message has none, `finish_reason` `stop` →
  *   `tool_calls`. A body nothing touched is returned byte for byte.
- * - Status, status text and headers are kept (minus `content-length`, which a
- *   changed body no longer matches). Non-2xx responses, bodies of other types
+ * - Status, status text and headers are kept (minus `content-length` and
+ *   `content-encoding`, which the decoded, changed body no longer matches). Non-2xx responses, bodies of other types
  *   and empty bodies pass through untouched.
  */
+import { callKey } from '../dsml/arguments.ts'
 import { sanitizeText } from '../dsml/sanitize-text.ts'
 import type { ToolCall } from '../dsml/types.ts'
 import type { ChatCompletionsRepairOptions } from './repair.ts'
@@ -21,6 +22,8 @@ export interface RepairChatCompletionsResponseOptions extends ChatCompletionsRep
 function repairedHeaders(response: Response): Headers {
   const headers = new Headers(response.headers)
   headers.delete('content-length')
+  // fetch has already decoded the body: a gzip header would no longer match it.
+  headers.delete('content-encoding')
   return headers
 }
 
@@ -53,6 +56,8 @@ export function repairChatCompletion(body: unknown, options: RepairChatCompletio
     const next: JsonMessage = { ...message }
     let nextChoice: JsonChoice = choice
     const calls: ToolCall[] = []
+    const seen = new Set<string>()
+    const seenIn = { reasoning_content: new Set<string>(), content: new Set<string>() }
     for (const field of ['reasoning_content', 'content'] as const) {
       const text = message[field]
       if (typeof text !== 'string') continue
@@ -60,7 +65,14 @@ export function repairChatCompletion(body: unknown, options: RepairChatCompletio
       for (const diagnostic of result.diagnostics) options.onDiagnostic?.(diagnostic)
       if (result.text !== text || result.calls.length > 0) {
         next[field] = result.text
-        calls.push(...result.calls)
+        // Reasoning repeated in the answer: the same call from both fields is added once.
+        for (const call of result.calls) {
+          const key = callKey(call.name, call.arguments)
+          if (seen.has(key) && !seenIn[field].has(key)) continue
+          seen.add(key)
+          seenIn[field].add(key)
+          calls.push(call)
+        }
         changed = true
       }
     }

@@ -1,35 +1,220 @@
 /**
- * `npm start`: runs the DSML engine over the real captured leaks and prints
- * what leaked and what was recovered. Node glue (the one place in src/ that
- * may use node: modules).
+ * `npm start`: the local gateway. Serves `createChatCompletionsGateway` on
+ * http://127.0.0.1:8787 through a node:http bridge. With `--upstream URL` (or
+ * `DSML_UPSTREAM`) it proxies to that API; with neither it answers from the
+ * built-in replay upstream (real captured leaks), in-process through the
+ * gateway's injectable `fetch`. Node glue (src/cli/ may use node: modules).
  *
- * Usage: npm start [-- --fixtures PATH]
+ * Usage: npm start -- [--port 8787] [--host 127.0.0.1] [--upstream URL]
+ *                     [--mode recover|strip|off] [--preset relaxed|strict]
+ *                     [--known-tools a,b] [--fixtures PATH] [--delay MS]
  */
-import { existsSync, readFileSync } from 'node:fs'
-import { dirname, resolve } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { type LeakCapture, renderReport, reportRow } from './leaks-report.ts'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import type { Diagnostic } from '../dsml/types.ts'
+import { type ChatCompletionsGateway, createChatCompletionsGateway, type ChatCompletionsGatewayOptions } from '../gateway/handler.ts'
+import { defaultFixturePath, readCaptures } from './captures.ts'
+import { createNodeListener, type ExchangeSummary } from './node-bridge.ts'
+import { createReplayUpstream, DEFAULT_REPLAY_CAPTURE, type ReplayUpstream } from './replay-upstream.ts'
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
+const USAGE = `Usage: npm start -- [options]
 
-function fixturePath(argv: readonly string[]): string {
-  const flag = argv.indexOf('--fixtures')
-  if (flag !== -1) {
-    const path = argv[flag + 1]
-    if (path === undefined) throw new Error('Cannot read fixtures: --fixtures needs a path')
-    return resolve(path)
+Runs a local gateway that proxies POST /v1/chat/completions to an upstream and
+repairs leaked DSML tool calls in the response and in the request history.
+
+  --port N             port to listen on (default 8787; 0 picks a free one)
+  --host HOST          address to listen on (default 127.0.0.1)
+  --upstream URL       upstream base URL; /chat/completions is appended
+                       (e.g. https://api.deepseek.com). Default: $DSML_UPSTREAM,
+                       else the built-in replay of real captured leaks
+  --mode MODE          recover (default) | strip | off
+  --preset PRESET      relaxed (default) | strict
+  --known-tools A,B    only these tool names may be recovered
+                       (default: the tools each request declares)
+  --fixtures PATH      captures for the replay upstream
+  --delay MS           replay: wait MS between SSE events (default 0)
+  --help               this text
+`
+
+/** The replay upstream has no network address; the injected fetch answers for it. */
+const REPLAY_BASE_URL = 'http://replay.invalid/v1'
+
+interface RequestLog {
+  model?: string
+  stream?: boolean
+  repairedMessages: number
+  mode?: string
+  diagnostics: Map<string, number>
+}
+
+function fail(message: string): never {
+  console.error(`dsml-streams gateway: ${message}\n\n${USAGE}`)
+  process.exit(2)
+}
+
+function parseCli(argv: string[]) {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        upstream: { type: 'string' },
+        mode: { type: 'string' },
+        preset: { type: 'string' },
+        'known-tools': { type: 'string' },
+        fixtures: { type: 'string' },
+        delay: { type: 'string' },
+        help: { type: 'boolean' },
+      },
+      strict: true,
+      allowPositionals: false,
+    }).values
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error))
   }
-  // The shared capture set beside the project, else the copy kept with the tests.
-  const shared = resolve(root, '../shared/fixtures/leaks-real.json')
-  return existsSync(shared) ? shared : resolve(root, 'test/fixtures/leaks-real.json')
+  const port = Number(parsed.port ?? process.env.PORT ?? 8787)
+  if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${parsed.port}`)
+  const delay = Number(parsed.delay ?? 0)
+  if (!Number.isFinite(delay) || delay < 0) fail(`--delay must be a number of milliseconds, got ${parsed.delay}`)
+  const mode = parsed.mode ?? 'recover'
+  if (mode !== 'recover' && mode !== 'strip' && mode !== 'off') fail(`--mode must be recover, strip or off, got ${mode}`)
+  const preset = parsed.preset ?? 'relaxed'
+  if (preset !== 'relaxed' && preset !== 'strict') fail(`--preset must be relaxed or strict, got ${preset}`)
+  const knownTools = parsed['known-tools']
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
+  return {
+    help: parsed.help === true,
+    port,
+    host: parsed.host ?? '127.0.0.1',
+    upstream: parsed.upstream ?? (process.env.DSML_UPSTREAM || undefined),
+    mode: mode as 'recover' | 'strip' | 'off',
+    preset: preset as 'relaxed' | 'strict',
+    knownTools,
+    fixtures: parsed.fixtures === undefined ? defaultFixturePath() : resolve(parsed.fixtures),
+    delay,
+  }
+}
+
+function formatLog(summary: ExchangeSummary, log: RequestLog | undefined): string {
+  const url = new URL(summary.request.url)
+  const parts = [new Date().toISOString().slice(11, 19), summary.request.method, url.pathname, String(summary.status || '-')]
+  if (log !== undefined) {
+    if (log.model !== undefined) parts.push(`model=${log.model}`)
+    parts.push(log.stream ? 'stream' : 'json')
+    if (log.mode !== undefined && log.mode !== 'recover') parts.push(`mode=${log.mode}`)
+    parts.push(`history-repaired=${log.repairedMessages}`)
+    const counts = [...log.diagnostics].map(([kind, count]) => `${kind}=${count}`)
+    parts.push(`diagnostics: ${counts.length === 0 ? 'none' : counts.join(' ')}`)
+  }
+  if (summary.outcome !== 'complete') parts.push(`(${summary.outcome})`)
+  parts.push(`${Math.round(summary.durationMs)} ms`)
+  return parts.join(' ')
+}
+
+function curlCommand(base: string, replay: boolean): string {
+  const body = replay
+    ? { model: DEFAULT_REPLAY_CAPTURE, stream: true, messages: [{ role: 'user', content: 'Look up the funding rounds of Qichacha' }] }
+    : { model: 'deepseek-v4-flash', stream: true, messages: [{ role: 'user', content: 'List the files in the current directory' }] }
+  const auth = replay ? '' : ` -H "authorization: Bearer $DEEPSEEK_API_KEY"`
+  return `curl -sN ${base}/v1/chat/completions -H 'content-type: application/json'${auth} -d '${JSON.stringify(body)}'`
 }
 
 function main(): void {
-  const path = fixturePath(process.argv.slice(2))
-  const captures = JSON.parse(readFileSync(path, 'utf8')) as LeakCapture[]
-  if (!Array.isArray(captures)) throw new Error(`Cannot read fixtures in ${path}: expected a JSON array of captures`)
-  console.log(`dsml-streams: ${captures.length} real DeepSeek leak captures from ${path}\n`)
-  console.log(renderReport(captures.map((capture) => reportRow(capture))))
+  const cli = parseCli(process.argv.slice(2))
+  if (cli.help) {
+    console.log(USAGE)
+    return
+  }
+
+  const logs = new WeakMap<Request, RequestLog>()
+  let upstreamLabel: string
+  const options: ChatCompletionsGatewayOptions = {
+    upstream: cli.upstream ?? REPLAY_BASE_URL,
+    mode: cli.mode,
+    preset: cli.preset,
+    onForward(forward) {
+      logs.set(forward.request, {
+        model: typeof forward.body.model === 'string' ? forward.body.model : undefined,
+        stream: forward.body.stream === true,
+        repairedMessages: forward.repairedMessages,
+        mode: forward.mode,
+        diagnostics: new Map(),
+      })
+    },
+    onDiagnostic(diagnostic: Diagnostic, request: Request) {
+      const log = logs.get(request)
+      if (log !== undefined) log.diagnostics.set(diagnostic.kind, (log.diagnostics.get(diagnostic.kind) ?? 0) + 1)
+    },
+  }
+  if (cli.knownTools !== undefined) options.knownTools = cli.knownTools
+  let replay: ReplayUpstream | undefined
+  if (cli.upstream === undefined) {
+    const captures = readCaptures(cli.fixtures)
+    replay = createReplayUpstream(captures, { delayMs: cli.delay })
+    options.fetch = replay
+    upstreamLabel = `built-in replay of ${captures.length} real captured leaks (${cli.fixtures}); the request's "model" picks a capture, default ${DEFAULT_REPLAY_CAPTURE}`
+  } else {
+    upstreamLabel = cli.upstream
+  }
+
+  let gateway: ChatCompletionsGateway
+  try {
+    gateway = createChatCompletionsGateway(options)
+  } catch (error) {
+    fail(error instanceof Error ? error.message : String(error))
+  }
+  // With the replay upstream, GET /captures (or /v1/captures) lists what it can replay.
+  const handler = async (request: Request): Promise<Response> => {
+    const path = new URL(request.url).pathname.replace(/\/+$/, '')
+    if (replay !== undefined && request.method === 'GET' && (path === '/captures' || path === '/v1/captures')) return replay(request)
+    return gateway(request)
+  }
+  const server = createServer(
+    createNodeListener(handler, {
+      onFinish(summary) {
+        console.log(formatLog(summary, logs.get(summary.request)))
+      },
+    }),
+  )
+
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    const where = `${cli.host}:${cli.port}`
+    if (error.code === 'EADDRINUSE') console.error(`dsml-streams gateway: cannot listen on ${where}: the port is in use (try --port ${cli.port + 1}, or --port 0)`)
+    else console.error(`dsml-streams gateway: cannot listen on ${where}: ${error.message}`)
+    process.exit(1)
+  })
+
+  server.listen(cli.port, cli.host, () => {
+    const address = server.address() as AddressInfo
+    const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
+    const base = `http://${host}:${address.port}`
+    console.log(`dsml-streams gateway listening on ${base}`)
+    console.log(`upstream: ${upstreamLabel}`)
+    console.log(`mode: ${cli.mode}, preset: ${cli.preset}${cli.knownTools ? `, known tools: ${cli.knownTools.join(', ')}` : ''}`)
+    console.log(`\ntry it:\n  ${curlCommand(base, cli.upstream === undefined)}\n`)
+    if (replay !== undefined) console.log(`other captures: curl -s ${base}/captures, then send one's id as "model"\n`)
+  })
+
+  let stopping = false
+  const stop = (signal: string): void => {
+    if (stopping) {
+      console.log(`${signal} again: exiting now`)
+      process.exit(1)
+    }
+    stopping = true
+    console.log(`${signal}: closing the gateway`)
+    server.close(() => process.exit(0))
+    server.closeIdleConnections()
+    setTimeout(() => server.closeAllConnections(), 2000).unref()
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
 }
 
 main()

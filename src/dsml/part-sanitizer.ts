@@ -3,7 +3,8 @@
  * cleans the answer text, another the reasoning (DESIGN.md §4: markup leaks
  * into reasoning too). Every other part passes through, after the held text
  * of both channels is resolved, so the order of the transcript is kept.
- * `chunk-end` and comments do not resolve anything: a block may span chunks.
+ * `chunk-end`, comments, usage and unreadable chunks do not resolve anything:
+ * a block may span them. Neither does an empty delta on the other channel.
  */
 import type { Channel, Part } from '../parts.ts'
 import { type DsmlSanitizerOptions, resolveOptions } from './options.ts'
@@ -63,17 +64,22 @@ export function createDsmlPartSanitizer(options: DsmlSanitizerOptions = {}): Dsm
       const out: Part[] = []
       switch (part.type) {
         case 'text':
-          resolve('reasoning', out)
+          // An empty delta on one channel beside text on the other is not a switch.
+          if (part.text !== '') resolve('reasoning', out)
           clean(part, 'text', out)
           return out
         case 'reasoning':
-          resolve('text', out)
+          if (part.text !== '') resolve('text', out)
           clean(part, 'reasoning', out)
           return out
         case 'chunk-end':
         case 'comment':
         case 'diagnostic':
         case 'tool-call':
+        // Usage on every chunk (vLLM continuous usage) and unreadable chunks say nothing about the
+        // message's text: they must not cut a block that spans them.
+        case 'usage':
+        case 'passthrough':
           out.push(part)
           return out
         default:

@@ -371,6 +371,11 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
 
   // ── tags ──────────────────────────────────────────────────────────────
 
+  /** The name attribute, unless the tag was cut off inside it (then it names nothing). */
+  function nameOf(tag: LexedTag): string | undefined {
+    return tag.broken ? undefined : tag.nameAttribute
+  }
+
   function kindOf(tag: LexedTag): TagKind | 'fragment' {
     if (tag.special) return 'special'
     if (tag.fragment) return 'fragment'
@@ -452,7 +457,7 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
       if (kind === 'block' && rescues.markerlessTags) {
         startRegion(text, false).block = { markerless: true, elements: 0 }
       } else if (kind === 'invoke' && rescues.markerlessTags) {
-        startRegion(text, false).invoke = newInvoke(tag.nameAttribute, 'invoke', true)
+        startRegion(text, false).invoke = newInvoke(nameOf(tag), 'invoke', true)
       } else if (kind === 'parameter' && (rescues.wrappedTool || rescues.markerlessTags)) {
         startRegion(text, false).parameter = newParameter(tag, true)
       } else {
@@ -476,7 +481,7 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
         startRegion(text, true).block = { markerless: false, elements: 0 }
         return
       case 'invoke':
-        startRegion(text, true).invoke = newInvoke(tag.nameAttribute, 'invoke', false)
+        startRegion(text, true).invoke = newInvoke(nameOf(tag), 'invoke', false)
         return
       case 'parameter':
         startRegion(text, true).parameter = newParameter(tag, true)
@@ -514,7 +519,7 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
       if (!tag.closing && !tag.selfClosing && kind === 'invoke') {
         startElement()
         hold(text)
-        current.invoke = newInvoke(tag.nameAttribute, 'invoke', true)
+        current.invoke = newInvoke(nameOf(tag), 'invoke', true)
         // Markerless inner tags in a markered block need the looseParameters rescue.
         if (current.confirmed) current.invoke.loose = true
       } else if (!tag.closing && !tag.selfClosing && kind === 'parameter') {
@@ -537,7 +542,7 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
       return
     }
     if (tag.selfClosing) return
-    if (kind === 'invoke') current.invoke = newInvoke(tag.nameAttribute, 'invoke', false)
+    if (kind === 'invoke') current.invoke = newInvoke(nameOf(tag), 'invoke', false)
     else if (kind === 'parameter') current.parameter = newParameter(tag, true)
     // Anything else inside a block (special tokens, fragments, nested openers) is junk, removed with the block.
   }

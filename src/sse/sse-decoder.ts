@@ -32,12 +32,20 @@ export interface SseDecoder {
 export const DEFAULT_MAX_SSE_BUFFER = 8 * 1024 * 1024
 
 export function createSseDecoder(options: SseDecoderOptions = {}): SseDecoder {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError(`Cannot create SSE decoder: options must be an object, got ${options === null ? 'null' : typeof options}`)
+  }
+  if (options.comments !== undefined && typeof options.comments !== 'boolean') {
+    throw new TypeError(`Cannot use option "comments": expected a boolean, got ${typeof options.comments}`)
+  }
   const maxBufferSize = options.maxBufferSize ?? DEFAULT_MAX_SSE_BUFFER
   if (!Number.isInteger(maxBufferSize) || maxBufferSize < 1) {
     throw new TypeError(`Cannot use option "maxBufferSize": expected a positive integer, got ${String(options.maxBufferSize)}`)
   }
   const keepComments = options.comments ?? true
-  const decoder = new TextDecoder()
+  // The parser strips the one BOM a stream may start with; the decoder must not strip
+  // others (some runtimes drop a U+FEFF at the start of any chunk when asked to).
+  const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
   let out: SseMessage[] = []
   let retry: number | undefined
   let failure: StreamLimitError | undefined
@@ -69,22 +77,84 @@ export function createSseDecoder(options: SseDecoderOptions = {}): SseDecoder {
     },
   })
 
+  // The parser checks its cap only against what it holds between reads; a line or
+  // an event that starts and ends inside one huge read would pass. So lines and
+  // events (their characters, line breaks not counted) are measured here, as the
+  // text goes by (two cached indexOf scans).
+  let lineLength = 0
+  let eventLength = 0
+  let previousWasCarriageReturn = false
+  let lineIsComment = false
+
+  function measure(text: string): void {
+    let index = 0
+    let nextLineFeed = text.indexOf('\n')
+    let nextCarriageReturn = text.indexOf('\r')
+    while (index < text.length) {
+      if (nextLineFeed !== -1 && nextLineFeed < index) nextLineFeed = text.indexOf('\n', index)
+      if (nextCarriageReturn !== -1 && nextCarriageReturn < index) nextCarriageReturn = text.indexOf('\r', index)
+      const lineEnd =
+        nextLineFeed === -1 ? nextCarriageReturn : nextCarriageReturn === -1 ? nextLineFeed : Math.min(nextLineFeed, nextCarriageReturn)
+      const segment = (lineEnd === -1 ? text.length : lineEnd) - index
+      if (lineLength === 0 && segment > 0) lineIsComment = text.charCodeAt(index) === 0x3a
+      lineLength += segment
+      eventLength += segment
+      if (lineLength > maxBufferSize || eventLength > maxBufferSize) {
+        failure = new StreamLimitError(
+          'sse-buffer-limit',
+          maxBufferSize,
+          `Cannot decode SSE: a line or event is longer than maxBufferSize (${maxBufferSize} characters)`,
+        )
+        throw failure
+      }
+      if (lineEnd === -1) {
+        if (segment > 0) previousWasCarriageReturn = false
+        return
+      }
+      const isLineFeed = text.charCodeAt(lineEnd) === 0x0a
+      // The LF of a CRLF ends nothing new; any other empty line ends the event.
+      if (!(isLineFeed && previousWasCarriageReturn && segment === 0)) {
+        if (lineLength === 0) eventLength = 0
+        // Comments are not part of the event (heartbeats may come without blank lines).
+        else if (lineIsComment) eventLength -= lineLength
+        lineLength = 0
+        lineIsComment = false
+      }
+      previousWasCarriageReturn = !isLineFeed
+      index = lineEnd + 1
+    }
+  }
+
+  let pendingBytes = false
+
+  function flushBytes(): string {
+    pendingBytes = false
+    return decoder.decode()
+  }
+
   function run(text: string): SseMessage[] {
     if (failure) throw failure
     out = []
-    if (text.length > 0) parser.feed(text)
+    if (text.length > 0) {
+      measure(text)
+      parser.feed(text)
+    }
     if (failure) throw failure
     return out
   }
 
   return {
     feed(chunk) {
-      if (typeof chunk === 'string') return run(chunk)
-      if (chunk instanceof Uint8Array) return run(decoder.decode(chunk, { stream: true }))
+      // A string after bytes: finish the bytes' last character first (U+FFFD if it was cut).
+      if (typeof chunk === 'string') return run(pendingBytes ? flushBytes() + chunk : chunk)
+      if (chunk instanceof Uint8Array) {
+        pendingBytes = true
+        return run(decoder.decode(chunk, { stream: true }))
+      }
       throw new TypeError(`Cannot decode SSE: expected a string or Uint8Array chunk, got ${typeof chunk}`)
     },
     end() {
-      return run(decoder.decode())
+      return run(pendingBytes ? flushBytes() : '')
     },
   }
 }

@@ -45,7 +45,7 @@ export function encodeSseMessage(message: SseMessage): string {
     out += `id: ${message.id}\n`
   }
   if (message.retry !== undefined) {
-    if (!Number.isInteger(message.retry) || message.retry < 0) {
+    if (!Number.isSafeInteger(message.retry) || message.retry < 0) {
       throw new TypeError(`Cannot encode SSE field "retry": expected a non-negative integer, got ${String(message.retry)}`)
     }
     out += `retry: ${message.retry}\n`

@@ -1,4 +1,4 @@
-/** The `npm start` report over the real captures. */
+/** The `npm run report` report over the real captures. */
 import { type LeakCapture, markerSpellings, renderReport, reportRow } from '../../src/cli/leaks-report.ts'
 import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
 import { assert, assertEqual } from '../support/assert.ts'

@@ -1,16 +1,38 @@
-// `npm start` end to end (Node only: the CLI is the Node glue).
-import { execFileSync } from 'node:child_process'
+// The CLI end to end (Node only: the CLI is the Node glue). `npm run report`
+// prints the capture report; `npm start` (src/cli/main.ts) is the gateway,
+// started over a real socket in test/gateway/loopback.test.ts.
+import { execFileSync, spawnSync } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
 
 const root = fileURLToPath(new URL('../..', import.meta.url))
 
-test('npm start prints the capture report with every capture recovered as expected', () => {
-  const output = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--fixtures', 'test/fixtures/leaks-real.json'], {
+test('npm run report prints the capture report with every capture recovered as expected', () => {
+  const output = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/report.ts', '--fixtures', 'test/fixtures/leaks-real.json'], {
     cwd: root,
     encoding: 'utf8',
   })
   expect(output).toContain('21/21 captures give their expected calls and text')
   expect(output).toContain('exec_command(cmd)')
   expect(output).not.toContain('\uFF5C')
+})
+
+test('npm start -- --help prints the gateway usage', () => {
+  const output = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--help'], { cwd: root, encoding: 'utf8' })
+  expect(output).toContain('Usage: npm start -- [options]')
+  expect(output).toContain('--upstream URL')
+})
+
+test('npm start with a bad flag exits 2 and says what is wrong', () => {
+  for (const args of [['--nope'], ['--port', 'x'], ['--mode', 'fix']]) {
+    const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: root, encoding: 'utf8' })
+    expect(run.status, args.join(' ')).toBe(2)
+    expect(run.stderr).toContain('dsml-streams gateway:')
+  }
+})
+
+test('npm start with an upstream that is not a URL exits 2', () => {
+  const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--port', '0', '--upstream', 'api.deepseek.com'], { cwd: root, encoding: 'utf8' })
+  expect(run.status).toBe(2)
+  expect(run.stderr).toContain('absolute http(s) URL')
 })

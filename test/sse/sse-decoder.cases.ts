@@ -15,7 +15,7 @@ import { createSseDecoder, DEFAULT_MAX_SSE_BUFFER, type SseDecoderOptions } from
 import type { SseMessage } from '../../src/sse/types.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
-import { assertDecodesAsBytes, assertDecodesAsText, decodeChunks, knownBug, thrownBy, utf8 } from './support.ts'
+import { assertDecodesAsBytes, assertDecodesAsText, decodeChunks, thrownBy, units, utf8 } from './support.ts'
 
 interface Vector {
   /** `wpt <file>` or a plain name for this suite's own vectors. */
@@ -23,8 +23,6 @@ interface Vector {
   input: string
   expected: SseMessage[]
   options?: SseDecoderOptions
-  /** The byte form fails because of a known source bug (see the report in the case name). */
-  bytesKnownBug?: string
 }
 
 /** message.py's tail: "\n\n" unless newline=none, then "\n". */
@@ -44,7 +42,6 @@ const WPT_VECTORS: Vector[] = [
     name: 'wpt format-bom-2: of two leading BOMs only the first is skipped',
     input: `\uFEFF\uFEFFdata:1\n\ndata:2\n\ndata:3${TAIL}`,
     expected: [{ data: '2' }, { data: '3' }],
-    bytesKnownBug: 'TextDecoder strips the first BOM, eventsource-parser the second',
   },
   {
     name: 'wpt format-comments: comments on every line ending, long comments, a commented-out field',
@@ -132,6 +129,11 @@ const OWN_VECTORS: Vector[] = [
     expected: [{ data: '你好，世界\n🙂 ok 👍🏽', id: '🆔-一', event: '絵文字' }, { comment: '注释 🚀' }, { data: 'é…' }],
   },
   {
+    name: 'BOM: a U+FEFF after the start of the stream is data (also at the start of a later read)',
+    input: 'data: \uFEFFx\n\ndata:\uFEFF\n\n: \uFEFF\n',
+    expected: [{ data: '\uFEFFx' }, { data: '\uFEFF' }, { comment: '\uFEFF' }],
+  },
+  {
     name: 'line endings: CR, LF, CRLF and mixed, ending lines and events',
     input: 'data: a\rdata: b\n\rdata: c\r\n\r\ndata: d\n\ndata: e\r\rdata: f\r\n\n',
     expected: [{ data: 'a\nb' }, { data: 'c' }, { data: 'd' }, { data: 'e' }, { data: 'f' }],
@@ -161,15 +163,9 @@ function vectorCases(test: (name: string, run: () => void | Promise<void>) => vo
     test(`${vector.name} (strings: whole, every split, one unit at a time)`, () => {
       assertDecodesAsText(vector.input, vector.expected, vector.options)
     })
-    if (vector.bytesKnownBug) {
-      const bug = vector.bytesKnownBug
-      test(`${vector.name} (UTF-8 bytes; known bug: ${bug})`, () =>
-        knownBug(bug, () => assertDecodesAsBytes(vector.input, vector.expected, vector.options)))
-    } else {
-      test(`${vector.name} (UTF-8 bytes: whole, every byte split, one byte at a time)`, () => {
-        assertDecodesAsBytes(vector.input, vector.expected, vector.options)
-      })
-    }
+    test(`${vector.name} (UTF-8 bytes: whole, every byte split, one byte at a time)`, () => {
+      assertDecodesAsBytes(vector.input, vector.expected, vector.options)
+    })
   }
 }
 
@@ -239,7 +235,7 @@ export const suites = [
       assertEqual(decodeChunks([bytes.subarray(0, bytes.length - 4)]), [{ data: 'ok' }])
     })
 
-    test('feed returns each event as soon as its blank line arrives (no read of latency)', () => {
+    test('feed returns each event as soon as its blank line arrives (not one read later)', () => {
       assertEqual(perFeed(['data: a\n', '\n', 'data: b\n\ndata: c\n\n', 'data: d']), [
         [],
         [{ data: 'a' }],
@@ -340,7 +336,7 @@ export const suites = [
       assertEqual(decodeChunks(['data: ', utf8('é'), '\n', utf8('\n')]), [{ data: 'é' }])
     })
 
-    test('maxBufferSize: a line longer than the cap across reads throws StreamLimitError naming the cap', () => {
+    test('maxBufferSize: an unfinished line held between reads past the cap throws StreamLimitError naming the cap', () => {
       const decoder = createSseDecoder({ maxBufferSize: 16 })
       assertEqual(decoder.feed('data: 0123456789'), [], 'exactly at the cap is fine')
       assertLimitError(thrownBy(() => decoder.feed('X')), 16)
@@ -430,25 +426,53 @@ export const suites = [
       assert(first !== undefined && 'data' in first && first.data === payload, 'the whole payload comes out')
     })
 
-    const singleReadBug =
-      'eventsource-parser dispatches a line found whole in one feed() without buffering it, so the cap never sees it'
-    for (const [name, cap, input] of [
-      ['a data line', 16, `data: ${'x'.repeat(20)}\n\n`],
-      ['a comment line', 16, `: ${'x'.repeat(20)}\n`],
-      ['a 10 MB data line, default cap', DEFAULT_MAX_SSE_BUFFER, `data: ${'x'.repeat(10 * MIB)}\n\n`],
+    for (const [name, cap, chunks] of [
+      ['a data line (cap 16) in one read', 16, [`data: ${'x'.repeat(20)}\n\n`]],
+      ['a comment line (cap 16) in one read', 16, [`: ${'x'.repeat(20)}\n`]],
+      ['a data line (cap 16) whose end arrives with its line end', 16, ['data: 0123456789', 'ABCDEFGHIJ\n\n']],
+      ['an event of two data lines (cap 16) in one read', 16, ['data: 0123456789\ndata: 0123456789\n\n']],
+      ['a 10 MB data line (default cap) in one read', DEFAULT_MAX_SSE_BUFFER, [`data: ${'x'.repeat(10 * MIB)}\n\n`]],
     ] as const) {
-      test(`maxBufferSize: ${name} longer than the cap, arriving whole in one read with its line end, throws (known bug: the cap misses a line read whole)`, () =>
-        knownBug(singleReadBug, () => {
-          const decoder = createSseDecoder({ maxBufferSize: cap })
+      test(`maxBufferSize: ${name} throws, though nothing is left buffered between reads`, () => {
+        const decoder = createSseDecoder({ maxBufferSize: cap })
+        assertLimitError(
+          thrownBy(() => {
+            for (const chunk of chunks) decoder.feed(chunk)
+          }),
+          cap,
+        )
+      })
+    }
+
+    test('maxBufferSize: whether an input passes the cap does not depend on how it is split', () => {
+      // Lines and events are counted in characters, line breaks not included; cap 16.
+      const cases: Array<[input: string, passes: boolean]> = [
+        [`data: ${'x'.repeat(10)}\n\n`, true],
+        [`data: ${'x'.repeat(11)}\n\n`, false],
+        [`data: ${'x'.repeat(10)}\r\n\r\n`, true],
+        [`data: ${'x'.repeat(10)}\r\rdata: ${'y'.repeat(10)}\r\n\r\n`, true],
+        ['data: a\ndata: b\n\n', true],
+        ['data: abc\ndata: defgh\n\n', false],
+        // Comment lines count as lines, not toward the event (heartbeats may come without blank lines).
+        [`: ${'c'.repeat(14)}\n: ${'c'.repeat(14)}\n\n`, true],
+        [`: ${'c'.repeat(15)}\n\n`, false],
+        [`: ${'c'.repeat(14)}\n\n: ${'c'.repeat(14)}\n\n`, true],
+      ]
+      for (const [input, passes] of cases) {
+        const chunkings: Array<[string, string[]]> = [['whole', [input]], ['one unit at a time', units(input)]]
+        for (let offset = 1; offset < input.length; offset++) chunkings.push([`split at ${offset}`, [input.slice(0, offset), input.slice(offset)]])
+        for (const [how, chunks] of chunkings) {
           let error: unknown
           try {
-            decoder.feed(input)
+            decodeChunks(chunks, { maxBufferSize: 16 })
           } catch (caught) {
             error = caught
           }
-          assert(error instanceof StreamLimitError, `${name}: expected StreamLimitError, got ${String(error)}`)
-        }))
-    }
+          if (passes) assert(error === undefined, `${JSON.stringify(input)} (${how}) should pass, got ${String(error)}`)
+          else assertLimitError(error, 16)
+        }
+      }
+    })
 
     test('options: a maxBufferSize that is not a positive integer is a TypeError', () => {
       for (const maxBufferSize of [0, -1, 1.5, Number.NaN, Number.POSITIVE_INFINITY, '16' as unknown as number]) {

@@ -1,8 +1,7 @@
 /**
  * Helpers for the SSE suites: run the decoder over chunks (strings or UTF-8
- * bytes), every chunking of an input, streams built with constructors and
- * read with getReader() loops (no ReadableStream.from / Array.fromAsync), and
- * `knownBug` for cases that document a source bug without failing the run.
+ * bytes), every chunking of an input, and streams built with constructors
+ * and read with getReader() loops (no ReadableStream.from / Array.fromAsync).
  * No node: imports: these suites also run under Deno and Bun.
  */
 import { createSseDecoder, type SseDecoderOptions } from '../../src/sse/sse-decoder.ts'
@@ -104,22 +103,6 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
     return error
   }
   throw new AssertionError('expected a rejection, the promise resolved')
-}
-
-/**
- * An expected failure: `run` states the correct behaviour and must currently
- * fail with an AssertionError because of the known source bug `description`.
- * When the bug is fixed the case fails, saying so, and should become an
- * ordinary test. Any other error is rethrown.
- */
-export async function knownBug(description: string, run: () => void | Promise<void>): Promise<void> {
-  try {
-    await run()
-  } catch (error) {
-    if (error instanceof AssertionError) return
-    throw error
-  }
-  throw new AssertionError(`known bug is fixed (${description}): make this case an ordinary test`)
 }
 
 /** A stream that yields `chunks`, then closes. */

@@ -1,0 +1,161 @@
+/**
+ * node:http ↔ web `Request`/`Response`: serves a web-standard fetch handler
+ * (such as the gateway) from a Node `http.Server`. Node glue, `src/cli/` only.
+ *
+ * - The request body is read whole (chat requests are JSON documents), up to
+ *   `maxBodyBytes` (413 beyond).
+ * - The response body is streamed: each chunk is written as it arrives, with
+ *   backpressure (a slow client slows the upstream read, nothing piles up).
+ * - A client that goes away aborts the `Request`'s `signal` and cancels the
+ *   response body, so the gateway cancels the upstream body in turn.
+ * - A handler that throws gives a 500 JSON error; a body that errors after the
+ *   headers were sent destroys the socket, so the client sees a cut response
+ *   instead of a clean, wrong end.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+
+export type FetchHandler = (request: Request) => Promise<Response>
+
+export interface ExchangeSummary {
+  request: Request
+  /** The status sent (0 when nothing was sent). */
+  status: number
+  /** `complete`: the whole body was sent. `client-closed`: the client left first. `error`: the handler or the body failed. */
+  outcome: 'complete' | 'client-closed' | 'error'
+  durationMs: number
+  error?: unknown
+}
+
+export interface NodeListenerOptions {
+  /** Largest request body accepted, in bytes. @default 33_554_432 (32 MiB) */
+  maxBodyBytes?: number
+  /** Called once per exchange, when the response is finished or abandoned. */
+  onFinish?: (summary: ExchangeSummary) => void
+}
+
+class BodyTooLarge extends Error {}
+
+function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        reject(new BodyTooLarge(`request body over ${limit} bytes`))
+        req.removeAllListeners('data')
+        req.resume()
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks)))
+    req.on('error', reject)
+  })
+}
+
+function jsonError(res: ServerResponse, status: number, message: string, type: string): void {
+  if (res.headersSent) {
+    res.destroy()
+    return
+  }
+  res.writeHead(status, { 'content-type': 'application/json', connection: 'close' })
+  res.end(JSON.stringify({ error: { message, type, param: null, code: null } }))
+}
+
+/** Waits until `res` can take more data, or is closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done)
+      res.off('close', done)
+      resolve()
+    }
+    res.on('drain', done)
+    res.on('close', done)
+  })
+}
+
+/** Writes a web `Response` to a Node `ServerResponse`, streaming its body. Resolves when done or abandoned. */
+export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+  const headers: Record<string, string | string[]> = {}
+  response.headers.forEach((value, name) => {
+    if (name !== 'set-cookie') headers[name] = value
+  })
+  const cookies = response.headers.getSetCookie()
+  if (cookies.length > 0) headers['set-cookie'] = cookies
+  res.writeHead(response.status, response.statusText || undefined, headers)
+  if (response.body === null) {
+    res.end()
+    return
+  }
+  res.flushHeaders()
+  const reader = response.body.getReader()
+  const onClose = (): void => {
+    if (!res.writableFinished) reader.cancel(new Error('The client closed the connection')).catch(() => {})
+  }
+  res.on('close', onClose)
+  try {
+    for (;;) {
+      const { done, value } = await reader.read()
+      if (done || res.destroyed) break
+      if (!res.write(value)) await drained(res)
+    }
+    if (!res.destroyed) res.end()
+  } finally {
+    res.off('close', onClose)
+  }
+}
+
+/** A `http.createServer` listener that serves `handler`. */
+export function createNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
+  const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024
+  return (req, res) => {
+    void exchange(req, res)
+  }
+
+  async function exchange(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const started = performance.now()
+    const abort = new AbortController()
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort(new Error('The client closed the connection'))
+    })
+    let request: Request | undefined
+    let outcome: ExchangeSummary['outcome'] = 'complete'
+    let failure: unknown
+    try {
+      const method = req.method ?? 'GET'
+      const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`)
+      const headers = new Headers()
+      for (let index = 0; index + 1 < req.rawHeaders.length; index += 2) {
+        headers.append(req.rawHeaders[index]!, req.rawHeaders[index + 1]!)
+      }
+      const hasBody = method !== 'GET' && method !== 'HEAD'
+      const body = hasBody ? await readBody(req, maxBodyBytes) : undefined
+      request = new Request(url, { method, headers, body: body !== undefined && body.length > 0 ? new Uint8Array(body) : null, signal: abort.signal })
+    } catch (error) {
+      outcome = 'error'
+      failure = error
+      if (error instanceof BodyTooLarge) jsonError(res, 413, `The request body is larger than ${maxBodyBytes} bytes.`, 'invalid_request_error')
+      else jsonError(res, 400, `The request could not be read: ${error instanceof Error ? error.message : String(error)}`, 'invalid_request_error')
+    }
+    if (request !== undefined) {
+      try {
+        const response = await handler(request)
+        await sendWebResponse(res, response)
+      } catch (error) {
+        outcome = 'error'
+        failure = error
+        jsonError(res, 500, 'The gateway failed while handling the request.', 'server_error')
+      }
+      if (outcome === 'complete' && !res.writableEnded) outcome = 'client-closed'
+    }
+    options.onFinish?.({
+      request: request ?? new Request('http://invalid/'),
+      status: res.headersSent ? res.statusCode : 0,
+      outcome,
+      durationMs: performance.now() - started,
+      ...(failure === undefined ? {} : { error: failure }),
+    })
+  }
+}

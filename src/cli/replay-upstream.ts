@@ -1,0 +1,196 @@
+/**
+ * `createReplayUpstream`: a fake OpenAI-compatible upstream that answers every
+ * chat completion with one real captured DeepSeek leak, so the gateway can be
+ * tried (and tested) without an API key. Web-standard only (`Request` →
+ * `Response`), like the gateway: it runs in-process behind an injected
+ * `fetch`, or behind any HTTP server.
+ *
+ * - `POST …/chat/completions` with `"stream": true` → a `chat.completion.chunk`
+ *   SSE stream: a role chunk, the capture's text as `content` deltas (its real
+ *   captured `chunks` when it has them, else the text cut into deterministic
+ *   token-like pieces of 4–12 characters), a finish chunk (`stop`), a
+ *   `choices: []` usage chunk, and `data: [DONE]`.
+ * - the same with `"stream": false` (or absent) → one JSON `chat.completion`.
+ * - `GET …/captures` → the capture ids, and which one is the default.
+ *
+ * The request's `model` picks the capture when it is a capture id; any other
+ * model gets the default capture, `cherry-14747-captured-sse-deltas`: it is the
+ * one capture recorded as real SSE deltas, so the replay streams exactly what
+ * DeepSeek sent, the `<` and `</` of each tag in their own deltas.
+ */
+
+export interface ReplayCapture {
+  id: string
+  /** The leaked assistant text. */
+  input: string
+  /** The text as the real deltas it arrived in, when the capture kept them. */
+  chunks?: readonly string[]
+  shape?: string
+  source?: string
+  expected_calls?: ReadonlyArray<{ name: string; arguments: Record<string, unknown> }>
+}
+
+export interface ReplayUpstreamOptions {
+  /** The capture served when `model` names none. @default 'cherry-14747-captured-sse-deltas' (or the first capture) */
+  defaultCapture?: string
+  /** Wait this long before each SSE event after the first (a visible stream). @default 0 */
+  delayMs?: number
+  /** The `created` timestamp of every completion, in seconds. @default the current time */
+  created?: number
+}
+
+export const DEFAULT_REPLAY_CAPTURE = 'cherry-14747-captured-sse-deltas'
+
+export type ReplayUpstream = (request: Request) => Promise<Response>
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
+}
+
+function error(status: number, message: string): Response {
+  return json(status, { error: { message, type: 'invalid_request_error', param: null, code: null } })
+}
+
+/** FNV-1a: a seed from the capture id, so every replay of a capture cuts it the same way. */
+function seedOf(text: string): number {
+  let hash = 0x811c9dc5
+  for (let index = 0; index < text.length; index++) {
+    hash ^= text.charCodeAt(index)
+    hash = Math.imul(hash, 0x01000193) >>> 0
+  }
+  return hash
+}
+
+/** mulberry32: a small deterministic generator. */
+function random(seed: number): () => number {
+  let state = seed >>> 0
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0
+    let t = state
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+/**
+ * Cuts text into token-like pieces of 4–12 UTF-16 units, deterministically
+ * for a given seed, never inside a surrogate pair.
+ */
+export function tokenLikeChunks(text: string, seed: string): string[] {
+  const next = random(seedOf(seed))
+  const pieces: string[] = []
+  let start = 0
+  while (start < text.length) {
+    let end = Math.min(text.length, start + 4 + Math.floor(next() * 9))
+    const code = text.charCodeAt(end - 1)
+    if (end < text.length && code >= 0xd800 && code <= 0xdbff) end++
+    pieces.push(text.slice(start, end))
+    start = end
+  }
+  return pieces
+}
+
+/** The deltas a capture is replayed as: its real chunks, else token-like pieces. */
+export function replayDeltas(capture: ReplayCapture): string[] {
+  if (capture.chunks !== undefined && capture.chunks.length > 0 && capture.chunks.join('') === capture.input) return [...capture.chunks]
+  return tokenLikeChunks(capture.input, capture.id)
+}
+
+function roughTokens(text: string): number {
+  return Math.max(1, Math.ceil(text.length / 4))
+}
+
+export function createReplayUpstream(captures: readonly ReplayCapture[], options: ReplayUpstreamOptions = {}): ReplayUpstream {
+  if (!Array.isArray(captures) || captures.length === 0) {
+    throw new TypeError('Cannot create replay upstream: expected a non-empty array of captures ({ id, input, chunks? })')
+  }
+  const byId = new Map<string, ReplayCapture>()
+  for (const capture of captures) {
+    if (capture === null || typeof capture !== 'object' || typeof capture.id !== 'string' || typeof capture.input !== 'string') {
+      throw new TypeError('Cannot create replay upstream: every capture needs a string "id" and a string "input"')
+    }
+    byId.set(capture.id, capture)
+  }
+  const defaultId = options.defaultCapture ?? (byId.has(DEFAULT_REPLAY_CAPTURE) ? DEFAULT_REPLAY_CAPTURE : captures[0]!.id)
+  const fallback = byId.get(defaultId)
+  if (fallback === undefined) throw new TypeError(`Cannot create replay upstream: default capture "${defaultId}" is not among the captures`)
+  const delayMs = options.delayMs ?? 0
+
+  function stream(capture: ReplayCapture, model: string, prompt: number): Response {
+    const base = { id: `chatcmpl-replay-${capture.id}`, object: 'chat.completion.chunk', created: options.created ?? Math.floor(Date.now() / 1000), model }
+    const deltas = replayDeltas(capture)
+    const chunk = (delta: Record<string, unknown>, finish: string | null): unknown => ({
+      ...base,
+      choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }],
+    })
+    const events: unknown[] = [
+      chunk({ role: 'assistant', content: '' }, null),
+      ...deltas.map((content) => chunk({ content }, null)),
+      chunk({}, 'stop'),
+      { ...base, choices: [], usage: { prompt_tokens: prompt, completion_tokens: deltas.length, total_tokens: prompt + deltas.length } },
+    ]
+    const encoder = new TextEncoder()
+    let next = 0
+    let cancelled = false
+    const body = new ReadableStream<Uint8Array>({
+      async pull(controller) {
+        if (next > 0 && delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
+        if (cancelled) return
+        if (next < events.length) controller.enqueue(encoder.encode(`data: ${JSON.stringify(events[next])}\n\n`))
+        else {
+          controller.enqueue(encoder.encode('data: [DONE]\n\n'))
+          controller.close()
+        }
+        next++
+      },
+      cancel() {
+        cancelled = true
+      },
+    })
+    return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' } })
+  }
+
+  function completion(capture: ReplayCapture, model: string, prompt: number): Response {
+    const completionTokens = replayDeltas(capture).length
+    return json(200, {
+      id: `chatcmpl-replay-${capture.id}`,
+      object: 'chat.completion',
+      created: options.created ?? Math.floor(Date.now() / 1000),
+      model,
+      choices: [{ index: 0, message: { role: 'assistant', content: capture.input }, logprobs: null, finish_reason: 'stop' }],
+      usage: { prompt_tokens: prompt, completion_tokens: completionTokens, total_tokens: prompt + completionTokens },
+    })
+  }
+
+  return async function replay(request: Request): Promise<Response> {
+    const path = new URL(request.url).pathname.replace(/\/+$/, '')
+    if (path.endsWith('/captures') && request.method === 'GET') {
+      return json(200, {
+        object: 'list',
+        default: defaultId,
+        data: captures.map((capture) => ({
+          id: capture.id,
+          shape: capture.shape ?? null,
+          source: capture.source ?? null,
+          expected_calls: (capture.expected_calls ?? []).map((call: { name: string }) => call.name),
+          real_deltas: capture.chunks !== undefined && capture.chunks.length > 0,
+        })),
+      })
+    }
+    if (!path.endsWith('/chat/completions')) return error(404, `The replay upstream serves POST /chat/completions and GET /captures, not ${request.method} ${path}`)
+    if (request.method !== 'POST') return error(405, 'Use POST for /chat/completions')
+    let body: { model?: unknown; stream?: unknown; messages?: unknown }
+    try {
+      body = JSON.parse(await request.text()) as typeof body
+    } catch {
+      return error(400, 'The request body is not JSON')
+    }
+    if (body === null || typeof body !== 'object') return error(400, 'The request body must be a JSON object')
+    const requested = typeof body.model === 'string' ? body.model : undefined
+    const capture = (requested !== undefined ? byId.get(requested) : undefined) ?? fallback
+    const model = requested ?? capture.id
+    const prompt = roughTokens(JSON.stringify(body.messages ?? []))
+    return body.stream === true ? stream(capture, model, prompt) : completion(capture, model, prompt)
+  }
+}

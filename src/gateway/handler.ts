@@ -1,0 +1,277 @@
+/**
+ * `createChatCompletionsGateway`: a web-standard `Request` → `Response`
+ * handler that proxies OpenAI-compatible Chat Completions to an upstream and
+ * repairs both directions: the request history loses leaked markup
+ * (`sanitizeChatCompletionsRequest`) before it is forwarded, and the response
+ * (SSE or JSON) comes back with the markup removed and complete calls as real
+ * `tool_calls` (`repairChatCompletionsResponse`).
+ *
+ * Web-standard APIs only (no `node:` imports): the same handler runs as a
+ * Cloudflare Worker, in Deno (`Deno.serve(handler)`), in Bun
+ * (`Bun.serve({ fetch: handler })`) and in Node behind a small bridge
+ * (`npm start`).
+ *
+ * Routes:
+ * - `POST /v1/chat/completions` and `POST /chat/completions` → upstream
+ *   `${upstream}/chat/completions` (the query string is kept). `upstream` is
+ *   a base URL in the OpenAI SDK's sense: `/chat/completions` is appended to
+ *   it as is, so write `https://api.deepseek.com` or
+ *   `https://api.openai.com/v1`, whichever the provider documents.
+ * - `GET /` and `GET /health` → a small JSON status.
+ * - Anything else → 404 (405 for another method on the chat path), as an
+ *   OpenAI-style JSON error.
+ */
+import type { SanitizeChatCompletionsRequestOptions } from '../chat-completions/request.ts'
+import { sanitizeChatCompletionsRequest } from '../chat-completions/request.ts'
+import { repairChatCompletionsResponse, type RepairChatCompletionsResponseOptions } from '../chat-completions/response.ts'
+import { sanitizeText } from '../dsml/sanitize-text.ts'
+import type { Diagnostic } from '../dsml/types.ts'
+
+/** What the gateway is about to send upstream; given to `onForward`. */
+export interface GatewayForward {
+  /** The client's request, as the gateway received it. */
+  request: Request
+  /** The upstream URL the request goes to. */
+  url: string
+  /** The body sent upstream: the client's body with its history repaired. */
+  body: Record<string, unknown>
+  /** How many assistant messages of the history lost leaked markup. */
+  repairedMessages: number
+  /** The repair mode used for the response (`strip` when `tool_choice` is `"none"`). */
+  mode: 'recover' | 'strip' | 'off'
+  /** The tool names recovered calls are gated by, if any. */
+  knownTools: readonly string[] | undefined
+}
+
+export interface ChatCompletionsGatewayOptions
+  extends Omit<RepairChatCompletionsResponseOptions, 'onDiagnostic' | 'knownTools'>,
+    Pick<SanitizeChatCompletionsRequestOptions, 'note'> {
+  /**
+   * Base URL of the upstream API; `/chat/completions` is appended to it
+   * (trailing slashes ignored). `https://api.deepseek.com`,
+   * `https://api.openai.com/v1`, `http://127.0.0.1:9000/v1`.
+   */
+  upstream: string
+  /** The `fetch` used to reach the upstream (inject one for tests or an in-process upstream). @default globalThis.fetch */
+  fetch?: (input: Request) => Promise<Response>
+  /**
+   * Tool names recovered calls may use. When absent, the names of the
+   * request's own `tools` are used (when it declares any); with neither,
+   * every name is kept.
+   */
+  knownTools?: Iterable<string>
+  /** Called with every diagnostic of a response repair, and the client request it belongs to. */
+  onDiagnostic?: (diagnostic: Diagnostic, request: Request) => void
+  /** Called once per chat completions request, just before it is forwarded. */
+  onForward?: (forward: GatewayForward) => void
+}
+
+/** The gateway: a web-standard fetch handler. */
+export type ChatCompletionsGateway = (request: Request) => Promise<Response>
+
+const CHAT_PATHS = new Set(['/v1/chat/completions', '/chat/completions'])
+
+/**
+ * Request headers never forwarded: hop-by-hop headers (RFC 9110 §7.6.1),
+ * `host` (the upstream's own), `content-length` (the body is re-serialised)
+ * and `accept-encoding` (the body must come back readable, to be repaired).
+ */
+const DROPPED_REQUEST_HEADERS = [
+  'connection',
+  'keep-alive',
+  'proxy-authenticate',
+  'proxy-authorization',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'host',
+  'content-length',
+  'accept-encoding',
+  'expect',
+]
+
+/**
+ * Response headers never passed back: hop-by-hop headers, `content-length`
+ * (a repaired body has another length) and `content-encoding` (`fetch`
+ * already decoded the body, so the header no longer describes it).
+ */
+const DROPPED_RESPONSE_HEADERS = [
+  'connection',
+  'keep-alive',
+  'proxy-connection',
+  'te',
+  'trailer',
+  'transfer-encoding',
+  'upgrade',
+  'content-length',
+  'content-encoding',
+]
+
+function withoutHeaders(source: Headers, dropped: readonly string[]): Headers {
+  const headers = new Headers(source)
+  // Headers listed in `Connection` are hop-by-hop too.
+  for (const name of (source.get('connection') ?? '').split(',')) {
+    const trimmed = name.trim()
+    if (trimmed !== '') headers.delete(trimmed)
+  }
+  for (const name of dropped) headers.delete(name)
+  return headers
+}
+
+/** An OpenAI-style JSON error response. */
+export function gatewayError(status: number, message: string, type: string, headers?: HeadersInit): Response {
+  const responseHeaders = new Headers(headers)
+  responseHeaders.set('content-type', 'application/json')
+  return new Response(JSON.stringify({ error: { message, type, param: null, code: null } }), { status, headers: responseHeaders })
+}
+
+/** `/chat/completions` appended to the base URL; a trailing slash or query on the base is ignored. */
+export function upstreamChatUrl(upstream: string, search = ''): string {
+  let base: URL
+  try {
+    base = new URL(upstream)
+  } catch {
+    throw new TypeError(`Cannot create gateway: "upstream" must be an absolute http(s) URL, got ${JSON.stringify(upstream)}`)
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new TypeError(`Cannot create gateway: "upstream" must be an http(s) URL, got ${JSON.stringify(upstream)}`)
+  }
+  const path = base.pathname.replace(/\/+$/, '')
+  return `${base.origin}${path}/chat/completions${search}`
+}
+
+/** The upstream as shown in the status page: no credentials, no query. */
+function displayUpstream(upstream: string): string {
+  const url = new URL(upstream)
+  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+}
+
+/** Names of the tools a request declares (`tools[].function.name`, other tool types' `name`, legacy `functions[].name`). */
+export function declaredToolNames(body: Record<string, unknown>): string[] | undefined {
+  const names: string[] = []
+  const tools = body.tools
+  if (Array.isArray(tools)) {
+    for (const tool of tools) {
+      if (tool === null || typeof tool !== 'object') continue
+      const type = (tool as { type?: unknown }).type
+      const inner = typeof type === 'string' ? (tool as Record<string, unknown>)[type] : undefined
+      const name = inner !== null && typeof inner === 'object' ? (inner as { name?: unknown }).name : undefined
+      if (typeof name === 'string') names.push(name)
+    }
+  }
+  const functions = body.functions
+  if (Array.isArray(functions)) {
+    for (const fn of functions) {
+      const name = fn !== null && typeof fn === 'object' ? (fn as { name?: unknown }).name : undefined
+      if (typeof name === 'string') names.push(name)
+    }
+  }
+  const declared = (Array.isArray(tools) && tools.length > 0) || (Array.isArray(functions) && functions.length > 0)
+  return declared ? names : undefined
+}
+
+function countRepairedMessages(before: unknown, after: unknown): number {
+  if (before === after) return 0
+  const a = (before as { messages?: unknown }).messages
+  const b = (after as { messages?: unknown }).messages
+  if (!Array.isArray(a) || !Array.isArray(b)) return 0
+  let count = 0
+  for (let index = 0; index < b.length; index++) if (a[index] !== b[index]) count++
+  return count
+}
+
+/**
+ * @example
+ * ```ts
+ * // Cloudflare Worker / Deno / Bun
+ * const gateway = createChatCompletionsGateway({ upstream: 'https://api.deepseek.com' })
+ * export default { fetch: gateway }            // Workers
+ * Deno.serve(gateway)                          // Deno
+ * ```
+ */
+export function createChatCompletionsGateway(options: ChatCompletionsGatewayOptions): ChatCompletionsGateway {
+  if (options === null || typeof options !== 'object') {
+    throw new TypeError('Cannot create gateway: options must be an object with an "upstream" base URL')
+  }
+  const { upstream, fetch: injectedFetch, knownTools: configuredTools, onDiagnostic, onForward, note, ...repairOptions } = options
+  if (typeof upstream !== 'string') {
+    throw new TypeError('Cannot create gateway: "upstream" must be the base URL of the upstream API, e.g. "https://api.deepseek.com"')
+  }
+  upstreamChatUrl(upstream) // validates
+  if (injectedFetch !== undefined && typeof injectedFetch !== 'function') {
+    throw new TypeError('Cannot create gateway: "fetch" must be a function')
+  }
+  const send = injectedFetch ?? ((input: Request) => globalThis.fetch(input))
+  const configured = configuredTools === undefined ? undefined : [...configuredTools]
+  // Misused engine options (a bad mode, preset, cap…) throw here, once, not on every request.
+  sanitizeText('', configured === undefined ? repairOptions : { ...repairOptions, knownTools: configured })
+  const baseMode = repairOptions.mode ?? 'recover'
+
+  async function chatCompletions(request: Request, url: URL): Promise<Response> {
+    let body: unknown
+    try {
+      const text = await request.text()
+      body = JSON.parse(text)
+    } catch {
+      return gatewayError(400, 'We could not parse the JSON body of your request. Send a JSON object (Content-Type: application/json).', 'invalid_request_error')
+    }
+    if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      return gatewayError(400, 'The request body must be a JSON object with "model" and "messages".', 'invalid_request_error')
+    }
+    const record = body as Record<string, unknown>
+    const knownTools = configured ?? declaredToolNames(record)
+    const mode = baseMode === 'off' ? 'off' : record.tool_choice === 'none' ? 'strip' : baseMode
+
+    const { mode: _mode, role: _role, ...engineOptions } = repairOptions
+    const historyOptions: SanitizeChatCompletionsRequestOptions = { ...engineOptions }
+    if (knownTools !== undefined) historyOptions.knownTools = knownTools
+    if (note !== undefined) historyOptions.note = note
+    const forwarded = mode === 'off' ? record : sanitizeChatCompletionsRequest(record, historyOptions)
+    const target = upstreamChatUrl(upstream, url.search)
+    onForward?.({ request, url: target, body: forwarded, repairedMessages: countRepairedMessages(record, forwarded), mode, knownTools })
+
+    const headers = withoutHeaders(request.headers, DROPPED_REQUEST_HEADERS)
+    headers.set('content-type', 'application/json')
+    let upstreamResponse: Response
+    try {
+      upstreamResponse = await send(new Request(target, { method: 'POST', headers, body: JSON.stringify(forwarded), signal: request.signal }))
+    } catch (error) {
+      if (request.signal.aborted) return gatewayError(499, 'The client closed the request.', 'client_closed_request')
+      const reason = error instanceof Error ? error.message : String(error)
+      return gatewayError(502, `The gateway could not reach the upstream at ${displayUpstream(upstream)}: ${reason}`, 'upstream_error')
+    }
+
+    const repairOptionsForRequest: RepairChatCompletionsResponseOptions = { ...repairOptions, mode }
+    if (knownTools !== undefined) repairOptionsForRequest.knownTools = knownTools
+    if (onDiagnostic !== undefined) repairOptionsForRequest.onDiagnostic = (diagnostic) => onDiagnostic(diagnostic, request)
+    const repaired = await repairChatCompletionsResponse(upstreamResponse, repairOptionsForRequest)
+    return new Response(repaired.body, {
+      status: repaired.status,
+      statusText: repaired.statusText,
+      headers: withoutHeaders(repaired.headers, DROPPED_RESPONSE_HEADERS),
+    })
+  }
+
+  return async function gateway(request: Request): Promise<Response> {
+    const url = new URL(request.url)
+    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname
+    if (CHAT_PATHS.has(path)) {
+      if (request.method !== 'POST') {
+        return gatewayError(405, `Use POST for ${path}.`, 'invalid_request_error', { allow: 'POST' })
+      }
+      return chatCompletions(request, url)
+    }
+    if ((path === '/' || path === '/health') && (request.method === 'GET' || request.method === 'HEAD')) {
+      const status = {
+        ok: true,
+        service: 'dsml-streams gateway',
+        upstream: displayUpstream(upstream),
+        endpoints: ['POST /v1/chat/completions', 'POST /chat/completions', 'GET /health'],
+      }
+      return new Response(request.method === 'HEAD' ? null : JSON.stringify(status), { headers: { 'content-type': 'application/json' } })
+    }
+    return gatewayError(404, `Unknown route ${request.method} ${url.pathname}. This gateway serves POST /v1/chat/completions.`, 'invalid_request_error')
+  }
+}

@@ -1,0 +1,435 @@
+/**
+ * Helpers for the Chat Completions suites: chunk and SSE builders, the fused
+ * core run over byte chunkings, the fused and the six composed streams,
+ * a reader of repaired SSE, and a portable fixture-file reader.
+ *
+ * No node: imports: these suites also run under Deno and Bun. Streams are
+ * built with `new ReadableStream({ start })` and read with getReader() loops.
+ */
+import { ChatCompletionsDecoderStream } from '../../src/chat-completions/decoder-stream.ts'
+import { ChatCompletionsEncoderStream } from '../../src/chat-completions/encoder-stream.ts'
+import { createChatCompletionsRepair, type ChatCompletionsRepairOptions } from '../../src/chat-completions/repair.ts'
+import { ChatCompletionsRepairStream } from '../../src/chat-completions/repair-stream.ts'
+import { DsmlSanitizerStream } from '../../src/dsml/sanitizer-stream.ts'
+import type { Diagnostic } from '../../src/dsml/types.ts'
+import type { Part } from '../../src/parts.ts'
+import { createSseDecoder } from '../../src/sse/sse-decoder.ts'
+import { SseDecoderStream } from '../../src/sse/sse-decoder-stream.ts'
+import { SseEncoderStream } from '../../src/sse/sse-encoder-stream.ts'
+import { isSseComment, type SseMessage } from '../../src/sse/types.ts'
+import { ToolCallSynthesizerStream } from '../../src/tool-calls/synthesizer-stream.ts'
+import { AssertionError } from '../support/assert.ts'
+
+// ---------------------------------------------------------------- upstream builders
+
+/** The envelope every built chunk carries (DeepSeek style). */
+export const ENVELOPE = {
+  id: 'chatcmpl-test-1',
+  object: 'chat.completion.chunk',
+  created: 1754550000,
+  model: 'deepseek-v4-flash',
+  system_fingerprint: 'fp_test_prod0820',
+} as const
+
+/** One chunk's JSON: the envelope, one choice 0 with `delta`, `logprobs: null`, and `extra` top-level keys. */
+export function chunkJson(delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): string {
+  return JSON.stringify({ ...ENVELOPE, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }], ...extra })
+}
+
+/** `data: <json>\n\n` for one chunk (see `chunkJson`). */
+export function chunk(delta: Record<string, unknown>, finish: string | null = null, extra: Record<string, unknown> = {}): string {
+  return data(chunkJson(delta, finish, extra))
+}
+
+/** `data: <text>\n\n`. */
+export function data(text: string): string {
+  return `data: ${text}\n\n`
+}
+
+export const ROLE = chunk({ role: 'assistant', content: '' })
+export const STOP = chunk({ content: '' }, 'stop')
+export const USAGE = { prompt_tokens: 12, completion_tokens: 34, total_tokens: 46, prompt_cache_hit_tokens: 0, prompt_cache_miss_tokens: 12 }
+export const USAGE_CHUNK = data(JSON.stringify({ ...ENVELOPE, choices: [], usage: USAGE }))
+export const DONE = data('[DONE]')
+
+/** A text delta chunk. */
+export function text(content: string): string {
+  return chunk({ content })
+}
+
+/** A reasoning delta chunk (DeepSeek: `content: null` beside `reasoning_content`). */
+export function reasoning(content: string): string {
+  return chunk({ content: null, reasoning_content: content })
+}
+
+/** A native tool-call delta chunk: the first delta of a call (id, type, name, arguments). */
+export function nativeCall(index: number, id: string, name: string, args: string): string {
+  return chunk({ tool_calls: [{ index, id, type: 'function', function: { name, arguments: args } }] })
+}
+
+/** A whole upstream answer: role chunk, one chunk per text piece, finish, usage chunk, [DONE]. */
+export function answer(pieces: readonly string[], finish = 'stop'): string {
+  return ROLE + pieces.map(text).join('') + chunk({ content: '' }, finish) + USAGE_CHUNK + DONE
+}
+
+// ---------------------------------------------------------------- running the repair
+
+export function utf8(value: string): Uint8Array {
+  return new TextEncoder().encode(value)
+}
+
+export function fromUtf8(bytes: Uint8Array): string {
+  return new TextDecoder().decode(bytes)
+}
+
+/** Deterministic ids: `call_1`, `call_2`, … per instance. */
+export function counterIds(prefix = 'call_'): () => string {
+  let counter = 0
+  return () => `${prefix}${++counter}`
+}
+
+export interface RepairRun {
+  output: string
+  diagnostics: Diagnostic[]
+}
+
+/** The fused core over `chunks` (strings or bytes), deterministic ids unless given. */
+export function repairChunks(chunks: Iterable<string | Uint8Array>, options: ChatCompletionsRepairOptions = {}): RepairRun {
+  const diagnostics: Diagnostic[] = []
+  const repair = createChatCompletionsRepair({
+    generateId: counterIds(),
+    ...options,
+    onDiagnostic: (diagnostic) => {
+      diagnostics.push(diagnostic)
+      options.onDiagnostic?.(diagnostic)
+    },
+  })
+  let output = ''
+  for (const piece of chunks) output += repair.feed(piece)
+  output += repair.end()
+  return { output, diagnostics }
+}
+
+/** Shortcut: the fused core over one whole string. */
+export function repair(input: string, options: ChatCompletionsRepairOptions = {}): RepairRun {
+  return repairChunks([input], options)
+}
+
+/** Byte chunks cut at `offsets` (sorted, unique, inside the input). */
+export function cutAt(bytes: Uint8Array, offsets: readonly number[]): Uint8Array[] {
+  const out: Uint8Array[] = []
+  let previous = 0
+  for (const offset of offsets) {
+    if (offset <= previous || offset >= bytes.length) continue
+    out.push(bytes.subarray(previous, offset))
+    previous = offset
+  }
+  out.push(bytes.subarray(previous))
+  return out
+}
+
+/** Deterministic pseudo-random cut offsets (pieces of 1 to `max` bytes). */
+export function randomCuts(length: number, seed: number, max: number): number[] {
+  const cuts: number[] = []
+  let state = seed >>> 0 || 1
+  let at = 0
+  while (true) {
+    state = (Math.imul(state, 1103515245) + 12345) >>> 0
+    at += 1 + ((state >>> 16) % max)
+    if (at >= length) return cuts
+    cuts.push(at)
+  }
+}
+
+/** 1..length-1, or an evenly spread sample of at most `limit` of them (always including 1 and length-1). */
+export function splitOffsets(length: number, limit: number): number[] {
+  if (length <= 1) return []
+  if (length - 1 <= limit) return Array.from({ length: length - 1 }, (_, index) => index + 1)
+  const offsets = new Set<number>([1, length - 1])
+  const step = (length - 2) / (limit - 1)
+  for (let index = 0; index < limit; index++) offsets.add(1 + Math.round(index * step))
+  return [...offsets].filter((offset) => offset >= 1 && offset < length).sort((a, b) => a - b)
+}
+
+// ---------------------------------------------------------------- streams
+
+/** A stream that yields `chunks`, then closes. */
+export function streamOf<T>(chunks: readonly T[]): ReadableStream<T> {
+  return new ReadableStream<T>({
+    start(controller) {
+      for (const piece of chunks) controller.enqueue(piece)
+      controller.close()
+    },
+  })
+}
+
+/** Reads `stream` to its end. */
+export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
+  const reader = stream.getReader()
+  const out: T[] = []
+  while (true) {
+    const { done, value } = await reader.read()
+    if (done) return out
+    out.push(value)
+  }
+}
+
+/** Reads `stream` until it ends or errors. */
+export async function collectUntilError<T>(stream: ReadableStream<T>): Promise<{ values: T[]; error: unknown }> {
+  const reader = stream.getReader()
+  const values: T[] = []
+  while (true) {
+    let result: ReadableStreamReadResult<T>
+    try {
+      result = await reader.read()
+    } catch (error) {
+      return { values, error }
+    }
+    if (result.done) return { values, error: undefined }
+    values.push(result.value)
+  }
+}
+
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
+  let length = 0
+  for (const piece of chunks) length += piece.length
+  const out = new Uint8Array(length)
+  let at = 0
+  for (const piece of chunks) {
+    out.set(piece, at)
+    at += piece.length
+  }
+  return out
+}
+
+/** `ChatCompletionsRepairStream` over `chunks`; the output bytes joined. */
+export async function fusedBytes(chunks: readonly (string | Uint8Array)[], options: ChatCompletionsRepairOptions = {}): Promise<Uint8Array> {
+  const stream = streamOf(chunks).pipeThrough(new ChatCompletionsRepairStream({ generateId: counterIds(), ...options }))
+  return concatBytes(await collect(stream))
+}
+
+/**
+ * The six composed stages — SseDecoderStream → ChatCompletionsDecoderStream →
+ * DsmlSanitizerStream → ToolCallSynthesizerStream → ChatCompletionsEncoderStream
+ * → SseEncoderStream — then TextEncoderStream; the output bytes joined.
+ */
+export async function composedBytes(chunks: readonly (string | Uint8Array)[], options: ChatCompletionsRepairOptions = {}): Promise<Uint8Array> {
+  const withIds = { generateId: counterIds(), ...options }
+  const stream = streamOf(chunks)
+    .pipeThrough(new SseDecoderStream(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize }))
+    .pipeThrough(new ChatCompletionsDecoderStream())
+    .pipeThrough(new DsmlSanitizerStream<Part>(withIds))
+    .pipeThrough(new ToolCallSynthesizerStream(withIds))
+    .pipeThrough(new ChatCompletionsEncoderStream())
+    .pipeThrough(new SseEncoderStream())
+    .pipeThrough(new TextEncoderStream())
+  return concatBytes(await collect(stream))
+}
+
+export function bytesEqual(a: Uint8Array, b: Uint8Array): boolean {
+  if (a.length !== b.length) return false
+  for (let index = 0; index < a.length; index++) if (a[index] !== b[index]) return false
+  return true
+}
+
+/** Where two byte arrays first differ, shown as text around it (for failure messages). */
+export function firstDifference(a: Uint8Array, b: Uint8Array): string {
+  let index = 0
+  while (index < a.length && index < b.length && a[index] === b[index]) index++
+  const around = (bytes: Uint8Array): string => JSON.stringify(fromUtf8(bytes.subarray(Math.max(0, index - 60), index + 60)))
+  return `first difference at byte ${index} (lengths ${a.length}, ${b.length}):\n  ${around(a)}\n  ${around(b)}`
+}
+
+// ---------------------------------------------------------------- reading repaired SSE
+
+export interface WireCall {
+  index: number
+  id: string | undefined
+  type: string | undefined
+  name: string
+  arguments: string
+}
+
+export interface Repaired {
+  /** Every SSE message, in order. */
+  messages: SseMessage[]
+  /** The data of every event message, in order. */
+  data: string[]
+  /** Parsed JSON chunks (non-JSON data and [DONE] left out). */
+  chunks: Array<Record<string, unknown>>
+  /** choice 0 `content` deltas joined. */
+  content: string
+  /** choice 0 `reasoning_content` deltas joined. */
+  reasoning: string
+  /** choice 0 tool calls, gathered per index (arguments fragments concatenated), in first-seen order. */
+  calls: WireCall[]
+  /** Every non-null choice 0 finish reason, in order. */
+  finishReasons: string[]
+  /** Every non-null `usage`, in order. */
+  usages: unknown[]
+  /** Comments, in order. */
+  comments: string[]
+  /** How many `[DONE]` messages; whether the last event message is one. */
+  doneCount: number
+  doneLast: boolean
+}
+
+/** Decodes repaired SSE text (with the library's SSE decoder) and gathers what a client would see. */
+export function readRepaired(output: string): Repaired {
+  const decoder = createSseDecoder({ maxBufferSize: Math.max(output.length + 1, 1) })
+  const messages = [...decoder.feed(output), ...decoder.end()]
+  const result: Repaired = {
+    messages,
+    data: [],
+    chunks: [],
+    content: '',
+    reasoning: '',
+    calls: [],
+    finishReasons: [],
+    usages: [],
+    comments: [],
+    doneCount: 0,
+    doneLast: false,
+  }
+  const byIndex = new Map<number, WireCall>()
+  for (const message of messages) {
+    if (isSseComment(message)) {
+      result.comments.push(message.comment)
+      continue
+    }
+    result.data.push(message.data)
+    result.doneLast = message.data === '[DONE]'
+    if (message.data === '[DONE]') {
+      result.doneCount++
+      continue
+    }
+    let parsed: unknown
+    try {
+      parsed = JSON.parse(message.data)
+    } catch {
+      continue
+    }
+    if (parsed === null || typeof parsed !== 'object') continue
+    const object = parsed as Record<string, unknown>
+    result.chunks.push(object)
+    if (object.usage !== undefined && object.usage !== null) result.usages.push(object.usage)
+    const choices = Array.isArray(object.choices) ? (object.choices as Array<Record<string, unknown>>) : []
+    const choice = choices.find((candidate) => candidate.index === 0)
+    if (choice === undefined) continue
+    const delta = (choice.delta ?? {}) as Record<string, unknown>
+    if (typeof delta.content === 'string') result.content += delta.content
+    if (typeof delta.reasoning_content === 'string') result.reasoning += delta.reasoning_content
+    if (Array.isArray(delta.tool_calls)) {
+      for (const call of delta.tool_calls as Array<Record<string, unknown>>) {
+        const index = call.index as number
+        const fn = (call.function ?? {}) as { name?: string; arguments?: string }
+        let entry = byIndex.get(index)
+        if (entry === undefined) {
+          entry = { index, id: call.id as string | undefined, type: call.type as string | undefined, name: fn.name ?? '', arguments: '' }
+          byIndex.set(index, entry)
+          result.calls.push(entry)
+        } else if (fn.name !== undefined) {
+          entry.name += fn.name
+        }
+        if (fn.arguments !== undefined) entry.arguments += fn.arguments
+      }
+    }
+    if (typeof choice.finish_reason === 'string') result.finishReasons.push(choice.finish_reason)
+  }
+  return result
+}
+
+/** Calls as `{ name, arguments }` with the arguments JSON parsed. */
+export function callShapes(calls: readonly WireCall[]): Array<{ name: string; arguments: unknown }> {
+  return calls.map((call) => ({ name: call.name, arguments: JSON.parse(call.arguments) as unknown }))
+}
+
+// ---------------------------------------------------------------- fixture files
+
+interface RuntimeGlobals {
+  Deno?: { readTextFile(path: URL): Promise<string> }
+  Bun?: { file(path: URL): { text(): Promise<string> } }
+  process?: { getBuiltinModule?: (id: string) => unknown }
+}
+
+const fileCache = new Map<string, Promise<string>>()
+
+/**
+ * Reads a UTF-8 file next to the tests, in any runtime: Deno.readTextFile,
+ * Bun.file, Node's fs through `process.getBuiltinModule` (Node ≥ 20.16; not
+ * a `node:` import, so the module stays portable), else fetch (browsers).
+ */
+export function readTextFile(url: URL): Promise<string> {
+  const key = url.href
+  let pending = fileCache.get(key)
+  if (pending === undefined) {
+    pending = readUncached(url)
+    fileCache.set(key, pending)
+  }
+  return pending
+}
+
+async function readUncached(url: URL): Promise<string> {
+  const runtime = globalThis as unknown as RuntimeGlobals
+  if (runtime.Deno) return runtime.Deno.readTextFile(url)
+  if (runtime.Bun) return runtime.Bun.file(url).text()
+  const fs = runtime.process?.getBuiltinModule?.('fs') as { readFileSync(path: URL, encoding: 'utf8'): string } | undefined
+  if (fs) return fs.readFileSync(url, 'utf8')
+  const response = await fetch(url)
+  if (!response.ok) throw new Error(`Cannot read ${url.href}: HTTP ${response.status}`)
+  return response.text()
+}
+
+export interface SseFixtureExpectation {
+  capture: string
+  source: string
+  deltas: 'real' | 'synthetic'
+  contentDeltas: number
+  calls: Array<{ name: string; arguments: Record<string, unknown> }>
+  finish_reason: string
+  content: string
+  usage: Record<string, unknown>
+  envelope: Record<string, unknown>
+}
+
+export interface SseFixture {
+  id: string
+  sse: string
+  bytes: Uint8Array
+  expected: SseFixtureExpectation
+}
+
+/** `test/fixtures/sse/<id>.sse` and `<id>.expected.json`. */
+export async function loadSseFixture(id: string): Promise<SseFixture> {
+  const base = new URL(`../fixtures/sse/${id}`, import.meta.url)
+  const [sse, expected] = await Promise.all([readTextFile(new URL(`${base.href}.sse`)), readTextFile(new URL(`${base.href}.expected.json`))])
+  return { id, sse, bytes: utf8(sse), expected: JSON.parse(expected) as SseFixtureExpectation }
+}
+
+// ---------------------------------------------------------------- misc
+
+/** Resolves after a few macrotask turns (stream cancellation propagates asynchronously). */
+export async function settle(turns = 5): Promise<void> {
+  for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setTimeout(resolve, 0))
+}
+
+/** Awaits `promise`, which must reject; returns the reason. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new AssertionError('expected a rejection, the promise resolved')
+}
+
+/** Runs `run`, which must throw; returns what it threw. */
+export function thrownBy(run: () => unknown): unknown {
+  try {
+    run()
+  } catch (error) {
+    return error
+  }
+  throw new AssertionError('expected an error to be thrown, none was')
+}
+

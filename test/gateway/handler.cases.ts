@@ -1,0 +1,381 @@
+/**
+ * `createChatCompletionsGateway` with an injected upstream `fetch`: what the
+ * upstream receives (repaired history, forwarded headers, URL) and what the
+ * client gets back (repaired SSE and JSON, errors). No sockets: these cases
+ * run under vitest, Deno and Bun; test/gateway/loopback.test.ts does sockets.
+ */
+import type { Diagnostic } from '../../src/dsml/types.ts'
+import { createChatCompletionsGateway, declaredToolNames, upstreamChatUrl, type GatewayForward } from '../../src/gateway/index.ts'
+import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import { assert, assertEqual, assertThrows } from '../support/assert.ts'
+import { block, invoke, param } from '../support/dsml-builders.ts'
+import { defineSuite } from '../support/harness.ts'
+import { chatRequest, completionResponse, hasMarker, readSse, recordingUpstream, shapes, sseResponse } from './support.ts'
+
+interface Capture {
+  id: string
+  input: string
+  expected_calls: Array<{ name: string; arguments: Record<string, unknown> }>
+}
+
+const captures = leaks as Capture[]
+const capture = (id: string): Capture => {
+  const found = captures.find((entry) => entry.id === id)
+  if (found === undefined) throw new Error(`no capture ${id}`)
+  return found
+}
+
+const UPSTREAM = 'http://upstream.test/v1'
+const readCall = block([invoke('read', [param('path', 'src/app.ts')])])
+const bashCall = block([invoke('bash', [param('command', 'ls -la')])])
+
+/** Cuts text into pieces of `size` (a streamed leak). */
+function pieces(text: string, size = 7): string[] {
+  const out: string[] = []
+  for (let index = 0; index < text.length; index += size) out.push(text.slice(index, index + size))
+  return out
+}
+
+const userTurn = { role: 'user', content: 'Open src/app.ts' }
+
+export const suite = defineSuite('gateway/handler', (test) => {
+  test('request history: leaked markup in assistant messages is removed before forwarding; user content passes byte for byte', async () => {
+    const upstream = recordingUpstream(() => sseResponse(['Done.']))
+    const forwards: GatewayForward[] = []
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch, onForward: (forward) => forwards.push(forward) })
+    const userWithMarkup = { role: 'user', content: `Why did you print ${readCall}?` }
+    const body = {
+      model: 'deepseek-v4-flash',
+      stream: true,
+      temperature: 0.2,
+      messages: [
+        { role: 'system', content: 'You are terse.' },
+        userTurn,
+        { role: 'assistant', content: `Let me look.\n${readCall}` },
+        userWithMarkup,
+      ],
+    }
+    const response = await gateway(chatRequest(body))
+    assertEqual(response.status, 200)
+    await response.text()
+    assertEqual(upstream.calls.length, 1)
+    const sent = upstream.calls[0]!.body
+    const messages = sent.messages as Array<{ role: string; content: string }>
+    assertEqual(messages[2], { role: 'assistant', content: 'Let me look.\n[removed leaked tool call: read]' })
+    assertEqual(messages[3], userWithMarkup, 'user content is not rewritten')
+    assertEqual(messages[0], body.messages[0])
+    assertEqual({ ...sent, messages: undefined }, { ...body, messages: undefined }, 'other fields are forwarded unchanged')
+    assertEqual(forwards.length, 1)
+    assertEqual(forwards[0]!.repairedMessages, 1)
+    assertEqual(forwards[0]!.url, 'http://upstream.test/v1/chat/completions')
+  })
+
+  test('SSE response: a leaked call comes back as a real tool_calls entry, finish tool_calls, no markup', async () => {
+    const leak = `I will read it.\n${readCall}`
+    const upstream = recordingUpstream(() => sseResponse(pieces(leak)))
+    const diagnostics: Diagnostic[] = []
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) })
+    const seen = await readSse(await gateway(chatRequest({ model: 'deepseek-v4-flash', stream: true, messages: [userTurn] })))
+    assertEqual(shapes(seen.calls), [{ name: 'read', arguments: { path: 'src/app.ts' } }])
+    assert(/^call_[A-Za-z0-9]{24}$/.test(seen.calls[0]!.id), `call id ${seen.calls[0]!.id}`)
+    assertEqual(seen.finishReasons, ['tool_calls'])
+    assertEqual(seen.content.trimEnd(), 'I will read it.')
+    assert(!hasMarker(seen.content), 'no marker in content')
+    assert(seen.done && seen.afterDone === 0, '[DONE] is the last event')
+    assertEqual(diagnostics.filter((diagnostic) => diagnostic.kind === 'recovered-call').length, 1)
+  })
+
+  test('onDiagnostic gets the client request each diagnostic belongs to', async () => {
+    const upstream = recordingUpstream(() => sseResponse(pieces(readCall)))
+    const seenRequests: Request[] = []
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch, onDiagnostic: (_diagnostic, request) => seenRequests.push(request) })
+    const request = chatRequest({ model: 'm', stream: true, messages: [userTurn] })
+    await (await gateway(request)).text()
+    assert(seenRequests.length > 0, 'diagnostics reported')
+    assert(seenRequests.every((seen) => seen === request), 'the same Request object')
+  })
+
+  test('sglang-35736-tool-choice-none: with tool_choice "none" the gateway strips the markup and sends no call', async () => {
+    const leak = capture('sglang-35736-tool-choice-none')
+    const upstream = recordingUpstream(() => sseResponse(pieces(leak.input, 5)))
+    const diagnostics: Diagnostic[] = []
+    const forwards: GatewayForward[] = []
+    const gateway = createChatCompletionsGateway({
+      upstream: UPSTREAM,
+      fetch: upstream.fetch,
+      onDiagnostic: (diagnostic) => diagnostics.push(diagnostic),
+      onForward: (forward) => forwards.push(forward),
+    })
+    const tools = [{ type: 'function', function: { name: 'Bash', parameters: { type: 'object' } } }]
+    const seen = await readSse(await gateway(chatRequest({ model: 'm', stream: true, tool_choice: 'none', tools, messages: [userTurn] })))
+    assertEqual(seen.calls, [])
+    assertEqual(seen.finishReasons, ['stop'])
+    assertEqual(seen.content.trim(), '')
+    assertEqual(forwards[0]!.mode, 'strip')
+    assert(diagnostics.some((diagnostic) => diagnostic.kind === 'dropped-markup'), 'the removed markup is reported')
+    assert(!diagnostics.some((diagnostic) => diagnostic.kind === 'recovered-call'), 'nothing recovered')
+
+    // The same capture without tool_choice "none" is recovered.
+    const recovered = await readSse(await gateway(chatRequest({ model: 'm', stream: true, tools, messages: [userTurn] })))
+    assertEqual(shapes(recovered.calls), leak.expected_calls)
+  })
+
+  test('declared tools gate recovered calls: an undeclared name is dropped and reported as unknown-tool', async () => {
+    const upstream = recordingUpstream(() => sseResponse(pieces(block([invoke('read', [param('path', 'a.ts')]), invoke('bash', [param('command', 'rm -rf /')])]))))
+    const diagnostics: Diagnostic[] = []
+    const forwards: GatewayForward[] = []
+    const gateway = createChatCompletionsGateway({
+      upstream: UPSTREAM,
+      fetch: upstream.fetch,
+      onDiagnostic: (diagnostic) => diagnostics.push(diagnostic),
+      onForward: (forward) => forwards.push(forward),
+    })
+    const tools = [{ type: 'function', function: { name: 'read', parameters: { type: 'object' } } }]
+    const seen = await readSse(await gateway(chatRequest({ model: 'm', stream: true, tools, messages: [userTurn] })))
+    assertEqual(shapes(seen.calls), [{ name: 'read', arguments: { path: 'a.ts' } }])
+    assertEqual(seen.finishReasons, ['tool_calls'])
+    assertEqual(diagnostics.filter((diagnostic) => diagnostic.kind === 'unknown-tool').map((diagnostic) => diagnostic.tool), ['bash'])
+    assertEqual(forwards[0]!.knownTools, ['read'])
+    assert(!hasMarker(seen.content), 'the dropped call is removed from the text too')
+  })
+
+  test('configured knownTools win over the request tools; no tools declared → no gate', async () => {
+    const leak = `${readCall}${bashCall}`
+    const upstream = recordingUpstream(() => sseResponse(pieces(leak)))
+    const configured = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch, knownTools: ['bash'] })
+    const tools = [{ type: 'function', function: { name: 'read' } }]
+    const gated = await readSse(await configured(chatRequest({ model: 'm', stream: true, tools, messages: [userTurn] })))
+    assertEqual(gated.calls.map((call) => call.name), ['bash'])
+
+    const open = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
+    const ungated = await readSse(await open(chatRequest({ model: 'm', stream: true, messages: [userTurn] })))
+    assertEqual(ungated.calls.map((call) => call.name), ['read', 'bash'])
+    const emptyTools = await readSse(await open(chatRequest({ model: 'm', stream: true, tools: [], messages: [userTurn] })))
+    assertEqual(emptyTools.calls.map((call) => call.name), ['read', 'bash'], 'tools: [] declares nothing to gate with')
+  })
+
+  test('declaredToolNames reads function tools, other tool types and legacy functions', () => {
+    assertEqual(
+      declaredToolNames({
+        tools: [{ type: 'function', function: { name: 'read' } }, { type: 'custom', custom: { name: 'apply_patch' } }, { type: 'function' }, null],
+        functions: [{ name: 'legacy' }],
+      }),
+      ['read', 'apply_patch', 'legacy'],
+    )
+    assertEqual(declaredToolNames({ messages: [] }), undefined)
+    assertEqual(declaredToolNames({ tools: [] }), undefined)
+  })
+
+  test('JSON (non-stream) response: content cleaned, tool_calls added, finish tool_calls', async () => {
+    const upstream = recordingUpstream(() => completionResponse(`Reading.\n${readCall}`))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
+    const response = await gateway(chatRequest({ model: 'm', messages: [userTurn] }))
+    assertEqual(response.status, 200)
+    assert((response.headers.get('content-type') ?? '').includes('application/json'), 'JSON content type')
+    const body = (await response.json()) as { choices: Array<{ message: { content: string; tool_calls: Array<{ type: string; function: { name: string; arguments: string } }> }; finish_reason: string }> }
+    const choice = body.choices[0]!
+    assertEqual(choice.finish_reason, 'tool_calls')
+    assertEqual(choice.message.content.trimEnd(), 'Reading.')
+    assertEqual(choice.message.tool_calls.map((call) => [call.type, call.function.name, JSON.parse(call.function.arguments)]), [['function', 'read', { path: 'src/app.ts' }]])
+  })
+
+  test('headers: client headers are forwarded, hop-by-hop and length/encoding headers are not, either way', async () => {
+    const upstream = recordingUpstream(() =>
+      sseResponse(['hi'], 'stop', { 'x-request-id': 'req-1', 'content-encoding': 'gzip', 'content-length': '999', 'keep-alive': 'timeout=5' }),
+    )
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
+    const response = await gateway(
+      chatRequest(
+        { model: 'm', stream: true, messages: [userTurn] },
+        {
+          headers: {
+            authorization: 'Bearer sk-test',
+            accept: 'text/event-stream',
+            'x-api-key': 'key-2',
+            'user-agent': 'test-agent/1.0',
+            host: 'gateway.test',
+            'content-length': '12345',
+            connection: 'keep-alive, x-hop',
+            'x-hop': 'drop me',
+            'keep-alive': 'timeout=5',
+            'accept-encoding': 'gzip, br',
+            te: 'trailers',
+            'proxy-authorization': 'Basic abc',
+          },
+        },
+      ),
+    )
+    await response.text()
+    const sent = upstream.calls[0]!.headers
+    assertEqual(sent.authorization, 'Bearer sk-test')
+    assertEqual(sent['content-type'], 'application/json')
+    assertEqual(sent.accept, 'text/event-stream')
+    assertEqual(sent['x-api-key'], 'key-2')
+    assertEqual(sent['user-agent'], 'test-agent/1.0')
+    for (const dropped of ['host', 'content-length', 'connection', 'x-hop', 'keep-alive', 'accept-encoding', 'te', 'proxy-authorization']) {
+      assertEqual(sent[dropped], undefined, `request header ${dropped} is not forwarded`)
+    }
+    assertEqual(response.headers.get('x-request-id'), 'req-1')
+    assertEqual(response.headers.get('content-encoding'), null)
+    assertEqual(response.headers.get('content-length'), null)
+    assertEqual(response.headers.get('keep-alive'), null)
+  })
+
+  test('URL rule: /chat/completions is appended to the upstream base; both client paths accepted; query kept', async () => {
+    const upstream = recordingUpstream(() => sseResponse(['ok']))
+    const gateway = createChatCompletionsGateway({ upstream: 'http://upstream.test/openai/v1/', fetch: upstream.fetch })
+    for (const path of ['/v1/chat/completions', '/chat/completions', '/v1/chat/completions/', '/chat/completions?api-version=2']) {
+      const response = await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }, { path }))
+      assertEqual(response.status, 200, path)
+      await response.text()
+    }
+    assertEqual(
+      upstream.calls.map((call) => call.url),
+      [
+        'http://upstream.test/openai/v1/chat/completions',
+        'http://upstream.test/openai/v1/chat/completions',
+        'http://upstream.test/openai/v1/chat/completions',
+        'http://upstream.test/openai/v1/chat/completions?api-version=2',
+      ],
+    )
+    assertEqual(upstream.calls.map((call) => call.method), ['POST', 'POST', 'POST', 'POST'])
+    assertEqual(upstreamChatUrl('https://api.deepseek.com'), 'https://api.deepseek.com/chat/completions')
+    assertEqual(upstreamChatUrl('https://api.openai.com/v1'), 'https://api.openai.com/v1/chat/completions')
+  })
+
+  test('bad options throw a TypeError that says what to change', () => {
+    assertThrows(() => createChatCompletionsGateway({ upstream: 'api.deepseek.com' }), TypeError, /absolute http\(s\) URL/)
+    assertThrows(() => createChatCompletionsGateway({ upstream: 'ftp://example.test' }), TypeError, /http\(s\) URL/)
+    assertThrows(() => createChatCompletionsGateway({} as never), TypeError, /base URL/)
+    assertThrows(() => createChatCompletionsGateway({ upstream: UPSTREAM, fetch: 'nope' as never }), TypeError, /"fetch" must be a function/)
+    assertThrows(() => createChatCompletionsGateway({ upstream: UPSTREAM, mode: 'fix' as never }), TypeError, /option "mode"/)
+    assertThrows(() => createChatCompletionsGateway({ upstream: UPSTREAM, maxHoldChars: 3 }), TypeError, /maxHoldChars/)
+  })
+
+  test('400: a body that is not JSON, or not a JSON object, is refused without calling the upstream', async () => {
+    const upstream = recordingUpstream(() => sseResponse(['never']))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
+    for (const body of ['{"model": ', '[1, 2]', 'null', '']) {
+      const response = await gateway(chatRequest(body))
+      assertEqual(response.status, 400, `body ${JSON.stringify(body)}`)
+      const error = (await response.json()) as { error: { message: string; type: string } }
+      assertEqual(error.error.type, 'invalid_request_error')
+      assert(error.error.message.length > 0, 'message')
+    }
+    assertEqual(upstream.calls.length, 0)
+  })
+
+  test('404 for unknown paths and 405 for another method on the chat path, as JSON errors', async () => {
+    const upstream = recordingUpstream(() => sseResponse(['never']))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
+    const missing = await gateway(new Request('http://gateway.test/v1/embeddings', { method: 'POST', body: '{}' }))
+    assertEqual(missing.status, 404)
+    assertEqual(((await missing.json()) as { error: { type: string } }).error.type, 'invalid_request_error')
+    const wrongMethod = await gateway(new Request('http://gateway.test/v1/chat/completions'))
+    assertEqual(wrongMethod.status, 405)
+    assertEqual(wrongMethod.headers.get('allow'), 'POST')
+    await wrongMethod.text()
+    assertEqual(upstream.calls.length, 0)
+  })
+
+  test('GET / and /health: a small JSON status without credentials', async () => {
+    const gateway = createChatCompletionsGateway({ upstream: 'https://user:secret@api.example.test/v1?key=1', fetch: async () => new Response('') })
+    for (const path of ['/', '/health']) {
+      const response = await gateway(new Request(`http://gateway.test${path}`))
+      assertEqual(response.status, 200)
+      const status = (await response.json()) as { ok: boolean; upstream: string }
+      assertEqual(status.ok, true)
+      assertEqual(status.upstream, 'https://api.example.test/v1')
+    }
+  })
+
+  test('502: an upstream network failure becomes an OpenAI-style JSON error', async () => {
+    const gateway = createChatCompletionsGateway({
+      upstream: UPSTREAM,
+      fetch: async () => {
+        throw new TypeError('fetch failed: connect ECONNREFUSED 127.0.0.1:9')
+      },
+    })
+    const response = await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }))
+    assertEqual(response.status, 502)
+    const error = (await response.json()) as { error: { message: string; type: string } }
+    assertEqual(error.error.type, 'upstream_error')
+    assert(error.error.message.includes('ECONNREFUSED') && error.error.message.includes('http://upstream.test/v1'), error.error.message)
+  })
+
+  test('upstream errors (non-2xx) come back untouched, status and body', async () => {
+    const body = JSON.stringify({ error: { message: 'Authentication Fails', type: 'authentication_error' } })
+    const upstream = recordingUpstream(() => new Response(body, { status: 401, statusText: 'Unauthorized', headers: { 'content-type': 'application/json' } }))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
+    const response = await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }))
+    assertEqual(response.status, 401)
+    assertEqual(await response.text(), body)
+  })
+
+  test('the client request signal is passed upstream, so a client that leaves aborts the upstream call', async () => {
+    const upstream = recordingUpstream(() => sseResponse(['hi']))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
+    const controller = new AbortController()
+    const response = await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }, { signal: controller.signal }))
+    await response.text()
+    const forwarded = upstream.calls[0]!.signal
+    assertEqual(forwarded.aborted, false)
+    controller.abort()
+    assertEqual(forwarded.aborted, true)
+  })
+
+  test('a client that left before the upstream answered gets 499, not a 502 blaming the upstream', async () => {
+    const controller = new AbortController()
+    const gateway = createChatCompletionsGateway({
+      upstream: UPSTREAM,
+      fetch: async (request) => {
+        controller.abort()
+        if (request.signal.aborted) throw new DOMException('This operation was aborted', 'AbortError')
+        return sseResponse(['unreachable'])
+      },
+    })
+    const response = await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }, { signal: controller.signal }))
+    assertEqual(response.status, 499)
+    assertEqual(((await response.json()) as { error: { type: string } }).error.type, 'client_closed_request')
+  })
+
+  test('cancelling the repaired body cancels the upstream body', async () => {
+    let cancelled = false
+    const encoder = new TextEncoder()
+    const gateway = createChatCompletionsGateway({
+      upstream: UPSTREAM,
+      fetch: async () => {
+        let sent = 0
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            const chunk = { id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta: { content: `word ${sent++} ` }, finish_reason: null }] }
+            controller.enqueue(encoder.encode(`data: ${JSON.stringify(chunk)}\n\n`))
+          },
+          cancel() {
+            cancelled = true
+          },
+        })
+        return new Response(body, { headers: { 'content-type': 'text/event-stream' } })
+      },
+    })
+    const response = await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }))
+    const reader = response.body!.getReader()
+    const first = await reader.read()
+    assert(!first.done, 'some output before the cancel')
+    await reader.cancel()
+    // The cancel reaches the upstream through the pipe a few microtasks later.
+    for (let tries = 0; tries < 50 && !cancelled; tries++) await new Promise((resolve) => setTimeout(resolve, 2))
+    assertEqual(cancelled, true)
+  })
+
+  test('mode "off" forwards the history as is and passes the response through', async () => {
+    const leak = `Text ${readCall}`
+    const upstream = recordingUpstream(() => sseResponse(pieces(leak)))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch, mode: 'off' })
+    const history = { role: 'assistant', content: leak }
+    const seen = await readSse(await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn, history] })))
+    assertEqual((upstream.calls[0]!.body.messages as unknown[])[1], history)
+    assertEqual(seen.content, leak)
+    assertEqual(seen.calls, [])
+  })
+})
