@@ -20,3 +20,11 @@ test('examples/stream.ts turns a doubled-bar leak into a tool-call event', () =>
   expect(output).toContain('tool-call: web_search {"query":"deepseek dsml leak"}')
   expect(output).not.toContain('DSML')
 })
+
+test('examples/chat-completions.ts: composed stages and the fused stream agree, and the leak becomes tool_calls', () => {
+  const output = run('chat-completions.ts')
+  expect(output).toContain('identical: true')
+  expect(output).toContain('chunks with tool_calls: 1')
+  expect(output).toContain('"finish_reason":"tool_calls"')
+  expect(output).not.toContain('\uFF5C')
+})
