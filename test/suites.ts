@@ -19,6 +19,7 @@ import * as chatCompletionsRequest from './chat-completions/request.cases.ts'
 import * as chatCompletionsResponse from './chat-completions/response.cases.ts'
 import * as cliLeaksReport from './cli/leaks-report.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
+import * as dsmlFenceTracker from './dsml/fence-tracker.cases.ts'
 import * as dsmlFixtures from './dsml/fixtures.cases.ts'
 import * as dsmlParse from './dsml/parse.cases.ts'
 import * as dsmlProperties from './dsml/properties.cases.ts'
@@ -51,6 +52,7 @@ const modules: Record<string, CasesModule> = {
   './chat-completions/response.cases.ts': chatCompletionsResponse,
   './cli/leaks-report.cases.ts': cliLeaksReport,
   './dsml/config.cases.ts': dsmlConfig,
+  './dsml/fence-tracker.cases.ts': dsmlFenceTracker,
   './dsml/fixtures.cases.ts': dsmlFixtures,
   './dsml/parse.cases.ts': dsmlParse,
   './dsml/properties.cases.ts': dsmlProperties,

@@ -21,6 +21,7 @@ import {
   typeValue,
 } from './arguments.ts'
 import { classifyCloserName, classifyOpenerName, isBar, isToolName, type TagKind } from './grammar.ts'
+import { createFenceTracker } from './fence-tracker.ts'
 import { type DsmlSanitizerOptions, resolveOptions } from './options.ts'
 import {
   createTagLexer,
@@ -124,11 +125,8 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
   let out: SanitizerEvent[] = []
   let ended = false
 
-  // Code fences, tracked on emitted text.
-  let inFence = false
-  let fenceLength = 0
-  let backtickRun = 0
-  let runOpenedFence = false
+  /** Code fences, tracked on the emitted text. */
+  const fences = createFenceTracker()
 
   /** Markup was just removed; markerless closers right after it are noise (PATTERNS §5). */
   let afterRemoval = false
@@ -153,44 +151,9 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
 
   // ── output ────────────────────────────────────────────────────────────
 
-  /**
-   * Fences are tracked on the text that is emitted, so removed markup between
-   * two backtick runs joins them exactly as a reader of the output sees them.
-   * A run toggles as soon as it is long enough (3 to open, the opener's length
-   * to close); a run that opened a fence keeps setting its length while it grows.
-   */
-  function trackFences(text: string): void {
-    let index = 0
-    const length = text.length
-    while (true) {
-      while (index < length && text.charCodeAt(index) === 0x60) {
-        countBacktick()
-        index++
-      }
-      if (index === length) return
-      backtickRun = 0
-      runOpenedFence = false
-      index = text.indexOf('`', index)
-      if (index === -1) return
-    }
-  }
-
-  function countBacktick(): void {
-    backtickRun++
-    if (runOpenedFence) {
-      fenceLength = backtickRun
-    } else if (!inFence && backtickRun === 3) {
-      inFence = true
-      runOpenedFence = true
-      fenceLength = 3
-    } else if (inFence && backtickRun === fenceLength) {
-      inFence = false
-    }
-  }
-
   function emitText(text: string): void {
     if (text.length === 0) return
-    trackFences(text)
+    fences.track(text)
     if (afterRemoval) {
       for (let index = 0; index < text.length; index++) {
         const code = text.charCodeAt(index)
@@ -924,7 +887,7 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
         if (index === length) break
       }
       if (region === undefined) {
-        if (inFence) {
+        if (fences.inFence) {
           flushPending()
           emitText(input[index]!)
           index++
@@ -988,7 +951,7 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
     if (region === undefined && !lexing && !afterRemoval && chunk.length <= SHORT_SCAN && isPlainShortText(chunk)) {
       // Fast path for token-sized prose: nothing held, nothing that could open markup.
       if (chunk.length === 0) return []
-      trackFences(chunk)
+      fences.track(chunk)
       return [{ type: 'text', text: chunk }]
     }
     out = []

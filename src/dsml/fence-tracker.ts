@@ -1,0 +1,62 @@
+/**
+ * `createFenceTracker`: are we inside a Markdown code fence? Markup in a fence
+ * is documentation: neither run nor removed (DESIGN.md §5.4).
+ *
+ * A fence is a run of three or more backticks; it is closed by a run at least
+ * as long as the one that opened it. The sanitizer tracks the text it emits, so
+ * removed markup between two backtick runs joins them exactly as a reader of
+ * the output sees them. A run toggles as soon as it is long enough (3 to open,
+ * the opener's length to close), and a run that opened a fence keeps setting
+ * the fence's length while it grows — so the answer never depends on where the
+ * text was split.
+ */
+
+const BACKTICK = 0x60 // "`"
+
+export interface FenceTracker {
+  /** Reads more emitted text. */
+  track(text: string): void
+  /** Inside a fence, after everything tracked so far. */
+  readonly inFence: boolean
+}
+
+export function createFenceTracker(): FenceTracker {
+  let inFence = false
+  let fenceLength = 0
+  let backtickRun = 0
+  let runOpenedFence = false
+
+  function countBacktick(): void {
+    backtickRun++
+    if (runOpenedFence) {
+      fenceLength = backtickRun
+    } else if (!inFence && backtickRun === 3) {
+      inFence = true
+      runOpenedFence = true
+      fenceLength = 3
+    } else if (inFence && backtickRun === fenceLength) {
+      inFence = false
+    }
+  }
+
+  return {
+    track(text) {
+      let index = 0
+      const length = text.length
+      while (true) {
+        while (index < length && text.charCodeAt(index) === BACKTICK) {
+          countBacktick()
+          index++
+        }
+        if (index === length) return
+        backtickRun = 0
+        runOpenedFence = false
+        index = text.indexOf('`', index)
+        if (index === -1) return
+      }
+    },
+    get inFence() {
+      return inFence
+    },
+  }
+}
