@@ -19,6 +19,11 @@ export interface DsmlPartSanitizer {
   noteNativeToolCall(call: NativeToolCall): void
   /** Characters held back by both channels together. */
   readonly heldChars: number
+  /**
+   * Both channels idle (see `DsmlSanitizer.idle`): an answer-text part without
+   * `<`, bars or backticks would pass through as it is and change nothing.
+   */
+  readonly idle: boolean
 }
 
 export function createDsmlPartSanitizer(options: DsmlSanitizerOptions = {}): DsmlPartSanitizer {
@@ -102,6 +107,9 @@ export function createDsmlPartSanitizer(options: DsmlSanitizerOptions = {}): Dsm
     },
     get heldChars() {
       return textEngine.heldChars + reasoningEngine.heldChars
+    },
+    get idle() {
+      return textEngine.idle && reasoningEngine.heldChars === 0
     },
   }
 }

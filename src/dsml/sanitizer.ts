@@ -981,5 +981,8 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
     get heldChars() {
       return heldLength + gapLength + pending.length + (lexing ? lexer.length : 0)
     },
+    get idle() {
+      return region === undefined && !lexing && !afterRemoval && !ended
+    },
   }
 }

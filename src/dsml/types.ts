@@ -78,4 +78,10 @@ export interface DsmlSanitizer {
   noteNativeToolCall(call: NativeToolCall): void
   /** Number of input characters currently held back (never above `maxHoldChars`). */
   readonly heldChars: number
+  /**
+   * Nothing is held and nothing was just removed: a chunk without `<`, bars
+   * or backticks would come out unchanged and leave no trace. Lets a caller
+   * skip the engine (and the work to extract its text) for such chunks.
+   */
+  readonly idle: boolean
 }
