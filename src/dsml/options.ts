@@ -88,7 +88,7 @@ export interface ResolvedRescues {
 
 export interface ResolvedOptions {
   mode: 'recover' | 'strip' | 'off'
-  rescues: ResolvedRescues
+  rescues: Readonly<ResolvedRescues>
   knownTools: ReadonlySet<string> | undefined
   maxHoldChars: number
   eagerStopChars: number
@@ -121,6 +121,12 @@ function presetRescues(preset: DsmlPreset): ResolvedRescues {
   }
 }
 
+/** The presets as shared, frozen objects: most sanitizers use one unchanged. */
+const PRESETS: Readonly<Record<DsmlPreset, Readonly<ResolvedRescues>>> = {
+  relaxed: Object.freeze(presetRescues('relaxed')),
+  strict: Object.freeze(presetRescues('strict')),
+}
+
 function positiveInteger(value: unknown, name: string, fallback: number, minimum: number): number {
   if (value === undefined) return fallback
   if (typeof value !== 'number' || !Number.isInteger(value) || value < minimum) {
@@ -148,8 +154,9 @@ export function resolveOptions(options: DsmlSanitizerOptions = {}): ResolvedOpti
   if (preset !== 'relaxed' && preset !== 'strict') {
     throw new TypeError(`Cannot use option "preset": expected "relaxed" or "strict", got "${String(preset)}"`)
   }
-  const rescues = presetRescues(preset)
+  let rescues: ResolvedRescues = PRESETS[preset]
   if (options.rescues !== undefined) {
+    rescues = presetRescues(preset)
     for (const [key, value] of Object.entries(options.rescues)) {
       if (!(key in rescues)) {
         throw new TypeError(`Cannot use rescue "${key}": known rescues are ${Object.keys(rescues).join(', ')}`)

@@ -21,8 +21,8 @@ import {
   typeValue,
 } from './arguments.ts'
 import { classifyCloserName, classifyOpenerName, isBar, isToolName, type TagKind } from './grammar.ts'
-import { createFenceTracker } from './fence-tracker.ts'
-import { type DsmlSanitizerOptions, resolveOptions } from './options.ts'
+import { createFenceTracker, type FenceTracker } from './fence-tracker.ts'
+import { type DsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from './options.ts'
 import {
   createTagLexer,
   type LexedTag,
@@ -105,8 +105,19 @@ const NO_MARKERLESS: TagLexerContext = { markerlessOpeners: false, markerlessClo
 const MARKERLESS_CLOSERS: TagLexerContext = { markerlessOpeners: false, markerlessClosers: true }
 const ALL_MARKERLESS: TagLexerContext = { markerlessOpeners: true, markerlessClosers: true }
 
+/** The machine behind a sanitizer, created on the first chunk that could hold markup. */
+interface Engine {
+  feed(chunk: string): SanitizerEvent[]
+  end(): SanitizerEvent[]
+  readonly heldChars: number
+  readonly idle: boolean
+}
+
 /**
- * Creates the engine.
+ * Creates the engine. Until a chunk holds a `<` or a bar, a sanitizer is a few
+ * fields (text passes straight through, fences are tracked); the state machine
+ * is built on the first chunk that could hold markup. So an idle sanitizer —
+ * one per open stream and channel in a gateway — costs little memory.
  *
  * @example
  * ```ts
@@ -115,18 +126,72 @@ const ALL_MARKERLESS: TagLexerContext = { markerlessOpeners: true, markerlessClo
  * ```
  */
 export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSanitizer {
-  const resolved = resolveOptions(options)
+  return new LazySanitizer(resolveOptions(options))
+}
+
+/** A sanitizer whose engine is built on demand (a class: its methods cost nothing per instance). */
+class LazySanitizer implements DsmlSanitizer {
+  #resolved: ResolvedOptions
+  #engine: Engine | undefined
+  #fences: FenceTracker | undefined
+  #nativeCalls: Set<string> | undefined
+  #ended = false
+
+  constructor(resolved: ResolvedOptions) {
+    this.#resolved = resolved
+  }
+
+  feed(chunk: string): SanitizerEvent[] {
+    if (this.#ended) throw new TypeError('Cannot feed the DSML sanitizer: end() was already called')
+    if (typeof chunk !== 'string') throw new TypeError(`Cannot feed the DSML sanitizer: expected a string, got ${typeof chunk}`)
+    if (this.#resolved.mode === 'off') return chunk.length > 0 ? [{ type: 'text', text: chunk }] : []
+    if (this.#engine !== undefined) return this.#engine.feed(chunk)
+    if (chunk.length === 0) return []
+    if (!mayHoldMarkup(chunk)) {
+      if (chunk.includes('`')) (this.#fences ??= createFenceTracker()).track(chunk)
+      return [{ type: 'text', text: chunk }]
+    }
+    this.#engine = createEngine(this.#resolved, (this.#fences ??= createFenceTracker()), (this.#nativeCalls ??= new Set()))
+    return this.#engine.feed(chunk)
+  }
+
+  end(): SanitizerEvent[] {
+    if (this.#ended) throw new TypeError('Cannot end the DSML sanitizer: end() was already called')
+    this.#ended = true
+    return this.#engine === undefined || this.#resolved.mode === 'off' ? [] : this.#engine.end()
+  }
+
+  noteNativeToolCall(call: NativeToolCall): void {
+    if (call === null || typeof call !== 'object' || typeof call.name !== 'string') {
+      throw new TypeError('Cannot note a native tool call: expected { name: string, arguments }')
+    }
+    ;(this.#nativeCalls ??= new Set()).add(callKey(call.name, call.arguments))
+  }
+
+  get heldChars(): number {
+    return this.#engine === undefined ? 0 : this.#engine.heldChars
+  }
+
+  get idle(): boolean {
+    return !this.#ended && (this.#engine === undefined || this.#engine.idle)
+  }
+}
+
+/** Could this chunk open markup: does it hold a `<` or a bar? */
+function mayHoldMarkup(chunk: string): boolean {
+  if (chunk.length <= SHORT_SCAN) return !isPlainShortText(chunk)
+  return (
+    chunk.includes('<') || chunk.includes('\uFF5C') || chunk.includes('|') || chunk.includes('\u2016') || chunk.includes('\u2502')
+  )
+}
+
+function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCalls: Set<string>): Engine {
   const { rescues, eagerStopChars, maxTagChars } = resolved
   /** Held markup is reported once it would pass this; the lexer's tag and a lone block's gap fit in the rest. */
   const heldCap = resolved.maxHoldChars - maxTagChars - eagerStopChars
-  const nativeCalls = new Set<string>()
   const lexer = createTagLexer(maxTagChars)
 
   let out: SanitizerEvent[] = []
-  let ended = false
-
-  /** Code fences, tracked on the emitted text. */
-  const fences = createFenceTracker()
 
   /** Markup was just removed; markerless closers right after it are noise (PATTERNS §5). */
   let afterRemoval = false
@@ -944,45 +1009,29 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions = {}): DsmlSan
 
   // ── public ────────────────────────────────────────────────────────────
 
-  function feed(chunk: string): SanitizerEvent[] {
-    if (ended) throw new TypeError('Cannot feed the DSML sanitizer: end() was already called')
-    if (typeof chunk !== 'string') throw new TypeError(`Cannot feed the DSML sanitizer: expected a string, got ${typeof chunk}`)
-    if (resolved.mode === 'off') return chunk.length > 0 ? [{ type: 'text', text: chunk }] : []
-    if (region === undefined && !lexing && !afterRemoval && chunk.length <= SHORT_SCAN && isPlainShortText(chunk)) {
-      // Fast path for token-sized prose: nothing held, nothing that could open markup.
-      if (chunk.length === 0) return []
-      fences.track(chunk)
-      return [{ type: 'text', text: chunk }]
-    }
-    out = []
-    scan(chunk)
-    return out
-  }
-
-  function end(): SanitizerEvent[] {
-    if (ended) throw new TypeError('Cannot end the DSML sanitizer: end() was already called')
-    ended = true
-    if (resolved.mode === 'off') return []
-    out = []
-    finishLexing()
-    resolveAtEnd()
-    return out
-  }
-
   return {
-    feed,
-    end,
-    noteNativeToolCall(call: NativeToolCall) {
-      if (call === null || typeof call !== 'object' || typeof call.name !== 'string') {
-        throw new TypeError('Cannot note a native tool call: expected { name: string, arguments }')
+    feed(chunk) {
+      if (region === undefined && !lexing && !afterRemoval && chunk.length <= SHORT_SCAN && isPlainShortText(chunk)) {
+        // Fast path for token-sized prose: nothing held, nothing that could open markup.
+        if (chunk.length === 0) return []
+        fences.track(chunk)
+        return [{ type: 'text', text: chunk }]
       }
-      nativeCalls.add(callKey(call.name, call.arguments))
+      out = []
+      scan(chunk)
+      return out
+    },
+    end() {
+      out = []
+      finishLexing()
+      resolveAtEnd()
+      return out
     },
     get heldChars() {
       return heldLength + gapLength + pending.length + (lexing ? lexer.length : 0)
     },
     get idle() {
-      return region === undefined && !lexing && !afterRemoval && !ended
+      return region === undefined && !lexing && !afterRemoval
     },
   }
 }
