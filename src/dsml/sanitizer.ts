@@ -98,6 +98,9 @@ function isPlainShortText(chunk: string): boolean {
   return true
 }
 
+/** Emitted text pieces joined per batch (see `emitText`). */
+const TEXT_BATCH = 256
+
 /** Longest pending prefix kept: longer than any partial marker (`</ spaces bars spaces DSM`). */
 const PENDING_LIMIT = 32
 
@@ -192,6 +195,9 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
   const lexer = createTagLexer(maxTagChars)
 
   let out: SanitizerEvent[] = []
+  /** Text emitted since the last event, joined into one text event when it closes. */
+  let textPieces: string[] = []
+  let textBatches: string[] = []
 
   /** Markup was just removed; markerless closers right after it are noise (PATTERNS §5). */
   let afterRemoval = false
@@ -228,14 +234,37 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
         }
       }
     }
-    const last = out[out.length - 1]
-    if (last?.type === 'text') last.text += text
-    else out.push({ type: 'text', text })
+    // Pieces are joined in batches, once: `+=` per piece would build deep ropes,
+    // and a long list of tiny strings, that the collector copies again and again.
+    textPieces.push(text)
+    if (textPieces.length === TEXT_BATCH) {
+      textBatches.push(textPieces.join(''))
+      textPieces = []
+    }
+  }
+
+  /** Turns the text emitted since the last event into one text event. */
+  function closeText(): void {
+    if (textBatches.length > 0) {
+      textBatches.push(textPieces.join(''))
+      out.push({ type: 'text', text: textBatches.join('') })
+      textBatches = []
+      textPieces = []
+      return
+    }
+    if (textPieces.length === 0) return
+    out.push({ type: 'text', text: textPieces.length === 1 ? textPieces[0]! : textPieces.join('') })
+    textPieces = []
+  }
+
+  function push(event: SanitizerEvent): void {
+    closeText()
+    out.push(event)
   }
 
   function diagnose(kind: DiagnosticKind, text: string, message: string, tool?: string): void {
     const diagnostic: Diagnostic = tool === undefined ? { kind, text, message } : { kind, text, tool, message }
-    out.push({ type: 'diagnostic', diagnostic })
+    push({ type: 'diagnostic', diagnostic })
     if (text.length > 0) afterRemoval = true
   }
 
@@ -812,8 +841,8 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
       return
     }
     const call: ToolCall = { id: resolved.generateId(), name, arguments: args }
-    out.push({ type: 'tool-call', call, source: takeHeld() })
-    out.push({ type: 'diagnostic', diagnostic: { kind: 'recovered-call', text: '', tool: name, message: `Recovered a call to "${name}"` } })
+    push({ type: 'tool-call', call, source: takeHeld() })
+    push({ type: 'diagnostic', diagnostic: { kind: 'recovered-call', text: '', tool: name, message: `Recovered a call to "${name}"` } })
     afterRemoval = true
   }
 
@@ -1019,12 +1048,14 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
       }
       out = []
       scan(chunk)
+      closeText()
       return out
     },
     end() {
       out = []
       finishLexing()
       resolveAtEnd()
+      closeText()
       return out
     },
     get heldChars() {
