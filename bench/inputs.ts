@@ -21,11 +21,12 @@ export function createRandom(seed: number): () => number {
   }
 }
 
-function pick<T>(random: () => number, items: readonly T[]): T {
+export function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)]!
 }
 
-const WORDS = (
+/** Common words, shared by every generated prose input. */
+export const WORDS = (
   'the of and to in is that it for on with as was be by this are from at or an have not which but ' +
   'model stream token value result output request response server client buffer chunk parser engine ' +
   'function return error message system memory network latency before after during because however ' +

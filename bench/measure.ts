@@ -59,6 +59,28 @@ export function measure(run: () => number, options: MeasureOptions = {}): Timing
   return { median: median(times), runs: times.length }
 }
 
+/**
+ * Times several functions in interleaved rounds, alternating the order each
+ * round, so that drift in the machine or the heap (and garbage one run leaves
+ * to the next) falls on all of them alike. Returns one median per function.
+ */
+export function measureInterleaved(runs: ReadonlyArray<() => number>, options: MeasureOptions = {}): number[] {
+  const { warmup = 2, minRuns = 5, maxRuns = 21, budgetMs = 1000 } = options
+  for (let round = 0; round < warmup; round++) for (const run of runs) consume(run())
+  const times = runs.map((): number[] => [])
+  const started = performance.now()
+  for (let round = 0; round < maxRuns && (round < minRuns || performance.now() - started < budgetMs); round++) {
+    for (let step = 0; step < runs.length; step++) {
+      const index = round % 2 === 0 ? step : runs.length - 1 - step
+      const before = performance.now()
+      const value = runs[index]!()
+      times[index]!.push(performance.now() - before)
+      consume(value)
+    }
+  }
+  return times.map(median)
+}
+
 /** MB/s, where MB = 1e6 UTF-16 code units of input. */
 export function throughput(codeUnits: number, milliseconds: number): number {
   return codeUnits / 1e6 / (milliseconds / 1000)
@@ -70,4 +92,44 @@ export function heapAfterGc(): number {
   globalThis.gc()
   globalThis.gc()
   return process.memoryUsage().heapUsed
+}
+
+/**
+ * Bundles `entry` the way `npm run build` compiles it (esbuild, no
+ * `keepNames`) into a temporary file and imports it, or undefined when esbuild
+ * cannot. tsx compiles with `keepNames`, which gives every closure its own
+ * `name` property when it is created and so inflates the memory of
+ * closure-built objects; memory is measured on the shipped form.
+ */
+export async function importAsBuilt<Module>(entry: string): Promise<Module | undefined> {
+  const { mkdtempSync, rmSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  const { pathToFileURL } = await import('node:url')
+  const directory = mkdtempSync(join(tmpdir(), 'dsml-bench-'))
+  try {
+    const { buildSync } = await import('esbuild')
+    const outfile = join(directory, 'bundle.mjs')
+    buildSync({ entryPoints: [entry], bundle: true, format: 'esm', target: 'es2022', outfile, logLevel: 'silent' })
+    return (await import(pathToFileURL(outfile).href)) as Module
+  } catch {
+    return undefined
+  } finally {
+    rmSync(directory, { recursive: true, force: true })
+  }
+}
+
+/** The CPU model, from /proc/cpuinfo on Linux, else from Node. */
+export async function cpuModel(): Promise<string> {
+  const { readFileSync } = await import('node:fs')
+  const { cpus } = await import('node:os')
+  try {
+    const line = readFileSync('/proc/cpuinfo', 'utf8')
+      .split('\n')
+      .find((entry) => entry.startsWith('model name'))
+    if (line !== undefined) return line.slice(line.indexOf(':') + 1).trim()
+  } catch {
+    // not Linux: fall back to what Node knows
+  }
+  return cpus()[0]?.model ?? 'unknown'
 }

@@ -6,13 +6,13 @@
  *   npm run bench        (node --expose-gc --import tsx bench/run.ts)
  */
 import { createHash } from 'node:crypto'
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
+import { fileURLToPath } from 'node:url'
 import { createDsmlSanitizer, type DsmlSanitizer, type DsmlSanitizerOptions, sanitizeText } from '../src/dsml/index.ts'
 import { bigParameter, blockDense, lessThanDense, prose } from './inputs.ts'
-import { blackholeValue, consume, heapAfterGc, measure, type MeasureOptions, median, throughput } from './measure.ts'
+import { blackholeValue, consume, cpuModel, heapAfterGc, importAsBuilt, measure, measureInterleaved, type MeasureOptions, median, throughput } from './measure.ts'
 
 const MB = 1e6
 const started = performance.now()
@@ -82,24 +82,13 @@ const SHAPES: Shape[] = [
     size: 1 * MB,
     n: 1 * MB,
     doublingOptions: { maxHoldChars: 16_000_000 },
-    doublingNote: 'maxHoldChars 16_000_000 so the 4 MB value is recovered too',
+    doublingNote: 'here maxHoldChars 16_000_000, so 4n is recovered too',
   },
   { key: 'd', label: '(d) prose, `<` every 5 chars', make: (size) => lessThanDense(size, 4), size: 200_000, n: 200_000 },
 ]
 
 // ── machine ──────────────────────────────────────────────────────────────
 
-function cpuModel(): string {
-  try {
-    const line = readFileSync('/proc/cpuinfo', 'utf8')
-      .split('\n')
-      .find((entry) => entry.startsWith('model name'))
-    if (line !== undefined) return line.slice(line.indexOf(':') + 1).trim()
-  } catch {
-    // not Linux: fall back to what Node knows
-  }
-  return os.cpus()[0]?.model ?? 'unknown'
-}
 
 function print(line = ''): void {
   console.log(line)
@@ -122,7 +111,7 @@ const load = (): string => os.loadavg().map((value) => fixed(value, 2)).join(' '
 
 print('# DSML engine benchmark')
 print()
-print(`Node ${process.version}, ${os.availableParallelism()} CPUs (nproc), CPU: ${cpuModel()}, ${os.platform()} ${os.arch()}`)
+print(`Node ${process.version}, ${os.availableParallelism()} CPUs (nproc), CPU: ${await cpuModel()}, ${os.platform()} ${os.arch()}`)
 print(`Engine: src/dsml/*.ts sha256 ${sourceFingerprint()}, loaded through tsx. Load average at start: ${load()}`)
 print()
 print('MB = 1e6 UTF-16 code units of input (string `.length`), so MB/s = input code units / 1e6 / seconds.')
@@ -185,7 +174,7 @@ print()
 
 // ── 2. doubling ──────────────────────────────────────────────────────────
 
-print('## 2. Doubling: median ms at n, 2n, 4n (linear ≈ 4, target ≤ 4.6)')
+print('## 2. Doubling: median ms at n, 2n, 4n, timed in interleaved rounds (linear ≈ 4, target ≤ 4.6)')
 print()
 print('| Input | n (code units) | mode | t(n) ms | t(2n) ms | t(4n) ms | t(4n)/t(n) |')
 print('|---|---:|---|---:|---:|---:|---:|')
@@ -198,7 +187,10 @@ for (const shape of SHAPES) {
     ['fed by 4', (text) => fedBy4(text, options)],
   ]
   for (const [mode, run] of modes) {
-    const times = texts.map((text) => measure(() => run(text), { minRuns: 7, maxRuns: 31, budgetMs: 700 }).median)
+    const times = measureInterleaved(
+      texts.map((text) => () => run(text)),
+      { minRuns: 7, maxRuns: 31, budgetMs: 2000 },
+    )
     const ratio = times[2]! / times[0]!
     ratios.push({ label: `${shape.label}, ${mode}`, ratio })
     const label = shape.doublingNote === undefined ? shape.label : `${shape.label}; ${shape.doublingNote}`
@@ -213,25 +205,9 @@ interface Engine {
   createDsmlSanitizer: typeof createDsmlSanitizer
 }
 
-/**
- * The engine bundled as `npm run build` ships it: esbuild without `keepNames`.
- * tsx compiles with `keepNames`, which wraps every function, inner closures
- * included, in `__name(fn, "fn")` when it is created: each closure gets its own
- * `name` property, which inflates the memory of a closure-built object.
- */
-async function loadShippedEngine(): Promise<Engine | undefined> {
-  const directory = mkdtempSync(join(os.tmpdir(), 'dsml-bench-'))
-  try {
-    const { buildSync } = await import('esbuild')
-    const outfile = join(directory, 'dsml.mjs')
-    const entry = join(SOURCE_DIR, 'index.ts')
-    buildSync({ entryPoints: [entry], bundle: true, format: 'esm', target: 'es2022', outfile, logLevel: 'silent' })
-    return (await import(pathToFileURL(outfile).href)) as Engine
-  } catch {
-    return undefined
-  } finally {
-    rmSync(directory, { recursive: true, force: true })
-  }
+/** The engine as shipped (see `importAsBuilt`). */
+function loadShippedEngine(): Promise<Engine | undefined> {
+  return importAsBuilt<Engine>(join(SOURCE_DIR, 'index.ts'))
 }
 
 const SANITIZERS = 10_000
@@ -271,7 +247,7 @@ const tsxHeld = bytesPerSanitizer(tsxEngine, feedHeld)
 const shippedIdle = shippedEngine === undefined ? undefined : bytesPerSanitizer(shippedEngine, () => {})
 const shippedHeld = shippedEngine === undefined ? undefined : bytesPerSanitizer(shippedEngine, feedHeld)
 const bytes = (value: number | undefined): string => (value === undefined ? 'n/a (esbuild not found)' : String(Math.round(value)))
-print('| Sanitizer state | as built (esbuild, no keepNames) | as run by tsx (keepNames) |')
+print('| Sanitizer state | as built (esbuild, no `keepNames`) | as run by tsx (`keepNames`) |')
 print('|---|---:|---:|')
 print(`| idle (created, fed nothing) | ${bytes(shippedIdle)} | ${bytes(tsxIdle)} |`)
 print(`| fed ${JSON.stringify(HELD_CHUNK)} (\`<\` held${heldOk ? '' : ' — **heldChars was not 1**'}) | ${bytes(shippedHeld)} | ${bytes(tsxHeld)} |`)

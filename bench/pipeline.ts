@@ -1,0 +1,547 @@
+/**
+ * Pipeline benchmark: whole Chat Completions SSE streams, bytes in → bytes out,
+ * through four pipelines, in one process, printed as Markdown. A report, not a
+ * test: it never exits non-zero because a target failed.
+ *
+ *   npm run bench:pipeline   (node --expose-gc --import tsx bench/pipeline.ts)
+ *
+ * (a) naive gateway: TextDecoderStream → EventSourceParserStream → JSON.parse →
+ *     JSON.stringify → TextEncoderStream, no repair;
+ * (b) SSE parse only: TextDecoderStream → EventSourceParserStream, drained;
+ * (c) our six composed stages (+ TextEncoderStream);
+ * (d) ChatCompletionsRepairStream (the same six cores fused in one stream).
+ *
+ * Every run builds a fresh source that enqueues one pre-encoded SSE event per
+ * `pull` (one event per read, as from a socket), pipes it, and drains the end
+ * with `getReader()`.
+ */
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import os from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { type EventSourceMessage, EventSourceParserStream } from 'eventsource-parser/stream'
+import {
+  ChatCompletionsDecoderStream,
+  ChatCompletionsEncoderStream,
+  ChatCompletionsRepairStream,
+  createChatCompletionsRepair,
+} from '../src/chat-completions/index.ts'
+import { type DsmlSanitizerOptions, DsmlSanitizerStream } from '../src/dsml/index.ts'
+import type { Part } from '../src/parts.ts'
+import { SseDecoderStream, SseEncoderStream } from '../src/sse/index.ts'
+import { ToolCallSynthesizerStream } from '../src/tool-calls/index.ts'
+import { blackholeValue, consume, cpuModel, heapAfterGc, importAsBuilt, median } from './measure.ts'
+import { dsmlHeavyStream, MARKER_BYTES, proseStream, type Workload } from './pipeline-inputs.ts'
+
+const started = performance.now()
+const EVENTS = 20_000
+const OPEN_STREAMS = 10_000
+
+const print = (line = ''): void => console.log(line)
+const fixed = (value: number, digits = 1): string => value.toFixed(digits)
+const load = (): string => os.loadavg().map((value) => fixed(value, 2)).join(' ')
+const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+if (globalThis.gc === undefined) throw new Error('Run node with --expose-gc (npm run bench:pipeline)')
+const gc = globalThis.gc
+
+// ── the four pipelines ───────────────────────────────────────────────────
+
+/** A fresh source over pre-encoded events: one event per `pull`, i.e. per read. */
+function source(events: readonly Uint8Array[]): ReadableStream<Uint8Array> {
+  let next = 0
+  return new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (next < events.length) controller.enqueue(events[next++]!)
+      else controller.close()
+    },
+  })
+}
+
+/** `new TextDecoderStream()`, typed for a `Uint8Array` source (lib.dom types its writable side as `BufferSource`). */
+const textDecoderStream = (): TransformStream<Uint8Array, string> => new TextDecoderStream() as unknown as TransformStream<Uint8Array, string>
+
+/** A gateway that parses and re-serialises every chunk, repairing nothing. */
+function naiveRewrite(): TransformStream<EventSourceMessage, string> {
+  return new TransformStream<EventSourceMessage, string>({
+    transform(event, controller) {
+      if (event.data === '[DONE]') {
+        controller.enqueue('data: [DONE]\n\n')
+        return
+      }
+      const chunk: unknown = JSON.parse(event.data)
+      controller.enqueue('data: ' + JSON.stringify(chunk) + '\n\n')
+    },
+  })
+}
+
+interface Pipeline {
+  key: 'a' | 'b' | 'c' | 'd'
+  short: string
+  label: string
+  /** `options` only for the correctness check (deterministic call ids); timed runs use the defaults. */
+  build(events: readonly Uint8Array[], options?: DsmlSanitizerOptions): ReadableStream<unknown>
+}
+
+const PIPELINES: Pipeline[] = [
+  {
+    key: 'a',
+    short: '(a) naive gateway',
+    label: '(a) naive gateway: TextDecoderStream → EventSourceParserStream → JSON.parse/stringify → TextEncoderStream',
+    build: (events) =>
+      source(events)
+        .pipeThrough(textDecoderStream())
+        .pipeThrough(new EventSourceParserStream())
+        .pipeThrough(naiveRewrite())
+        .pipeThrough(new TextEncoderStream()),
+  },
+  {
+    key: 'b',
+    short: '(b) SSE parse only',
+    label: '(b) SSE parse only: TextDecoderStream → EventSourceParserStream',
+    build: (events) => source(events).pipeThrough(textDecoderStream()).pipeThrough(new EventSourceParserStream()),
+  },
+  {
+    key: 'c',
+    short: '(c) six composed stages',
+    label:
+      '(c) six composed stages: SseDecoderStream → ChatCompletionsDecoderStream → DsmlSanitizerStream → ToolCallSynthesizerStream → ' +
+      'ChatCompletionsEncoderStream → SseEncoderStream → TextEncoderStream',
+    build: (events, options) =>
+      source(events)
+        .pipeThrough(new SseDecoderStream())
+        .pipeThrough(new ChatCompletionsDecoderStream())
+        .pipeThrough(new DsmlSanitizerStream<Part>(options))
+        .pipeThrough(new ToolCallSynthesizerStream())
+        .pipeThrough(new ChatCompletionsEncoderStream())
+        .pipeThrough(new SseEncoderStream())
+        .pipeThrough(new TextEncoderStream()),
+  },
+  {
+    key: 'd',
+    short: '(d) `ChatCompletionsRepairStream`',
+    label: '(d) `ChatCompletionsRepairStream`: the same six cores fused in one TransformStream, bytes in → bytes out',
+    build: (events, options) => source(events).pipeThrough(new ChatCompletionsRepairStream(options)),
+  },
+]
+
+/** Drains a stream; returns the number of chunks read. */
+async function drain(stream: ReadableStream<unknown>): Promise<number> {
+  const reader = stream.getReader()
+  let chunks = 0
+  for (;;) {
+    const { done } = await reader.read()
+    if (done) return chunks
+    chunks++
+  }
+}
+
+/** Drains a byte stream into one array. */
+async function collect(stream: ReadableStream<unknown>): Promise<Uint8Array> {
+  const parts: Uint8Array[] = []
+  let length = 0
+  const reader = stream.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    if (!(value instanceof Uint8Array)) throw new TypeError('expected a byte stream')
+    parts.push(value)
+    length += value.byteLength
+  }
+  const out = new Uint8Array(length)
+  let offset = 0
+  for (const part of parts) {
+    out.set(part, offset)
+    offset += part.byteLength
+  }
+  return out
+}
+
+// ── machine, code ────────────────────────────────────────────────────────
+
+
+const SRC = fileURLToPath(new URL('../src/', import.meta.url))
+const MEASURED_DIRS = ['sse', 'chat-completions', 'dsml', 'tool-calls']
+
+/** Which code was measured: a hash of the stages' sources (the tree may differ from the last commit). */
+function sourceFingerprint(): string {
+  const hash = createHash('sha256')
+  const files = ['parts.ts', ...MEASURED_DIRS.flatMap((dir) => readdirSync(join(SRC, dir)).map((name) => `${dir}/${name}`))]
+  for (const file of files.filter((name) => name.endsWith('.ts') && statSync(join(SRC, name)).isFile()).sort()) {
+    hash.update(file).update(readFileSync(join(SRC, file)))
+  }
+  return hash.digest('hex').slice(0, 12)
+}
+
+function packageVersion(name: string): string {
+  try {
+    const file = fileURLToPath(new URL(`../node_modules/${name}/package.json`, import.meta.url))
+    return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version
+  } catch {
+    return '?'
+  }
+}
+
+print('# Pipeline benchmark')
+print()
+print(`Node ${process.version}, ${os.availableParallelism()} CPUs (nproc), CPU: ${await cpuModel()}, ${os.platform()} ${os.arch()}`)
+print(
+  `Stages: src/{parts.ts,${MEASURED_DIRS.join(',')}} sha256 ${sourceFingerprint()}, loaded through tsx; ` +
+    `eventsource-parser ${packageVersion('eventsource-parser')}. Load average at start: ${load()}`,
+)
+print()
+
+// ── inputs ───────────────────────────────────────────────────────────────
+
+const WORKLOADS: Workload[] = [proseStream(EVENTS), dsmlHeavyStream(EVENTS)]
+const contentDeltas = (workload: Workload): number => workload.events.length - 4
+
+print('## Inputs')
+print()
+print('One `Uint8Array` per SSE event (`data: {chat.completion.chunk}\\n\\n`: DeepSeek envelope, choice 0 with `delta.content` of')
+print('1–8 tokens, `logprobs: null`, `finish_reason: null`); a role chunk first, then content, a `stop` finish chunk, a usage chunk')
+print('(`choices: []`) and `[DONE]`. The source enqueues one event per `pull`.')
+print()
+print('| Workload | events | bytes | content chars | deltas touching markup | DSML blocks | invokes |')
+print('|---|---:|---:|---:|---:|---:|---:|')
+for (const workload of WORKLOADS) {
+  const share = `${workload.markupDeltas} (${fixed((100 * workload.markupDeltas) / contentDeltas(workload))}%)`
+  print(`| ${workload.label} | ${workload.events.length} | ${workload.bytes} | ${workload.content.length} | ${share} | ${workload.blocks} | ${workload.invokes} |`)
+}
+print()
+
+// ── correctness, once ────────────────────────────────────────────────────
+
+const decoder = new TextDecoder()
+
+function indexOfBytes(haystack: Uint8Array, needle: Uint8Array): number {
+  outer: for (let index = 0; index <= haystack.length - needle.length; index++) {
+    for (let offset = 0; offset < needle.length; offset++) if (haystack[index + offset] !== needle[offset]) continue outer
+    return index
+  }
+  return -1
+}
+
+function sameBytes(left: Uint8Array, right: Uint8Array): boolean {
+  if (left.byteLength !== right.byteLength) return false
+  for (let index = 0; index < left.byteLength; index++) if (left[index] !== right[index]) return false
+  return true
+}
+
+interface Summary {
+  events: number
+  content: string
+  toolCalls: number
+  finishReasons: string[]
+}
+
+/** Reads back an output SSE body: chunks, joined content, synthesized calls, finish reasons. */
+function summarize(bytes: Uint8Array): Summary {
+  const summary: Summary = { events: 0, content: '', toolCalls: 0, finishReasons: [] }
+  for (const block of decoder.decode(bytes).split('\n\n')) {
+    if (!block.startsWith('data: ')) continue
+    summary.events++
+    const data = block.slice('data: '.length)
+    if (data === '[DONE]') continue
+    const chunk = JSON.parse(data) as {
+      choices: Array<{ delta?: { content?: string; tool_calls?: unknown[] }; finish_reason?: string | null }>
+    }
+    for (const choice of chunk.choices) {
+      if (typeof choice.delta?.content === 'string') summary.content += choice.delta.content
+      summary.toolCalls += choice.delta?.tool_calls?.length ?? 0
+      if (typeof choice.finish_reason === 'string') summary.finishReasons.push(choice.finish_reason)
+    }
+  }
+  return summary
+}
+
+const concatInput = (workload: Workload): Uint8Array => {
+  const out = new Uint8Array(workload.bytes)
+  let offset = 0
+  for (const event of workload.events) {
+    out.set(event, offset)
+    offset += event.byteLength
+  }
+  return out
+}
+
+function counterIds(): () => string {
+  let next = 0
+  return () => `call_${next++}`
+}
+
+print('## Correctness (one run of each pipeline; call ids from a counter instead of random)')
+print()
+const pipeline = (key: Pipeline['key']): Pipeline => PIPELINES.find((entry) => entry.key === key)!
+let correct = true
+for (const workload of WORKLOADS) {
+  const input = concatInput(workload)
+  const naive = await collect(pipeline('a').build(workload.events))
+  // Call ids are random by default; the same counter on both sides makes the outputs comparable.
+  const composed = await collect(pipeline('c').build(workload.events, { generateId: counterIds() }))
+  const fused = await collect(pipeline('d').build(workload.events, { generateId: counterIds() }))
+  const same = sameBytes(composed, fused)
+  const leaked = indexOfBytes(fused, MARKER_BYTES) !== -1
+  const summary = summarize(fused)
+  const notes = [
+    `(c) and (d) give ${same ? 'identical' : '**DIFFERENT**'} bytes (${fused.byteLength} bytes, ${summary.events} events)`,
+    `(a) output ${sameBytes(naive, input) ? 'equals' : 'differs from'} its input`,
+    `marker bytes in (d) output: ${leaked ? '**FOUND**' : 'none'}`,
+    `tool_calls in (d) output: ${summary.toolCalls}`,
+    `finish_reason: ${summary.finishReasons.join(', ')}`,
+  ]
+  let ok = same && !leaked
+  if (workload.invokes === 0) {
+    const conserved = summary.content === workload.content
+    notes.push(`content ${conserved ? 'unchanged' : '**CHANGED**'}`)
+    ok &&= conserved && summary.toolCalls === 0
+  } else {
+    notes.push(`content ${workload.content.length} → ${summary.content.length} chars`)
+    ok &&= summary.toolCalls === workload.invokes && summary.finishReasons.includes('tool_calls')
+  }
+  correct &&= ok
+  print(`- ${ok ? 'OK' : '**FAIL**'} ${workload.label}: ${notes.join('; ')}.`)
+}
+print()
+
+// ── throughput ───────────────────────────────────────────────────────────
+
+/** Per run: wall-clock ms, and the process's CPU ms (all threads, GC helpers included). */
+interface Samples {
+  wall: number[]
+  cpu: number[]
+}
+
+interface AsyncMeasureOptions {
+  warmup: number
+  minRounds: number
+  maxRounds: number
+  budgetMs: number
+}
+
+/**
+ * Times several async runs in interleaved rounds, alternating the order each
+ * round, so drift in the machine falls on all of them alike. Before every
+ * timed run: a full `gc()` and a short pause, so the concurrent sweeping it
+ * starts is over and each run pays only for the garbage it makes itself.
+ */
+async function measureAsyncInterleaved(runs: ReadonlyArray<() => Promise<number>>, options: AsyncMeasureOptions): Promise<Samples[]> {
+  for (let round = 0; round < options.warmup; round++) for (const run of runs) consume(await run())
+  const samples = runs.map((): Samples => ({ wall: [], cpu: [] }))
+  const begin = performance.now()
+  for (let round = 0; round < options.maxRounds && (round < options.minRounds || performance.now() - begin < options.budgetMs); round++) {
+    for (let step = 0; step < runs.length; step++) {
+      const index = round % 2 === 0 ? step : runs.length - 1 - step
+      gc()
+      await sleep(5)
+      const cpuBefore = process.cpuUsage()
+      const before = performance.now()
+      const value = await runs[index]!()
+      samples[index]!.wall.push(performance.now() - before)
+      const cpu = process.cpuUsage(cpuBefore)
+      samples[index]!.cpu.push((cpu.user + cpu.system) / 1000)
+      consume(value)
+    }
+  }
+  return samples
+}
+
+interface Result {
+  /** Median wall-clock ms. */
+  ms: number
+  /** Median process CPU ms. */
+  cpu: number
+  /** Interquartile range of the runs, ms. */
+  spread: number
+  runs: number
+}
+
+function quartiles(values: readonly number[]): [number, number] {
+  const sorted = [...values].sort((a, b) => a - b)
+  const at = (q: number): number => sorted[Math.min(sorted.length - 1, Math.round(q * (sorted.length - 1)))]!
+  return [at(0.25), at(0.75)]
+}
+
+const MEASURE: AsyncMeasureOptions = { warmup: 2, minRounds: 9, maxRounds: 25, budgetMs: 35_000 }
+const throughputStarted = performance.now()
+const results = new Map<string, Result>()
+for (const workload of WORKLOADS) {
+  const samples = await measureAsyncInterleaved(
+    PIPELINES.map((entry) => () => drain(entry.build(workload.events))),
+    MEASURE,
+  )
+  PIPELINES.forEach((entry, index) => {
+    const { wall, cpu } = samples[index]!
+    const [low, high] = quartiles(wall)
+    results.set(`${workload.label}/${entry.key}`, { ms: median(wall), cpu: median(cpu), spread: high - low, runs: wall.length })
+  })
+}
+const result = (workload: Workload, key: Pipeline['key']): Result => results.get(`${workload.label}/${key}`)!
+
+print(`## Throughput (median of interleaved runs after ${MEASURE.warmup} warm-up rounds; a full \`gc()\` before each run)`)
+print()
+print('ms = median wall-clock time of one whole stream, ± its interquartile range; CPU ms = median process CPU time (all threads);')
+print('MB/s = input SSE bytes / 10⁶ / wall-clock s; events/s = input SSE events / wall-clock s.')
+print()
+for (const entry of PIPELINES) print(`- ${entry.label}`)
+print()
+print(`| Pipeline | ${WORKLOADS.map((workload) => `${workload.label} ms | CPU ms | MB/s | events/s`).join(' | ')} |`)
+print(`|---|${WORKLOADS.map(() => '---:|---:|---:|---:').join('|')}|`)
+for (const entry of PIPELINES) {
+  const cells = WORKLOADS.map((workload) => {
+    const { ms, cpu, spread } = result(workload, entry.key)
+    const seconds = ms / 1000
+    return `${fixed(ms)} ± ${fixed(spread)} | ${fixed(cpu)} | ${fixed(workload.bytes / 1e6 / seconds)} | ${Math.round(workload.events.length / seconds)}`
+  })
+  print(`| ${entry.short} | ${cells.join(' | ')} |`)
+}
+print()
+print(`Runs per cell: ${[...new Set([...results.values()].map((entry) => entry.runs))].join(', ')} (${fixed((performance.now() - throughputStarted) / 1000)} s).`)
+print()
+
+// ── memory ───────────────────────────────────────────────────────────────
+
+interface Stages {
+  ChatCompletionsRepairStream: typeof ChatCompletionsRepairStream
+  createChatCompletionsRepair: typeof createChatCompletionsRepair
+}
+
+/** The stages as shipped (see `importAsBuilt`). */
+function loadShippedStages(): Promise<Stages | undefined> {
+  return importAsBuilt<Stages>(join(SRC, 'chat-completions', 'index.ts'))
+}
+
+/** The first event of every stream: the role chunk. */
+const FIRST_EVENT = WORKLOADS[0]!.events[0]!
+
+interface MemorySample {
+  heap: number
+  external: number
+}
+
+/**
+ * Bytes retained per open stream: `OPEN_STREAMS` sources that have delivered
+ * one event and stay open, each piped through `make`, each with a reader that
+ * has read the first output. `heapUsed` (and `external`) after `gc()`, before
+ * and after; median of 3 measurements.
+ */
+async function bytesPerOpenStream(make: (upstream: ReadableStream<Uint8Array>) => ReadableStream<unknown>): Promise<MemorySample> {
+  const open = async (): Promise<ReadableStreamDefaultReader<unknown>> => {
+    const upstream = new ReadableStream<Uint8Array>({
+      start(controller) {
+        controller.enqueue(FIRST_EVENT)
+      },
+    })
+    const reader = make(upstream).getReader()
+    const first = await reader.read()
+    if (first.done) throw new Error('the stream ended early')
+    return reader
+  }
+  const warm = await Promise.all(Array.from({ length: 1000 }, open))
+  await Promise.all(warm.map((reader) => reader.cancel()))
+  const heaps: number[] = []
+  const externals: number[] = []
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const readers: Array<ReadableStreamDefaultReader<unknown> | undefined> = new Array<ReadableStreamDefaultReader<unknown> | undefined>(OPEN_STREAMS).fill(undefined)
+    await sleep(10)
+    const before = heapAfterGc()
+    const externalBefore = process.memoryUsage().external
+    for (let index = 0; index < OPEN_STREAMS; index++) readers[index] = await open()
+    await sleep(10)
+    const after = heapAfterGc()
+    const externalAfter = process.memoryUsage().external
+    heaps.push((after - before) / OPEN_STREAMS)
+    externals.push((externalAfter - externalBefore) / OPEN_STREAMS)
+    await Promise.all(readers.map((reader) => reader!.cancel()))
+    consume(readers.length)
+  }
+  return { heap: median(heaps), external: median(externals) }
+}
+
+/** Heap retained per object, `OPEN_STREAMS` of them held (median of 3). */
+function bytesPerObject(make: () => unknown): number {
+  for (let index = 0; index < 1000; index++) consume(make() === undefined ? 0 : 1)
+  const samples: number[] = []
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const keep: unknown[] = new Array<unknown>(OPEN_STREAMS).fill(undefined)
+    const before = heapAfterGc()
+    for (let index = 0; index < OPEN_STREAMS; index++) keep[index] = make()
+    const after = heapAfterGc()
+    consume(keep.length)
+    samples.push((after - before) / OPEN_STREAMS)
+  }
+  return median(samples)
+}
+
+const memoryStarted = performance.now()
+const shipped = await loadShippedStages()
+const stages: Stages = shipped ?? { ChatCompletionsRepairStream, createChatCompletionsRepair }
+const build = shipped === undefined ? 'as run by tsx (`keepNames`)' : 'as built (esbuild, no `keepNames`)'
+const memoryRows: Array<[string, MemorySample]> = []
+memoryRows.push(['bare `TransformStream` pipe (platform baseline)', await bytesPerOpenStream((upstream) => upstream.pipeThrough(new TransformStream()))])
+memoryRows.push([
+  `\`ChatCompletionsRepairStream\`, ${build}`,
+  await bytesPerOpenStream((upstream) => upstream.pipeThrough(new stages.ChatCompletionsRepairStream())),
+])
+if (shipped !== undefined) {
+  memoryRows.push([
+    '`ChatCompletionsRepairStream`, as run by tsx (`keepNames`)',
+    await bytesPerOpenStream((upstream) => upstream.pipeThrough(new ChatCompletionsRepairStream())),
+  ])
+}
+const fusedMemory = memoryRows[1]![1]
+const coreBytes = bytesPerObject(() => {
+  const repair = stages.createChatCompletionsRepair()
+  repair.feed(FIRST_EVENT)
+  return repair
+})
+
+print(`## Memory: retained per open stream (${OPEN_STREAMS.toLocaleString('en-US')} open at once)`)
+print()
+print('Each stream: a source that has delivered the role chunk and stays open, piped through the stage, and a reader that has')
+print('read the first output. `heapUsed` after `gc()` before and after opening them all, divided by the count (median of 3).')
+print()
+print('| Stream | heap bytes per stream | external bytes per stream | heap minus the bare pipe |')
+print('|---|---:|---:|---:|')
+const baseline = memoryRows[0]![1].heap
+for (const [label, sample] of memoryRows) {
+  print(`| ${label} | ${Math.round(sample.heap)} | ${Math.round(sample.external)} | ${Math.round(sample.heap - baseline)} |`)
+}
+print()
+print(`For scale: the fused core alone (\`createChatCompletionsRepair()\` fed the role chunk, no stream, ${build}) retains`)
+print(`${Math.round(coreBytes)} bytes. tsx compiles with \`keepNames\`, which gives each closure a \`name\` when it is created; the`)
+print(`target applies to the built library. (${fixed((performance.now() - memoryStarted) / 1000)} s)`)
+print()
+
+// ── targets ──────────────────────────────────────────────────────────────
+
+const verdict = (pass: boolean): string => (pass ? 'PASS' : 'FAIL')
+const [prose, heavy] = WORKLOADS as [Workload, Workload]
+const ratio = (workload: Workload, top: Pipeline['key'], bottom: Pipeline['key'], of: 'ms' | 'cpu' = 'ms'): number =>
+  result(workload, top)[of] / result(workload, bottom)[of]
+const RATIO_TARGETS: Array<{ top: Pipeline['key']; bottom: Pipeline['key']; limits: [number, number] }> = [
+  { top: 'd', bottom: 'a', limits: [0.35, 0.5] },
+  { top: 'd', bottom: 'b', limits: [1.0, 1.0] },
+  { top: 'c', bottom: 'a', limits: [1.5, 1.5] },
+]
+
+print('## Targets')
+print()
+print('Time ratios of the medians (lower is faster); the verdict is on wall-clock time. The CPU-time ratio (process CPU,')
+print('all threads) is shown as a cross-check: on a shared machine it is less disturbed by other processes.')
+print()
+print('| Target | workload | wall-clock ratio | CPU-time ratio | limit | verdict |')
+print('|---|---|---:|---:|---:|---|')
+for (const { top, bottom, limits } of RATIO_TARGETS) {
+  for (const [index, workload] of [prose, heavy].entries()) {
+    const wall = ratio(workload, top, bottom)
+    const limit = limits[index]!
+    print(`| (${top})/(${bottom}) | ${workload.label} | ${fixed(wall, 2)} | ${fixed(ratio(workload, top, bottom, 'cpu'), 2)} | ≤ ${fixed(limit, 2)} | ${verdict(wall <= limit)} |`)
+  }
+}
+const memoryLabel = shipped === undefined ? 'as run by tsx' : 'as built'
+print(`| retained heap per open fused stream (${memoryLabel}) | — | ${Math.round(fusedMemory.heap)} B | — | ≤ 8192 B | ${verdict(fusedMemory.heap <= 8192)} |`)
+print(`| (c) and (d) give identical bytes; DSML-heavy output has every call as tool_calls and no marker | both | ${correct ? 'yes' : 'no'} | — | — | ${verdict(correct)} |`)
+print()
+print(`Total bench time ${fixed((performance.now() - started) / 1000)} s. Load average at end: ${load()} (checksum ${blackholeValue()}).`)
