@@ -197,7 +197,6 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
   let out: SanitizerEvent[] = []
   /** Text emitted since the last event, joined into one text event when it closes. */
   let textPieces: string[] = []
-  let textBatches: string[] = []
 
   /** Markup was just removed; markerless closers right after it are noise (PATTERNS §5). */
   let afterRemoval = false
@@ -234,24 +233,15 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
         }
       }
     }
-    // Pieces are joined in batches, once: `+=` per piece would build deep ropes,
-    // and a long list of tiny strings, that the collector copies again and again.
+    // Pieces are joined in batches: `+=` per piece would build deep ropes that
+    // the young-generation collector copies again and again. A long text comes
+    // out as several adjacent text events (adjacent text is one text, as ever).
     textPieces.push(text)
-    if (textPieces.length === TEXT_BATCH) {
-      textBatches.push(textPieces.join(''))
-      textPieces = []
-    }
+    if (textPieces.length === TEXT_BATCH) closeText()
   }
 
-  /** Turns the text emitted since the last event into one text event. */
+  /** Turns the text emitted since the last event into a text event. */
   function closeText(): void {
-    if (textBatches.length > 0) {
-      textBatches.push(textPieces.join(''))
-      out.push({ type: 'text', text: textBatches.join('') })
-      textBatches = []
-      textPieces = []
-      return
-    }
     if (textPieces.length === 0) return
     out.push({ type: 'text', text: textPieces.length === 1 ? textPieces[0]! : textPieces.join('') })
     textPieces = []
