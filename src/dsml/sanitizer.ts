@@ -98,7 +98,7 @@ function isPlainShortText(chunk: string): boolean {
   return true
 }
 
-/** Emitted text pieces joined per batch (see `emitText`). */
+/** Most pieces one text event takes (see `emitText`). */
 const TEXT_BATCH = 256
 
 /** Longest pending prefix kept: longer than any partial marker (`</ spaces bars spaces DSM`). */
@@ -195,8 +195,8 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
   const lexer = createTagLexer(maxTagChars)
 
   let out: SanitizerEvent[] = []
-  /** Text emitted since the last event, joined into one text event when it closes. */
-  let textPieces: string[] = []
+  /** Pieces appended to the last text event. */
+  let textPieces = 0
 
   /** Markup was just removed; markerless closers right after it are noise (PATTERNS §5). */
   let afterRemoval = false
@@ -233,22 +233,21 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
         }
       }
     }
-    // Pieces are joined in batches: `+=` per piece would build deep ropes that
-    // the young-generation collector copies again and again. A long text comes
-    // out as several adjacent text events (adjacent text is one text, as ever).
-    textPieces.push(text)
-    if (textPieces.length === TEXT_BATCH) closeText()
-  }
-
-  /** Turns the text emitted since the last event into a text event. */
-  function closeText(): void {
-    if (textPieces.length === 0) return
-    out.push({ type: 'text', text: textPieces.length === 1 ? textPieces[0]! : textPieces.join('') })
-    textPieces = []
+    // Appending with `+=` shares the pieces instead of copying them; but one
+    // rope of many thousand tiny pieces is what the collector then walks and
+    // copies over and over. So a text event takes at most TEXT_BATCH pieces: a
+    // long text comes out as several adjacent text events (one text, as ever).
+    const last = out[out.length - 1]
+    if (last?.type === 'text' && textPieces < TEXT_BATCH) {
+      last.text += text
+      textPieces++
+    } else {
+      out.push({ type: 'text', text })
+      textPieces = 1
+    }
   }
 
   function push(event: SanitizerEvent): void {
-    closeText()
     out.push(event)
   }
 
@@ -1038,14 +1037,12 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
       }
       out = []
       scan(chunk)
-      closeText()
       return out
     },
     end() {
       out = []
       finishLexing()
       resolveAtEnd()
-      closeText()
       return out
     },
     get heldChars() {
