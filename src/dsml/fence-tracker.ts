@@ -14,8 +14,8 @@
 const BACKTICK = 0x60 // "`"
 
 export interface FenceTracker {
-  /** Reads more emitted text. */
-  track(text: string): void
+  /** Reads more emitted text: `text`, or its part from `start` to `end`. */
+  track(text: string, start?: number, end?: number): void
   /** Inside a fence, after everything tracked so far. */
   readonly inFence: boolean
 }
@@ -25,6 +25,21 @@ export function createFenceTracker(): FenceTracker {
   let fenceLength = 0
   let backtickRun = 0
   let runOpenedFence = false
+
+  // Ranges of one long text arrive in order: remember where its next backtick
+  // is, so each search runs past any character once (indexOf has no end bound).
+  let searchedText: string | undefined
+  let searchedFrom = 0
+  let searchedNext = -1
+
+  function nextBacktick(text: string, from: number): number {
+    if (text !== searchedText || (searchedNext !== -1 && searchedNext < from) || from < searchedFrom) {
+      searchedText = text
+      searchedFrom = from
+      searchedNext = text.indexOf('`', from)
+    }
+    return searchedNext
+  }
 
   function countBacktick(): void {
     backtickRun++
@@ -40,19 +55,18 @@ export function createFenceTracker(): FenceTracker {
   }
 
   return {
-    track(text) {
-      let index = 0
-      const length = text.length
+    track(text, start = 0, end = text.length) {
+      let index = start
       while (true) {
-        while (index < length && text.charCodeAt(index) === BACKTICK) {
+        while (index < end && text.charCodeAt(index) === BACKTICK) {
           countBacktick()
           index++
         }
-        if (index === length) return
+        if (index >= end) return
         backtickRun = 0
         runOpenedFence = false
-        index = text.indexOf('`', index)
-        if (index === -1) return
+        index = nextBacktick(text, index)
+        if (index === -1 || index >= end) return
       }
     },
     get inFence() {

@@ -89,6 +89,12 @@ function nextPosition(input: string, character: string, from: number, cached: nu
   return position === -1 ? -2 : position
 }
 
+/** Is there a bar in `text` from `start` to `end`? */
+function hasBar(text: string, start: number, end: number): boolean {
+  for (let index = start; index < end; index++) if (isBar(text.charCodeAt(index))) return true
+  return false
+}
+
 /** A short chunk with no `<` and no bar: text wherever it falls outside markup. */
 function isPlainShortText(chunk: string): boolean {
   for (let index = 0; index < chunk.length; index++) {
@@ -197,6 +203,10 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
   let out: SanitizerEvent[] = []
   /** Pieces appended to the last text event. */
   let textPieces = 0
+  /** Emitted text not yet sliced: `rangeInput.slice(rangeStart, rangeEnd)` (see `emitRange`). */
+  let rangeInput: string | undefined
+  let rangeStart = 0
+  let rangeEnd = 0
 
   /** Markup was just removed; markerless closers right after it are noise (PATTERNS §5). */
   let afterRemoval = false
@@ -221,11 +231,11 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
 
   // ── output ────────────────────────────────────────────────────────────
 
-  function emitText(text: string): void {
-    if (text.length === 0) return
-    fences.track(text)
+  /** Updates fences and the after-removal flag for emitted text. */
+  function noteEmitted(text: string, start: number, end: number): void {
+    fences.track(text, start, end)
     if (afterRemoval) {
-      for (let index = 0; index < text.length; index++) {
+      for (let index = start; index < end; index++) {
         const code = text.charCodeAt(index)
         if (code !== 0x20 && code !== 0x0a && code !== 0x0d && code !== 0x09) {
           afterRemoval = false
@@ -233,6 +243,41 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
         }
       }
     }
+  }
+
+  /**
+   * Emits `input.slice(start, end)`. Consecutive ranges of the same input are
+   * kept as one range and sliced once: long prose comes out as a few slices of
+   * the input, not as many small pieces (that the collector would have to walk).
+   */
+  function emitRange(input: string, start: number, end: number): void {
+    if (end <= start) return
+    noteEmitted(input, start, end)
+    if (rangeInput === input && rangeEnd === start) {
+      rangeEnd = end
+      return
+    }
+    flushRange()
+    rangeInput = input
+    rangeStart = start
+    rangeEnd = end
+  }
+
+  function flushRange(): void {
+    if (rangeInput === undefined) return
+    const text = rangeInput.slice(rangeStart, rangeEnd)
+    rangeInput = undefined
+    appendText(text)
+  }
+
+  function emitText(text: string): void {
+    if (text.length === 0) return
+    flushRange()
+    noteEmitted(text, 0, text.length)
+    appendText(text)
+  }
+
+  function appendText(text: string): void {
     // Appending with `+=` shares the pieces instead of copying them; but one
     // rope of many thousand tiny pieces is what the collector then walks and
     // copies over and over. So a text event takes at most TEXT_BATCH pieces: a
@@ -248,6 +293,7 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
   }
 
   function push(event: SanitizerEvent): void {
+    flushRange()
     out.push(event)
   }
 
@@ -851,6 +897,13 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
     consumeText(text)
   }
 
+  /** The text of the tag just decided: parts from earlier inputs, then this input's range. */
+  function takeTagText(input: string, start: number, end: number): string {
+    const text = tagParts.length > 0 ? tagParts.join('') + input.slice(start, end) : input.slice(start, end)
+    tagParts = []
+    return text
+  }
+
   function completeTag(text: string): void {
     const tag = lexer.tag()
     const prefix = pending
@@ -890,6 +943,8 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
     const length = input.length
     let index = 0
     // Next position of each interesting character, found lazily with indexOf.
+    /** Where a tag begun in this input started (-1: none pending). */
+    let tagFrom = -1
     let nextLessThan = -1
     let nextAsciiBar = -1
     let nextFullwidthBar = -1
@@ -897,7 +952,8 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
     let nextBoxBar = -1
     while (index < length) {
       if (lexing) {
-        const tagStart = index
+        const tagStart = tagFrom !== -1 ? tagFrom : index
+        tagFrom = -1
         let decided = false
         while (index < length) {
           if (region !== undefined && !lexer.markerSeen && lexer.length >= budgetLeft()) {
@@ -910,16 +966,19 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
             continue
           }
           if (step === STEP_COMPLETE) index++
-          const text = tagParts.length > 0 ? tagParts.join('') + input.slice(tagStart, index) : input.slice(tagStart, index)
-          tagParts = []
+          const whole = tagParts.length === 0
           lexing = false
           if (step !== STEP_REJECT) {
-            completeTag(text)
+            completeTag(takeTagText(input, tagStart, index))
           } else {
             const code = input.charCodeAt(index)
             if ((code === 0x3c || (isBar(code) && barsMatter())) && producesText()) {
-              holdPending(text)
+              holdPending(takeTagText(input, tagStart, index))
+            } else if (whole && region === undefined && pending === '' && !hasBar(input, tagStart + 1, index)) {
+              // The usual case: a `<` in prose. Its text is a range of this input.
+              emitRange(input, tagStart, index)
             } else {
+              const text = takeTagText(input, tagStart, index)
               flushPending()
               rejectTag(text)
             }
@@ -965,7 +1024,8 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
         continue
       }
       if (next > index) {
-        consumeText(input.slice(index, next))
+        if (region === undefined) emitRange(input, index, next)
+        else consumeText(input.slice(index, next))
         index = next
         if (index === length) break
       }
@@ -980,9 +1040,12 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
       const code = input.charCodeAt(index)
       lexing = true
       lexer.begin(code !== 0x3c, lexerContext())
-      tagParts = [input[index]!]
+      tagParts = []
+      tagFrom = index
       index++
     }
+    // A tag begun at this input's last character goes on in the next one.
+    if (lexing && tagFrom !== -1) tagParts.push(input.slice(tagFrom))
   }
 
   function finishLexing(): void {
@@ -1037,12 +1100,14 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
       }
       out = []
       scan(chunk)
+      flushRange()
       return out
     },
     end() {
       out = []
       finishLexing()
       resolveAtEnd()
+      flushRange()
       return out
     },
     get heldChars() {
