@@ -14,7 +14,9 @@ import * as aiSdkStream from './ai-sdk/stream.cases.ts'
 import * as aiSdkWrapper from './ai-sdk/wrapper.cases.ts'
 import * as chatCompletionsBehaviour from './chat-completions/behaviour.cases.ts'
 import * as chatCompletionsCodec from './chat-completions/codec.cases.ts'
+import * as chatCompletionsFastPaths from './chat-completions/fast-paths.cases.ts'
 import * as chatCompletionsFixtures from './chat-completions/fixtures.cases.ts'
+import * as chatCompletionsRepairBody from './chat-completions/repair-body.cases.ts'
 import * as chatCompletionsRequest from './chat-completions/request.cases.ts'
 import * as chatCompletionsResponse from './chat-completions/response.cases.ts'
 import * as cliLeaksReport from './cli/leaks-report.cases.ts'
@@ -47,7 +49,9 @@ const modules: Record<string, CasesModule> = {
   './ai-sdk/wrapper.cases.ts': aiSdkWrapper,
   './chat-completions/behaviour.cases.ts': chatCompletionsBehaviour,
   './chat-completions/codec.cases.ts': chatCompletionsCodec,
+  './chat-completions/fast-paths.cases.ts': chatCompletionsFastPaths,
   './chat-completions/fixtures.cases.ts': chatCompletionsFixtures,
+  './chat-completions/repair-body.cases.ts': chatCompletionsRepairBody,
   './chat-completions/request.cases.ts': chatCompletionsRequest,
   './chat-completions/response.cases.ts': chatCompletionsResponse,
   './cli/leaks-report.cases.ts': cliLeaksReport,

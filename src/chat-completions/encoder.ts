@@ -10,12 +10,108 @@
 import type { ChunkOrigin, Part } from '../parts.ts'
 import type { SseEvent, SseMessage } from '../sse/types.ts'
 import { primaryChoice } from './decoder.ts'
+import type { ChunkShape } from './plain-chunk.ts'
 import { type ChatChoice, type ChatCompletionChunk, type ChatToolCallDelta, isChatCompletionChunk } from './types.ts'
 
 export interface ChatCompletionsEncoder {
   feed(part: Part): SseMessage[]
   /** Writes any parts left without a `chunk-end` as one last chunk. */
   end(): SseMessage[]
+}
+
+/** The encoder with what the fused repair needs (internal; not exported from the package). */
+export interface ChatCompletionsEncoderCore extends ChatCompletionsEncoder {
+  /**
+   * A chat chunk (`text` from `start` to `end`: valid JSON with a `choices`
+   * array) went by without being decoded, forwarded as it came: it becomes
+   * the envelope, parsed only if a made-up chunk needs it.
+   */
+  forwarded(text: string, start: number, end: number): void
+}
+
+/**
+ * What the encoder knows of every chunk of one shape (see `ChunkShape`):
+ * written again with other content, such a chunk is `head` + the content as
+ * a JSON string + `tail`; with no content left, it is dropped if `droppable`.
+ */
+export interface ShapeFacts {
+  readonly head: string
+  readonly tail: string
+  readonly droppable: boolean
+}
+
+/** Content no plain chunk holds (plain strings have no `<`), to find where the content sits. */
+const PROBE = '<probe>'
+
+/**
+ * The facts of a shape, or undefined when the encoder would not write its
+ * chunks as `head` + content + `tail`: the content is not `choices[0].delta.content`
+ * of the only choice, or the text is not as `JSON.stringify` writes it.
+ */
+export function shapeFacts(shape: ChunkShape): ShapeFacts | undefined {
+  const probe = shape.before + PROBE + shape.after
+  let chunk: unknown
+  try {
+    chunk = JSON.parse(probe)
+  } catch {
+    return undefined
+  }
+  if (!isChatCompletionChunk(chunk) || chunk.choices.length !== 1) return undefined
+  const original = primaryChoice(chunk)
+  if (original === undefined || original !== chunk.choices[0] || original.delta === null || typeof original.delta !== 'object') return undefined
+  if (original.delta.content !== PROBE) return undefined
+  const changes = (text: string | undefined): Changes => ({
+    text,
+    reasoning: undefined,
+    synthesized: [],
+    finishReason: undefined,
+    foreignNative: [],
+    content: text !== undefined,
+  })
+  // The very object writeGroup would write, with the probe as content.
+  if (JSON.stringify({ ...chunk, choices: [rebuildChoice(original, changes(PROBE))] }) !== probe) return undefined
+  const usage = chunk.usage
+  return {
+    head: shape.before.slice(0, -1),
+    tail: shape.after.slice(1),
+    droppable: isEmptyChoice(rebuildChoice(original, changes(undefined))) && (usage === undefined || usage === null),
+  }
+}
+
+/**
+ * The origin of a chunk read as a known shape with new content, not parsed:
+ * `chunk` is parsed from `data` only when something asks for it.
+ */
+export class ShapedOrigin implements ChunkOrigin {
+  event: string | undefined
+  id: string | undefined
+  retry?: number
+  data: string
+  parts: Part[] = []
+  readonly facts: ShapeFacts
+  #chunk: unknown
+  #parsed = false
+
+  constructor(message: SseEvent, facts: ShapeFacts) {
+    this.event = message.event
+    this.id = message.id
+    if (message.retry !== undefined) this.retry = message.retry
+    this.data = message.data
+    this.facts = facts
+  }
+
+  get chunk(): unknown {
+    if (!this.#parsed) {
+      this.#chunk = JSON.parse(this.data)
+      this.#parsed = true
+    }
+    return this.#chunk
+  }
+
+  set chunk(value: unknown) {
+    this.#chunk = value
+    this.#parsed = true
+  }
 }
 
 /** Envelope fields a chunk the encoder makes up copies from the last real chunk. */
@@ -82,24 +178,36 @@ function gather(group: readonly Part[], origin: ChunkOrigin | undefined): Change
   return changes
 }
 
+function rebuildChoice(original: ChatChoice | undefined, changes: Changes): ChatChoice {
+  const base: ChatChoice = original ?? { index: 0, delta: {}, finish_reason: null }
+  const delta = { ...base.delta }
+  if (changes.text !== undefined) delta.content = changes.text
+  else if (original !== undefined && typeof delta.content === 'string') delta.content = ''
+  if (changes.reasoning !== undefined) delta.reasoning_content = changes.reasoning
+  else if (original !== undefined && typeof delta.reasoning_content === 'string') delta.reasoning_content = ''
+  if (changes.synthesized.length > 0 || changes.foreignNative.length > 0) {
+    delta.tool_calls = [...(Array.isArray(base.delta.tool_calls) ? base.delta.tool_calls : []), ...changes.foreignNative, ...changes.synthesized]
+  }
+  return { ...base, delta, finish_reason: changes.finishReason ?? base.finish_reason ?? null }
+}
+
 export function createChatCompletionsEncoder(): ChatCompletionsEncoder {
+  return createChatCompletionsEncoderCore()
+}
+
+export function createChatCompletionsEncoderCore(): ChatCompletionsEncoderCore {
   let group: Part[] = []
   let envelope: ChatCompletionChunk | undefined
-
-  function rebuildChoice(original: ChatChoice | undefined, changes: Changes): ChatChoice {
-    const base: ChatChoice = original ?? { index: 0, delta: {}, finish_reason: null }
-    const delta = { ...base.delta }
-    if (changes.text !== undefined) delta.content = changes.text
-    else if (original !== undefined && typeof delta.content === 'string') delta.content = ''
-    if (changes.reasoning !== undefined) delta.reasoning_content = changes.reasoning
-    else if (original !== undefined && typeof delta.reasoning_content === 'string') delta.reasoning_content = ''
-    if (changes.synthesized.length > 0 || changes.foreignNative.length > 0) {
-      delta.tool_calls = [...(Array.isArray(base.delta.tool_calls) ? base.delta.tool_calls : []), ...changes.foreignNative, ...changes.synthesized]
-    }
-    return { ...base, delta, finish_reason: changes.finishReason ?? base.finish_reason ?? null }
-  }
+  /** The data of the last chunk, when it was forwarded without being parsed (see `forwarded`): a span of this text. */
+  let envelopeData: string | undefined
+  let envelopeStart = 0
+  let envelopeEnd = 0
 
   function madeUpChunk(changes: Changes): string {
+    if (envelopeData !== undefined) {
+      envelope = JSON.parse(envelopeData.slice(envelopeStart, envelopeEnd)) as ChatCompletionChunk
+      envelopeData = undefined
+    }
     const chunk: Record<string, unknown> = {}
     for (const key of ENVELOPE_KEYS) if (envelope?.[key] !== undefined) chunk[key] = envelope[key]
     if (chunk.object === undefined) chunk.object = 'chat.completion.chunk'
@@ -110,9 +218,30 @@ export function createChatCompletionsEncoder(): ChatCompletionsEncoder {
   function writeGroup(origin: ChunkOrigin | undefined): SseMessage[] {
     const parts = group
     group = []
-    if (origin !== undefined && isChatCompletionChunk(origin.chunk)) envelope = origin.chunk
+    if (origin instanceof ShapedOrigin) {
+      // A chat chunk of a known shape: what follows, without parsing it.
+      envelopeData = origin.data
+      envelopeStart = 0
+      envelopeEnd = origin.data.length
+      if (sameParts(parts, origin)) return [rawMessage(origin)]
+      const changes = gather(parts, origin)
+      if (changes.reasoning === undefined && changes.synthesized.length === 0 && changes.finishReason === undefined && changes.foreignNative.length === 0) {
+        const text = changes.text ?? ''
+        const facts = origin.facts
+        if (text === '' && facts.droppable) return []
+        return [withOrigin(origin, facts.head + JSON.stringify(text) + facts.tail)]
+      }
+      return rebuildGroup(origin, changes)
+    }
+    if (origin !== undefined && isChatCompletionChunk(origin.chunk)) {
+      envelope = origin.chunk
+      envelopeData = undefined
+    }
     if (origin !== undefined && sameParts(parts, origin)) return [rawMessage(origin)]
-    const changes = gather(parts, origin)
+    return rebuildGroup(origin, gather(parts, origin))
+  }
+
+  function rebuildGroup(origin: ChunkOrigin | undefined, changes: Changes): SseMessage[] {
     if (origin !== undefined && isChatCompletionChunk(origin.chunk)) {
       const chunk = origin.chunk
       const original = primaryChoice(chunk)
@@ -148,6 +277,11 @@ export function createChatCompletionsEncoder(): ChatCompletionsEncoder {
     end() {
       if (group.length === 0) return []
       return writeGroup(undefined)
+    },
+    forwarded(text, start, end) {
+      envelopeData = text
+      envelopeStart = start
+      envelopeEnd = end
     },
   }
 }

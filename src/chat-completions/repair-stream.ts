@@ -1,11 +1,14 @@
 /**
  * `ChatCompletionsRepairStream`: the fused repair chain in one
  * `TransformStream`. Bytes or strings of an upstream Chat Completions SSE body
- * in, repaired UTF-8 SSE bytes out.
+ * in, repaired UTF-8 SSE bytes out. A read that comes out unchanged is
+ * forwarded as the same bytes, without decoding and encoding it again.
  */
-import { type ChatCompletionsRepairOptions, createChatCompletionsRepair } from './repair.ts'
+import { type ChatCompletionsRepairOptions, createChatCompletionsRepairCore } from './repair.ts'
 
 export interface ChatCompletionsRepairStreamOptions extends ChatCompletionsRepairOptions {}
+
+const READABLE_STRATEGY: QueuingStrategy<Uint8Array> = { highWaterMark: 1 }
 
 /**
  * @example
@@ -16,17 +19,24 @@ export interface ChatCompletionsRepairStreamOptions extends ChatCompletionsRepai
  */
 export class ChatCompletionsRepairStream extends TransformStream<string | Uint8Array, Uint8Array> {
   constructor(options: ChatCompletionsRepairStreamOptions = {}) {
-    const repair = createChatCompletionsRepair(options)
+    const repair = createChatCompletionsRepairCore(options)
     const encoder = new TextEncoder()
-    super({
-      transform(chunk, controller) {
-        const text = repair.feed(chunk)
-        if (text.length > 0) controller.enqueue(encoder.encode(text))
+    super(
+      {
+        transform(chunk, controller) {
+          const text = repair.feed(chunk)
+          if (text === undefined) controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk)
+          else if (text.length > 0) controller.enqueue(encoder.encode(text))
+        },
+        flush(controller) {
+          const text = repair.end()
+          if (text.length > 0) controller.enqueue(encoder.encode(text))
+        },
       },
-      flush(controller) {
-        const text = repair.end()
-        if (text.length > 0) controller.enqueue(encoder.encode(text))
-      },
-    })
+      undefined,
+      // One repaired chunk may wait for the reader: the next write need not wait for a read
+      // first, which saves a backpressure round trip (two promises) per chunk.
+      READABLE_STRATEGY,
+    )
   }
 }

@@ -98,13 +98,28 @@ export interface ResolvedOptions {
 }
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
+/** Bytes at or above this are skipped, so every letter is equally likely (248 = 4 × 62). */
+const ID_BYTE_LIMIT = 256 - (256 % ID_ALPHABET.length)
+/** Random bytes drawn 1 KiB at a time (about 40 ids), not one `getRandomValues` call per id. */
+const idPool = new Uint8Array(1024)
+let idPoolAt = idPool.length
 
-/** `call_` + 24 random alphanumerics, from the web-standard `crypto`. */
+/** `call_` + 24 random alphanumerics, from the web-standard `crypto` (uniform: bytes past 247 are skipped). */
 export function generateCallId(): string {
-  const bytes = new Uint8Array(24)
-  crypto.getRandomValues(bytes)
   let id = 'call_'
-  for (const byte of bytes) id += ID_ALPHABET[byte % ID_ALPHABET.length]
+  let left = 24
+  while (left > 0) {
+    if (idPoolAt === idPool.length) {
+      crypto.getRandomValues(idPool)
+      idPoolAt = 0
+    }
+    const byte = idPool[idPoolAt]!
+    // Each byte is used once: cleared as it is taken, so the pool never holds an id already given out.
+    idPool[idPoolAt++] = 0
+    if (byte >= ID_BYTE_LIMIT) continue
+    id += ID_ALPHABET[byte % ID_ALPHABET.length]
+    left--
+  }
   return id
 }
 
