@@ -3,6 +3,7 @@ export { ChatCompletionsDecoderStream } from './decoder-stream.ts'
 export { createChatCompletionsEncoder, type ChatCompletionsEncoder } from './encoder.ts'
 export { ChatCompletionsEncoderStream } from './encoder-stream.ts'
 export { createChatCompletionsRepair, type ChatCompletionsRepair, type ChatCompletionsRepairOptions } from './repair.ts'
+export { repairChatCompletionsBody } from './repair-body.ts'
 export { ChatCompletionsRepairStream, type ChatCompletionsRepairStreamOptions } from './repair-stream.ts'
 export {
   defaultRemovalNote,

@@ -15,7 +15,7 @@ import { callKey } from '../dsml/arguments.ts'
 import { sanitizeText } from '../dsml/sanitize-text.ts'
 import type { ToolCall } from '../dsml/types.ts'
 import type { ChatCompletionsRepairOptions } from './repair.ts'
-import { ChatCompletionsRepairStream } from './repair-stream.ts'
+import { repairChatCompletionsBody } from './repair-body.ts'
 
 export interface RepairChatCompletionsResponseOptions extends ChatCompletionsRepairOptions {}
 
@@ -117,7 +117,8 @@ export async function repairChatCompletionsResponse(
   const contentType = response.headers.get('content-type') ?? ''
   const init = { status: response.status, statusText: response.statusText, headers: repairedHeaders(response) }
   if (contentType.includes('text/event-stream')) {
-    return new Response(response.body.pipeThrough(new ChatCompletionsRepairStream(options)), init)
+    // One pull-based stream over the body: the same bytes as a ChatCompletionsRepairStream pipe, without the pipe.
+    return new Response(repairChatCompletionsBody(response.body, options), init)
   }
   if (!contentType.includes('json')) return response
   const text = await response.text()
