@@ -318,39 +318,63 @@ export interface ChunkShape {
   readonly after: string
 }
 
-export interface ChunkReader {
+/**
+ * Reads chunks with its own memory of the last plain chunk (one per stream).
+ * A class, so that an open stream pays for its fields only.
+ */
+export class ChunkReader {
+  /** The last plain chunk's shape (undefined until one has a content string). */
+  shape: ChunkShape | undefined = undefined
+  /** After CHUNK_SHAPED: the content string, decoded. */
+  content = ''
+  /** The shape as the text of a read: `data: ` before, a blank line after (made when first needed). */
+  #eventBefore = ''
+  #eventAfter = ''
+  /** Whether `shape` may be used for CHUNK_SHAPED (undefined: not asked yet). */
+  #usable: boolean | undefined = undefined
+
   /**
    * Classifies the data of a message. `plain`: whether a plain answer is
    * wanted (the sanitizer is quiet); without it, CHUNK_PLAIN is never given.
    * `usable`, if given, says whether a shape may be used for CHUNK_SHAPED
    * (asked once per shape); without it, CHUNK_SHAPED is never given.
    */
-  read(data: string, plain: boolean, usable: ((shape: ChunkShape) => boolean) | undefined): number
+  read(data: string, plain: boolean, usable: ((shape: ChunkShape) => boolean) | undefined): number {
+    const shape = this.shape
+    if (shape !== undefined) {
+      const found = this.#readShaped(data, shape.before, shape.after, plain, usable)
+      if (found !== -1) return found
+    }
+    if (!plain || !isPlainJson(data)) return CHUNK_OTHER
+    if (contentStart === -1) {
+      this.shape = undefined
+    } else {
+      this.shape = { before: data.slice(0, contentStart), after: data.slice(contentEnd) }
+      this.#eventBefore = ''
+      this.#usable = undefined
+    }
+    return CHUNK_PLAIN
+  }
+
   /**
    * The same for the text of a whole read, `data: ` + data + a blank line,
    * against the last shape only: CHUNK_OTHER (which says nothing about the
    * data) when the text does not have that shape. CHUNK_PLAIN means the text
    * is exactly one such event: a single line, no control character.
    */
-  readEvent(text: string, plain: boolean, usable: ((shape: ChunkShape) => boolean) | undefined): number
-  /** After CHUNK_SHAPED: the content string, decoded. */
-  readonly content: string
-  /** After CHUNK_SHAPED: the shape. */
-  readonly shape: ChunkShape
-}
-
-/** A reader with its own memory of the last plain chunk (one per stream). */
-export function createChunkReader(): ChunkReader {
-  let shape: ChunkShape | undefined
-  /** The same shape as the text of a read: `data: ` before, a blank line after. */
-  let eventBefore = ''
-  let eventAfter = ''
-  /** Whether `shape` may be used for CHUNK_SHAPED (undefined: not asked yet). */
-  let shapeUsable: boolean | undefined
-  let content = ''
+  readEvent(text: string, plain: boolean, usable: ((shape: ChunkShape) => boolean) | undefined): number {
+    const shape = this.shape
+    if (shape === undefined) return CHUNK_OTHER
+    if (this.#eventBefore === '') {
+      this.#eventBefore = `data: ${shape.before}`
+      this.#eventAfter = `${shape.after}\n\n`
+    }
+    const found = this.#readShaped(text, this.#eventBefore, this.#eventAfter, plain, usable)
+    return found === -1 ? CHUNK_OTHER : found
+  }
 
   /** Reads against the last shape: CHUNK_PLAIN, CHUNK_SHAPED, CHUNK_OTHER (not plain), or -1 (does not fit). */
-  function readShaped(data: string, before: string, after: string, plain: boolean, usable: ((shape: ChunkShape) => boolean) | undefined): number {
+  #readShaped(data: string, before: string, after: string, plain: boolean, usable: ((shape: ChunkShape) => boolean) | undefined): number {
     const start = before.length
     const end = data.length - after.length
     // Equality of substrings: faster than startsWith / endsWith in V8.
@@ -359,50 +383,22 @@ export function createChunkReader(): ChunkReader {
     if (found === BODY_OTHER) return -1
     if (plain && found <= BODY_PLAIN_ESCAPED) return CHUNK_PLAIN
     if (usable === undefined) return found === BODY_REFUSED ? CHUNK_OTHER : -1
-    if (shapeUsable === undefined) shapeUsable = usable(shape!)
-    if (!shapeUsable) return found === BODY_REFUSED ? CHUNK_OTHER : -1
+    if (this.#usable === undefined) this.#usable = usable(this.shape!)
+    if (!this.#usable) return found === BODY_REFUSED ? CHUNK_OTHER : -1
     if (found === BODY_PLAIN) {
-      content = data.substring(start, end)
+      this.content = data.substring(start, end)
       return CHUNK_SHAPED
     }
     // Escapes (any, `\u` too) or characters a string cannot hold raw: JSON decides.
     try {
-      content = JSON.parse(data.substring(start - 1, end + 1)) as string
+      this.content = JSON.parse(data.substring(start - 1, end + 1)) as string
     } catch {
       return CHUNK_OTHER
     }
     return CHUNK_SHAPED
   }
+}
 
-  return {
-    read(data, plain, usable) {
-      if (shape !== undefined) {
-        const found = readShaped(data, shape.before, shape.after, plain, usable)
-        if (found !== -1) return found
-      }
-      if (!plain || !isPlainJson(data)) return CHUNK_OTHER
-      if (contentStart === -1) {
-        shape = undefined
-      } else {
-        const before = data.slice(0, contentStart)
-        const after = data.slice(contentEnd)
-        shape = { before, after }
-        eventBefore = `data: ${before}`
-        eventAfter = `${after}\n\n`
-        shapeUsable = undefined
-      }
-      return CHUNK_PLAIN
-    },
-    readEvent(text, plain, usable) {
-      if (shape === undefined) return CHUNK_OTHER
-      const found = readShaped(text, eventBefore, eventAfter, plain, usable)
-      return found === -1 ? CHUNK_OTHER : found
-    },
-    get content() {
-      return content
-    },
-    get shape() {
-      return shape!
-    },
-  }
+export function createChunkReader(): ChunkReader {
+  return new ChunkReader()
 }

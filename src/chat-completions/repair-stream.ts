@@ -1,8 +1,14 @@
 /**
  * `ChatCompletionsRepairStream`: the fused repair chain in one
  * `TransformStream`. Bytes or strings of an upstream Chat Completions SSE body
- * in, repaired UTF-8 SSE bytes out. A read that comes out unchanged is
- * forwarded as the same bytes, without decoding and encoding it again.
+ * in, repaired UTF-8 SSE bytes out.
+ *
+ * A read of whole events that all come out unchanged (the common prose chunk)
+ * is forwarded as it came: the same `Uint8Array`, not decoded and encoded
+ * again. So, like any pass-through stage, it relies on the upstream not
+ * reusing a chunk's memory once it has enqueued it. The readable side holds
+ * up to one chunk (highWaterMark 1): the next write need not wait for a read
+ * first, which saves a backpressure round trip (two promises) per chunk.
  */
 import { type ChatCompletionsRepairOptions, createChatCompletionsRepairCore } from './repair.ts'
 
@@ -34,8 +40,6 @@ export class ChatCompletionsRepairStream extends TransformStream<string | Uint8A
         },
       },
       undefined,
-      // One repaired chunk may wait for the reader: the next write need not wait for a read
-      // first, which saves a backpressure round trip (two promises) per chunk.
       READABLE_STRATEGY,
     )
   }

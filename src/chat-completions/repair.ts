@@ -50,7 +50,7 @@ export interface ChatCompletionsRepairCore {
    */
   feed(chunk: string | Uint8Array): string | undefined
   /** The decoded text of the last read. */
-  readonly text: string
+  text(): string
   end(): string
 }
 
@@ -59,7 +59,7 @@ export function createChatCompletionsRepair(options: ChatCompletionsRepairOption
   return {
     feed(chunk) {
       const out = core.feed(chunk)
-      return out === undefined ? core.text : out
+      return out === undefined ? core.text() : out
     },
     end: () => core.end(),
   }
@@ -111,7 +111,7 @@ export function createChatCompletionsRepairCore(options: ChatCompletionsRepairOp
     const part: Part = { type: 'text', text: reader.content, origin }
     origin.parts.push(part)
     sanitize(part)
-    sanitize({ type: 'chunk-end', origin })
+    encode({ type: 'chunk-end', origin })
     quiet = !endsWithBacktick && sanitizer.idle && sanitizer.heldChars === 0
   }
 
@@ -141,7 +141,7 @@ export function createChatCompletionsRepairCore(options: ChatCompletionsRepairOp
       const text = sse.decode(chunk)
       out = ''
       // One whole `data:` event of the last plain chunk's shape: no SSE parsing, no message.
-      if (sse.ready && text.length - 2 <= sse.maxBufferSize) {
+      if (sse.ready() && text.length - 2 <= sse.maxBufferSize) {
         const found = reader.readEvent(text, quiet, usable)
         if (found === CHUNK_PLAIN) {
           encoder.forwarded(text, 6, text.length - 2)
@@ -153,7 +153,7 @@ export function createChatCompletionsRepairCore(options: ChatCompletionsRepairOp
         }
       }
       const messages = sse.parse(text)
-      let unchanged = sse.verbatim
+      let unchanged = sse.verbatim()
       for (let index = 0; index < messages.length; index++) {
         const message = messages[index]!
         if (!unchanged) {
@@ -169,9 +169,7 @@ export function createChatCompletionsRepairCore(options: ChatCompletionsRepairOp
       }
       return unchanged ? undefined : out
     },
-    get text() {
-      return sse.text
-    },
+    text: () => sse.text(),
     end() {
       out = ''
       for (const message of sse.end()) if (repair(message)) out += encodeSseMessage(message)

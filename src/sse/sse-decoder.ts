@@ -43,9 +43,9 @@ export interface SseDecoderCore extends SseDecoder {
    * messages gives back its text exactly. For bytes, also: valid UTF-8, no
    * character carried in or out, so encoding that text gives back the bytes.
    */
-  readonly verbatim: boolean
+  verbatim(): boolean
   /** The decoded text of the last read. */
-  readonly text: string
+  text(): string
   /** `feed` in two steps: the read as text (bytes decoded)… */
   decode(chunk: string | Uint8Array): string
   /** …then that text parsed. */
@@ -58,7 +58,7 @@ export interface SseDecoderCore extends SseDecoder {
    * may then skip `parse`: it would give `{ data: X }` and leave everything
    * as it is, and the read may be forwarded as it came.
    */
-  readonly ready: boolean
+  ready(): boolean
   readonly maxBufferSize: number
 }
 
@@ -283,15 +283,10 @@ export function createSseDecoderCore(options: SseDecoderOptions = {}): SseDecode
     },
     decode,
     parse,
-    get ready() {
-      return clean && failure === undefined && lastBytesClean
-    },
+    // Methods, not getters: an object literal with getters gets a map of its own per instance.
+    ready: () => clean && failure === undefined && lastBytesClean,
     maxBufferSize,
-    get verbatim() {
-      return verbatim
-    },
-    get text() {
-      return lastText
-    },
+    verbatim: () => verbatim,
+    text: () => lastText,
   }
 }

@@ -73,9 +73,9 @@ function fused(reads: readonly (string | Uint8Array)[], options: ChatCompletions
       const out = core.feed(read)
       if (out === undefined) {
         unchanged++
-        output += core.text
-        if (typeof read === 'string') assertEqual(core.text, read, 'an unchanged string read is the read itself')
-        else assertEqual(core.text, new TextDecoder().decode(read), 'an unchanged byte read is valid UTF-8, whole')
+        output += core.text()
+        if (typeof read === 'string') assertEqual(core.text(), read, 'an unchanged string read is the read itself')
+        else assertEqual(core.text(), new TextDecoder().decode(read), 'an unchanged byte read is valid UTF-8, whole')
       } else {
         output += out
       }
