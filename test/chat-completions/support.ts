@@ -19,6 +19,8 @@ import { SseEncoderStream } from '../../src/sse/sse-encoder-stream.ts'
 import { isSseComment, type SseMessage } from '../../src/sse/types.ts'
 import { ToolCallSynthesizerStream } from '../../src/tool-calls/synthesizer-stream.ts'
 import { AssertionError } from '../support/assert.ts'
+import { collect, collectUntilError, streamOf } from '../support/streams.ts'
+export { collect, collectUntilError, streamOf }
 
 // ---------------------------------------------------------------- upstream builders
 
@@ -153,42 +155,8 @@ export function splitOffsets(length: number, limit: number): number[] {
 
 // ---------------------------------------------------------------- streams
 
-/** A stream that yields `chunks`, then closes. */
-export function streamOf<T>(chunks: readonly T[]): ReadableStream<T> {
-  return new ReadableStream<T>({
-    start(controller) {
-      for (const piece of chunks) controller.enqueue(piece)
-      controller.close()
-    },
-  })
-}
 
-/** Reads `stream` to its end. */
-export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
-  const reader = stream.getReader()
-  const out: T[] = []
-  while (true) {
-    const { done, value } = await reader.read()
-    if (done) return out
-    out.push(value)
-  }
-}
 
-/** Reads `stream` until it ends or errors. */
-export async function collectUntilError<T>(stream: ReadableStream<T>): Promise<{ values: T[]; error: unknown }> {
-  const reader = stream.getReader()
-  const values: T[] = []
-  while (true) {
-    let result: ReadableStreamReadResult<T>
-    try {
-      result = await reader.read()
-    } catch (error) {
-      return { values, error }
-    }
-    if (result.done) return { values, error: undefined }
-    values.push(result.value)
-  }
-}
 
 export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array {
   let length = 0

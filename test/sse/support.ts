@@ -7,6 +7,8 @@
 import { createSseDecoder, type SseDecoderOptions } from '../../src/sse/sse-decoder.ts'
 import type { SseMessage } from '../../src/sse/types.ts'
 import { AssertionError, assertEqual } from '../support/assert.ts'
+import { collect, collectUntilError, streamOf } from '../support/streams.ts'
+export { collect, collectUntilError, streamOf }
 
 export function utf8(text: string): Uint8Array {
   return new TextEncoder().encode(text)
@@ -105,42 +107,8 @@ export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
   throw new AssertionError('expected a rejection, the promise resolved')
 }
 
-/** A stream that yields `chunks`, then closes. */
-export function streamOf<T>(chunks: readonly T[]): ReadableStream<T> {
-  return new ReadableStream<T>({
-    start(controller) {
-      for (const chunk of chunks) controller.enqueue(chunk)
-      controller.close()
-    },
-  })
-}
 
-/** Reads `stream` to its end. */
-export async function collect<T>(stream: ReadableStream<T>): Promise<T[]> {
-  const reader = stream.getReader()
-  const out: T[] = []
-  while (true) {
-    const { done, value } = await reader.read()
-    if (done) return out
-    out.push(value)
-  }
-}
 
-/** Reads `stream` until it ends or errors; returns what was read and the error, if any. */
-export async function collectUntilError<T>(stream: ReadableStream<T>): Promise<{ values: T[]; error: unknown }> {
-  const reader = stream.getReader()
-  const values: T[] = []
-  while (true) {
-    let result: ReadableStreamReadResult<T>
-    try {
-      result = await reader.read()
-    } catch (error) {
-      return { values, error }
-    }
-    if (result.done) return { values, error: undefined }
-    values.push(result.value)
-  }
-}
 
 /** Re-cuts a byte stream into pieces of 1, 2, 3, 1, 2, 3… bytes (so characters split across reads). */
 export function rechunkBytes(): TransformStream<Uint8Array, Uint8Array> {
