@@ -111,7 +111,7 @@ export function createChatCompletionsRepairCore(options: ChatCompletionsRepairOp
     const part: Part = { type: 'text', text: reader.content, origin }
     origin.parts.push(part)
     sanitize(part)
-    encode({ type: 'chunk-end', origin })
+    sanitize({ type: 'chunk-end', origin })
     quiet = !endsWithBacktick && sanitizer.idle && sanitizer.heldChars === 0
   }
 

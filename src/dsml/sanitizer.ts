@@ -157,7 +157,8 @@ class LazySanitizer implements DsmlSanitizer {
     if (this.#engine !== undefined) return this.#engine.feed(chunk)
     if (chunk.length === 0) return []
     if (!mayHoldMarkup(chunk)) {
-      if (chunk.includes('`')) (this.#fences ??= createFenceTracker()).track(chunk)
+      // Any text ends a pending backtick run, so once a tracker exists it sees every chunk.
+      if (this.#fences !== undefined || chunk.includes('`')) (this.#fences ??= createFenceTracker()).track(chunk)
       return [{ type: 'text', text: chunk }]
     }
     this.#engine = createEngine(this.#resolved, (this.#fences ??= createFenceTracker()), (this.#nativeCalls ??= new Set()))

@@ -80,8 +80,9 @@ export interface DsmlSanitizer {
   readonly heldChars: number
   /**
    * Nothing is held and nothing was just removed: a chunk without `<`, bars
-   * or backticks would come out unchanged and leave no trace. Lets a caller
-   * skip the engine (and the work to extract its text) for such chunks.
+   * or backticks would come out unchanged. Its only trace: it ends a backtick
+   * run the last text left open (a caller that skips such a chunk must check
+   * that the text it last passed did not end with a backtick).
    */
   readonly idle: boolean
 }

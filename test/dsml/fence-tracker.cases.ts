@@ -39,4 +39,14 @@ export const suite = defineSuite('dsml/fence-tracker', (test) => {
     tracker.track('` b')
     assertEqual(tracker.inFence, true)
   })
+
+  test('v20-code-fence: the engine tracks fences the same whatever the split, before and after it holds anything', async () => {
+    const { sanitizeText } = await import('../../src/dsml/sanitize-text.ts')
+    const { runChunks, normalizeEvents } = await import('../support/chunking.ts')
+    const marker = `<${'\uFF5C'}DSML${'\uFF5C'}tool_calls>`
+    const input = `\`\`a\`${marker}`
+    const whole = normalizeEvents(runChunks([input]))
+    assertEqual(normalizeEvents(runChunks(['``', 'a', '`', marker])), whole, 'split into backtick runs')
+    assertEqual(sanitizeText(input).text, '``a`', 'no fence was opened: the markup is removed')
+  })
 })
