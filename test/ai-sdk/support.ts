@@ -20,6 +20,7 @@ import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test'
 import { dsmlMiddleware, type DsmlMiddlewareDiagnostic, type DsmlMiddlewareOptions } from '../../src/ai-sdk/index.ts'
 import { resolveMiddlewareOptions } from '../../src/ai-sdk/options.ts'
 import { createStreamRepair } from '../../src/ai-sdk/stream-transformer.ts'
+import { collect } from '../support/streams.ts'
 
 export type Part = LanguageModelV4StreamPart
 
@@ -110,15 +111,8 @@ export function callOptions(tools: readonly string[] = [], extra: Partial<Langua
   return options
 }
 
-export async function readAll<T>(stream: ReadableStream<T>): Promise<T[]> {
-  const reader = stream.getReader()
-  const out: T[] = []
-  while (true) {
-    const { done, value } = await reader.read()
-    if (done) return out
-    out.push(value)
-  }
-}
+/** Reads a stream to its end (the shared helper, under the name these suites use). */
+export const readAll = collect
 
 /** The parts the wrapped model emits for one `doStream` call. */
 export async function modelParts(model: LanguageModelV4, options: LanguageModelV4CallOptions = callOptions()): Promise<Part[]> {
