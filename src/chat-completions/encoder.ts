@@ -196,18 +196,43 @@ export function createChatCompletionsEncoder(): ChatCompletionsEncoder {
 }
 
 export function createChatCompletionsEncoderCore(): ChatCompletionsEncoderCore {
-  let group: Part[] = []
-  let envelope: ChatCompletionChunk | undefined
-  /** The data of the last chunk, when it was forwarded without being parsed (see `forwarded`): a span of this text. */
-  let envelopeData: string | undefined
-  let envelopeStart = 0
-  let envelopeEnd = 0
+  return new Encoder()
+}
 
-  function madeUpChunk(changes: Changes): string {
-    if (envelopeData !== undefined) {
-      envelope = JSON.parse(envelopeData.slice(envelopeStart, envelopeEnd)) as ChatCompletionChunk
-      envelopeData = undefined
+/** A class, so that one per open stream pays for its fields only and every instance shares one map. */
+class Encoder implements ChatCompletionsEncoderCore {
+  #group: Part[] = []
+  #envelope: ChatCompletionChunk | undefined = undefined
+  /** The data of the last chunk, when it was forwarded without being parsed (see `forwarded`): a span of this text. */
+  #envelopeData: string | undefined = undefined
+  #envelopeStart = 0
+  #envelopeEnd = 0
+
+  feed(part: Part): SseMessage[] {
+    if (part.type === 'chunk-end') return this.#writeGroup(part.origin)
+    if (part.type === 'comment') return [{ comment: part.comment }]
+    if (part.type === 'diagnostic' || part.type === 'tool-call') return []
+    this.#group.push(part)
+    return []
+  }
+
+  end(): SseMessage[] {
+    if (this.#group.length === 0) return []
+    return this.#writeGroup(undefined)
+  }
+
+  forwarded(text: string, start: number, end: number): void {
+    this.#envelopeData = text
+    this.#envelopeStart = start
+    this.#envelopeEnd = end
+  }
+
+  #madeUpChunk(changes: Changes): string {
+    if (this.#envelopeData !== undefined) {
+      this.#envelope = JSON.parse(this.#envelopeData.slice(this.#envelopeStart, this.#envelopeEnd)) as ChatCompletionChunk
+      this.#envelopeData = undefined
     }
+    const envelope = this.#envelope
     const chunk: Record<string, unknown> = {}
     for (const key of ENVELOPE_KEYS) if (envelope?.[key] !== undefined) chunk[key] = envelope[key]
     if (chunk.object === undefined) chunk.object = 'chat.completion.chunk'
@@ -215,14 +240,14 @@ export function createChatCompletionsEncoderCore(): ChatCompletionsEncoderCore {
     return JSON.stringify(chunk)
   }
 
-  function writeGroup(origin: ChunkOrigin | undefined): SseMessage[] {
-    const parts = group
-    group = []
+  #writeGroup(origin: ChunkOrigin | undefined): SseMessage[] {
+    const parts = this.#group
+    this.#group = []
     if (origin instanceof ShapedOrigin) {
       // A chat chunk of a known shape: what follows, without parsing it.
-      envelopeData = origin.data
-      envelopeStart = 0
-      envelopeEnd = origin.data.length
+      this.#envelopeData = origin.data
+      this.#envelopeStart = 0
+      this.#envelopeEnd = origin.data.length
       if (sameParts(parts, origin)) return [rawMessage(origin)]
       const changes = gather(parts, origin)
       if (changes.reasoning === undefined && changes.synthesized.length === 0 && changes.finishReason === undefined && changes.foreignNative.length === 0) {
@@ -231,17 +256,17 @@ export function createChatCompletionsEncoderCore(): ChatCompletionsEncoderCore {
         if (text === '' && facts.droppable) return []
         return [withOrigin(origin, facts.head + JSON.stringify(text) + facts.tail)]
       }
-      return rebuildGroup(origin, changes)
+      return this.#rebuildGroup(origin, changes)
     }
     if (origin !== undefined && isChatCompletionChunk(origin.chunk)) {
-      envelope = origin.chunk
-      envelopeData = undefined
+      this.#envelope = origin.chunk
+      this.#envelopeData = undefined
     }
     if (origin !== undefined && sameParts(parts, origin)) return [rawMessage(origin)]
-    return rebuildGroup(origin, gather(parts, origin))
+    return this.#rebuildGroup(origin, gather(parts, origin))
   }
 
-  function rebuildGroup(origin: ChunkOrigin | undefined, changes: Changes): SseMessage[] {
+  #rebuildGroup(origin: ChunkOrigin | undefined, changes: Changes): SseMessage[] {
     if (origin !== undefined && isChatCompletionChunk(origin.chunk)) {
       const chunk = origin.chunk
       const original = primaryChoice(chunk)
@@ -261,28 +286,9 @@ export function createChatCompletionsEncoderCore(): ChatCompletionsEncoderCore {
     // Not a chat chunk ([DONE], an error, something unreadable) or no origin:
     // the stages' output goes first, in a chunk of its own, then the message as it came.
     const messages: SseMessage[] = []
-    if (changes.content) messages.push({ data: madeUpChunk(changes) })
+    if (changes.content) messages.push({ data: this.#madeUpChunk(changes) })
     if (origin !== undefined) messages.push(rawMessage(origin))
     return messages
-  }
-
-  return {
-    feed(part) {
-      if (part.type === 'chunk-end') return writeGroup(part.origin)
-      if (part.type === 'comment') return [{ comment: part.comment }]
-      if (part.type === 'diagnostic' || part.type === 'tool-call') return []
-      group.push(part)
-      return []
-    },
-    end() {
-      if (group.length === 0) return []
-      return writeGroup(undefined)
-    },
-    forwarded(text, start, end) {
-      envelopeData = text
-      envelopeStart = start
-      envelopeEnd = end
-    },
   }
 }
 

@@ -15,6 +15,8 @@ import { type ChatCompletionsRepairOptions, createChatCompletionsRepairCore } fr
 export interface ChatCompletionsRepairStreamOptions extends ChatCompletionsRepairOptions {}
 
 const READABLE_STRATEGY: QueuingStrategy<Uint8Array> = { highWaterMark: 1 }
+/** Stateless, so every stream shares one. */
+const ENCODER = new TextEncoder()
 
 /**
  * @example
@@ -26,7 +28,7 @@ const READABLE_STRATEGY: QueuingStrategy<Uint8Array> = { highWaterMark: 1 }
 export class ChatCompletionsRepairStream extends TransformStream<string | Uint8Array, Uint8Array> {
   constructor(options: ChatCompletionsRepairStreamOptions = {}) {
     const repair = createChatCompletionsRepairCore(options)
-    const encoder = new TextEncoder()
+    const encoder = ENCODER
     super(
       {
         transform(chunk, controller) {

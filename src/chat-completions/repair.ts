@@ -18,15 +18,15 @@
  *   `JSON.stringify` of the whole chunk.
  */
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'
-import { createDsmlPartSanitizer } from '../dsml/part-sanitizer.ts'
+import { createDsmlPartSanitizer, type DsmlPartSanitizer } from '../dsml/part-sanitizer.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 import type { Part } from '../parts.ts'
-import { createSseDecoderCore, type SseDecoderOptions } from '../sse/sse-decoder.ts'
+import { createSseDecoderCore, type SseDecoderCore } from '../sse/sse-decoder.ts'
 import { encodeSseMessage } from '../sse/sse-encoder.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
-import { createToolCallSynthesizer, type ToolCallSynthesizerOptions } from '../tool-calls/synthesizer.ts'
+import { createToolCallSynthesizer, type ToolCallSynthesizer, type ToolCallSynthesizerOptions } from '../tool-calls/synthesizer.ts'
 import { decodeChatCompletionsMessage } from './decoder.ts'
-import { createChatCompletionsEncoderCore, ShapedOrigin, type ShapeFacts, shapeFacts } from './encoder.ts'
+import { type ChatCompletionsEncoderCore, createChatCompletionsEncoderCore, ShapedOrigin, type ShapeFacts, shapeFacts } from './encoder.ts'
 import { CHUNK_PLAIN, CHUNK_SHAPED, type ChunkShape, createChunkReader } from './plain-chunk.ts'
 
 export interface ChatCompletionsRepairOptions extends DsmlSanitizerOptions, ToolCallSynthesizerOptions {
@@ -66,119 +66,139 @@ export function createChatCompletionsRepair(options: ChatCompletionsRepairOption
 }
 
 export function createChatCompletionsRepairCore(options: ChatCompletionsRepairOptions = {}): ChatCompletionsRepairCore {
-  const sseOptions: SseDecoderOptions = options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize }
-  const sse = createSseDecoderCore(sseOptions)
-  const sanitizer = createDsmlPartSanitizer(options)
-  const synthesizer = createToolCallSynthesizer(options)
-  const encoder = createChatCompletionsEncoderCore()
-  const reader = createChunkReader()
+  return new Repair(options)
+}
+
+/** A class, so that one per open stream pays for its fields only and every instance shares one map. */
+class Repair implements ChatCompletionsRepairCore {
+  #sse: SseDecoderCore
+  #sanitizer: DsmlPartSanitizer
+  #synthesizer: ToolCallSynthesizer
+  #encoder: ChatCompletionsEncoderCore
+  #reader = createChunkReader()
   /** The facts of the reader's current shape, once asked. */
-  let facts: ShapeFacts | undefined
-  const usable = (shape: ChunkShape): boolean => (facts = shapeFacts(shape)) !== undefined
-  const onDiagnostic = options.onDiagnostic
-  let out = ''
+  #facts: ShapeFacts | undefined = undefined
+  #usable = (shape: ChunkShape): boolean => (this.#facts = shapeFacts(shape)) !== undefined
+  #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined
+  #out = ''
   /**
    * The sanitizer would pass a plain text part through and stay as it is:
    * idle, holding nothing, and the answer text it let out last does not end
    * with a backtick (its fence tracker would otherwise end that run on the
    * next text, which a skipped part would not do).
    */
-  let quiet = true
-  let endsWithBacktick = false
+  #quiet = true
+  #endsWithBacktick = false
 
-  function encode(part: Part): void {
+  constructor(options: ChatCompletionsRepairOptions) {
+    this.#sse = createSseDecoderCore(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize })
+    this.#sanitizer = createDsmlPartSanitizer(options)
+    this.#synthesizer = createToolCallSynthesizer(options)
+    this.#encoder = createChatCompletionsEncoderCore()
+    this.#onDiagnostic = options.onDiagnostic
+  }
+
+  feed(chunk: string | Uint8Array): string | undefined {
+    const sse = this.#sse
+    const text = sse.decode(chunk)
+    this.#out = ''
+    // One whole `data:` event of the last plain chunk's shape: no SSE parsing, no message.
+    if (sse.ready() && text.length - 2 <= sse.maxBufferSize) {
+      const found = this.#reader.readEvent(text, this.#quiet, this.#usable)
+      if (found === CHUNK_PLAIN) {
+        this.#encoder.forwarded(text, 6, text.length - 2)
+        return undefined
+      }
+      if (found === CHUNK_SHAPED) {
+        this.#repairShaped({ data: text.slice(6, -2) })
+        return this.#out
+      }
+    }
+    const messages = sse.parse(text)
+    let unchanged = sse.verbatim()
+    for (let index = 0; index < messages.length; index++) {
+      const message = messages[index]!
+      if (!unchanged) {
+        if (this.#repair(message)) this.#out += encodeSseMessage(message)
+      } else if (!this.#repair(message)) {
+        // The read changes after all: the messages before this one, then this one's output.
+        unchanged = false
+        const own = this.#out
+        this.#out = ''
+        for (let before = 0; before < index; before++) this.#out += encodeSseMessage(messages[before]!)
+        this.#out += own
+      }
+    }
+    return unchanged ? undefined : this.#out
+  }
+
+  text(): string {
+    return this.#sse.text()
+  }
+
+  end(): string {
+    this.#out = ''
+    for (const message of this.#sse.end()) if (this.#repair(message)) this.#out += encodeSseMessage(message)
+    const rest = this.#sanitizer.end()
+    for (const part of rest) this.#synthesize(part)
+    if (rest.length > 0) this.#synthesize({ type: 'chunk-end' })
+    for (const part of this.#synthesizer.end()) this.#encode(part)
+    for (const message of this.#encoder.end()) this.#out += encodeSseMessage(message)
+    return this.#out
+  }
+
+  #encode(part: Part): void {
     if (part.type === 'diagnostic') {
-      onDiagnostic?.(part.diagnostic)
+      this.#onDiagnostic?.(part.diagnostic)
       return
     }
-    for (const message of encoder.feed(part)) out += encodeSseMessage(message)
+    for (const message of this.#encoder.feed(part)) this.#out += encodeSseMessage(message)
   }
 
-  function synthesize(part: Part): void {
-    for (const next of synthesizer.feed(part)) encode(next)
+  #synthesize(part: Part): void {
+    for (const next of this.#synthesizer.feed(part)) this.#encode(next)
   }
 
-  function sanitize(part: Part): void {
-    for (const next of sanitizer.feed(part)) {
-      if (next.type === 'text' && next.text.length > 0) endsWithBacktick = next.text.charCodeAt(next.text.length - 1) === 0x60
-      synthesize(next)
+  #sanitize(part: Part): void {
+    for (const next of this.#sanitizer.feed(part)) {
+      if (next.type === 'text' && next.text.length > 0) this.#endsWithBacktick = next.text.charCodeAt(next.text.length - 1) === 0x60
+      this.#synthesize(next)
     }
+  }
+
+  #settle(): void {
+    const sanitizer = this.#sanitizer
+    this.#quiet = !this.#endsWithBacktick && sanitizer.idle && sanitizer.heldChars === 0
   }
 
   /** The chain for a chunk of the reader's shape (CHUNK_SHAPED): what decodeChatCompletionsMessage gives, without parsing. */
-  function repairShaped(message: SseEvent): void {
-    const origin = new ShapedOrigin(message, facts!)
-    const part: Part = { type: 'text', text: reader.content, origin }
+  #repairShaped(message: SseEvent): void {
+    const origin = new ShapedOrigin(message, this.#facts!)
+    const part: Part = { type: 'text', text: this.#reader.content, origin }
     origin.parts.push(part)
-    sanitize(part)
-    sanitize({ type: 'chunk-end', origin })
-    quiet = !endsWithBacktick && sanitizer.idle && sanitizer.heldChars === 0
+    this.#sanitize(part)
+    this.#sanitize({ type: 'chunk-end', origin })
+    this.#settle()
   }
 
   /**
    * One message through the chain. Returns true, doing nothing, when the
    * chain would forward it as it came and leave every stage as it was.
    */
-  function repair(message: SseMessage): boolean {
+  #repair(message: SseMessage): boolean {
     if (!isSseComment(message) && message.event !== 'error') {
-      const found = reader.read(message.data, quiet, usable)
+      const found = this.#reader.read(message.data, this.#quiet, this.#usable)
       if (found === CHUNK_PLAIN) {
-        encoder.forwarded(message.data, 0, message.data.length)
+        this.#encoder.forwarded(message.data, 0, message.data.length)
         return true
       }
       if (found === CHUNK_SHAPED) {
-        repairShaped(message)
+        this.#repairShaped(message)
         return false
       }
     }
-    for (const part of decodeChatCompletionsMessage(message)) sanitize(part)
-    quiet = !endsWithBacktick && sanitizer.idle && sanitizer.heldChars === 0
+    for (const part of decodeChatCompletionsMessage(message)) this.#sanitize(part)
+    this.#settle()
     return false
-  }
-
-  return {
-    feed(chunk) {
-      const text = sse.decode(chunk)
-      out = ''
-      // One whole `data:` event of the last plain chunk's shape: no SSE parsing, no message.
-      if (sse.ready() && text.length - 2 <= sse.maxBufferSize) {
-        const found = reader.readEvent(text, quiet, usable)
-        if (found === CHUNK_PLAIN) {
-          encoder.forwarded(text, 6, text.length - 2)
-          return undefined
-        }
-        if (found === CHUNK_SHAPED) {
-          repairShaped({ data: text.slice(6, -2) })
-          return out
-        }
-      }
-      const messages = sse.parse(text)
-      let unchanged = sse.verbatim()
-      for (let index = 0; index < messages.length; index++) {
-        const message = messages[index]!
-        if (!unchanged) {
-          if (repair(message)) out += encodeSseMessage(message)
-        } else if (!repair(message)) {
-          // The read changes after all: the messages before this one, then this one's output.
-          unchanged = false
-          const own = out
-          out = ''
-          for (let before = 0; before < index; before++) out += encodeSseMessage(messages[before]!)
-          out += own
-        }
-      }
-      return unchanged ? undefined : out
-    },
-    text: () => sse.text(),
-    end() {
-      out = ''
-      for (const message of sse.end()) if (repair(message)) out += encodeSseMessage(message)
-      const rest = sanitizer.end()
-      for (const part of rest) synthesize(part)
-      if (rest.length > 0) synthesize({ type: 'chunk-end' })
-      for (const part of synthesizer.end()) encode(part)
-      for (const message of encoder.end()) out += encodeSseMessage(message)
-      return out
-    },
   }
 }

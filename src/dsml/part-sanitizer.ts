@@ -28,88 +28,102 @@ export interface DsmlPartSanitizer {
 
 export function createDsmlPartSanitizer(options: DsmlSanitizerOptions = {}): DsmlPartSanitizer {
   resolveOptions(options) // fail fast on bad options
-  const nativeCalls: NativeToolCall[] = []
-  let textEngine = newEngine()
-  let reasoningEngine = newEngine()
+  return new PartSanitizer(options)
+}
 
-  function newEngine(): DsmlSanitizer {
-    const engine = createDsmlSanitizer(options)
-    for (const call of nativeCalls) engine.noteNativeToolCall(call)
-    return engine
+/** A class, so that one per open stream pays for its fields only and every instance shares one map. */
+class PartSanitizer implements DsmlPartSanitizer {
+  #options: DsmlSanitizerOptions
+  #nativeCalls: NativeToolCall[] = []
+  #textEngine: DsmlSanitizer
+  #reasoningEngine: DsmlSanitizer
+
+  constructor(options: DsmlSanitizerOptions) {
+    this.#options = options
+    this.#textEngine = createDsmlSanitizer(options)
+    this.#reasoningEngine = createDsmlSanitizer(options)
   }
 
-  function toParts(events: readonly SanitizerEvent[], channel: Channel, out: Part[]): void {
-    for (const event of events) {
-      if (event.type === 'text') out.push(channel === 'text' ? event : { type: 'reasoning', text: event.text })
-      else if (channel === 'text') out.push(event)
-      else out.push({ ...event, channel })
+  feed(part: Part): Part[] {
+    const out: Part[] = []
+    switch (part.type) {
+      case 'text':
+        // An empty delta on one channel beside text on the other is not a switch.
+        if (part.text !== '') this.#resolve('reasoning', out)
+        this.#clean(part, 'text', out)
+        return out
+      case 'reasoning':
+        if (part.text !== '') this.#resolve('text', out)
+        this.#clean(part, 'reasoning', out)
+        return out
+      case 'chunk-end':
+      case 'comment':
+      case 'diagnostic':
+      case 'tool-call':
+      // Usage on every chunk (vLLM continuous usage) and unreadable chunks say nothing about the
+      // message's text: they must not cut a block that spans them.
+      case 'usage':
+      case 'passthrough':
+        out.push(part)
+        return out
+      default:
+        this.#resolve('text', out)
+        this.#resolve('reasoning', out)
+        out.push(part)
+        return out
     }
   }
 
-  /** Resolves a channel's held text (only if it holds any: an idle engine keeps its fence state). */
-  function resolve(channel: Channel, out: Part[]): void {
-    const engine = channel === 'text' ? textEngine : reasoningEngine
-    if (engine.heldChars === 0) return
-    toParts(engine.end(), channel, out)
-    if (channel === 'text') textEngine = newEngine()
-    else reasoningEngine = newEngine()
+  end(): Part[] {
+    const out: Part[] = []
+    this.#resolve('text', out)
+    this.#resolve('reasoning', out)
+    return out
   }
 
-  function clean(part: Part & { type: 'text' | 'reasoning' }, channel: Channel, out: Part[]): void {
-    const events = (channel === 'text' ? textEngine : reasoningEngine).feed(part.text)
+  noteNativeToolCall(call: NativeToolCall): void {
+    this.#textEngine.noteNativeToolCall(call)
+    this.#reasoningEngine.noteNativeToolCall(call)
+    this.#nativeCalls.push(call)
+  }
+
+  get heldChars(): number {
+    return this.#textEngine.heldChars + this.#reasoningEngine.heldChars
+  }
+
+  get idle(): boolean {
+    return this.#textEngine.idle && this.#reasoningEngine.heldChars === 0
+  }
+
+  #newEngine(): DsmlSanitizer {
+    const engine = createDsmlSanitizer(this.#options)
+    for (const call of this.#nativeCalls) engine.noteNativeToolCall(call)
+    return engine
+  }
+
+  /** Resolves a channel's held text (only if it holds any: an idle engine keeps its fence state). */
+  #resolve(channel: Channel, out: Part[]): void {
+    const engine = channel === 'text' ? this.#textEngine : this.#reasoningEngine
+    if (engine.heldChars === 0) return
+    toParts(engine.end(), channel, out)
+    if (channel === 'text') this.#textEngine = this.#newEngine()
+    else this.#reasoningEngine = this.#newEngine()
+  }
+
+  #clean(part: Part & { type: 'text' | 'reasoning' }, channel: Channel, out: Part[]): void {
+    const events = (channel === 'text' ? this.#textEngine : this.#reasoningEngine).feed(part.text)
     const only = events[0]
     // Unchanged text keeps the decoder's part, so its chunk can be forwarded as it came.
     if (events.length === 1 && only?.type === 'text' && only.text === part.text) out.push(part)
     else if (events.length === 0 && part.text === '') out.push(part)
     else toParts(events, channel, out)
   }
+}
 
-  return {
-    feed(part) {
-      const out: Part[] = []
-      switch (part.type) {
-        case 'text':
-          // An empty delta on one channel beside text on the other is not a switch.
-          if (part.text !== '') resolve('reasoning', out)
-          clean(part, 'text', out)
-          return out
-        case 'reasoning':
-          if (part.text !== '') resolve('text', out)
-          clean(part, 'reasoning', out)
-          return out
-        case 'chunk-end':
-        case 'comment':
-        case 'diagnostic':
-        case 'tool-call':
-        // Usage on every chunk (vLLM continuous usage) and unreadable chunks say nothing about the
-        // message's text: they must not cut a block that spans them.
-        case 'usage':
-        case 'passthrough':
-          out.push(part)
-          return out
-        default:
-          resolve('text', out)
-          resolve('reasoning', out)
-          out.push(part)
-          return out
-      }
-    },
-    end() {
-      const out: Part[] = []
-      resolve('text', out)
-      resolve('reasoning', out)
-      return out
-    },
-    noteNativeToolCall(call) {
-      textEngine.noteNativeToolCall(call)
-      reasoningEngine.noteNativeToolCall(call)
-      nativeCalls.push(call)
-    },
-    get heldChars() {
-      return textEngine.heldChars + reasoningEngine.heldChars
-    },
-    get idle() {
-      return textEngine.idle && reasoningEngine.heldChars === 0
-    },
+function toParts(events: readonly SanitizerEvent[], channel: Channel, out: Part[]): void {
+  for (const event of events) {
+    if (event.type === 'text') out.push(channel === 'text' ? event : { type: 'reasoning', text: event.text })
+    else if (channel === 'text') out.push(event)
+    else out.push({ ...event, channel })
   }
 }

@@ -115,11 +115,16 @@ const MARKERLESS_CLOSERS: TagLexerContext = { markerlessOpeners: false, markerle
 const ALL_MARKERLESS: TagLexerContext = { markerlessOpeners: true, markerlessClosers: true }
 
 /** The machine behind a sanitizer, created on the first chunk that could hold markup. */
+/**
+ * The state machine's face. Methods, not getters: an object literal with
+ * getters gets a map of its own per instance, which makes every call site
+ * that reads it polymorphic across streams.
+ */
 interface Engine {
   feed(chunk: string): SanitizerEvent[]
   end(): SanitizerEvent[]
-  readonly heldChars: number
-  readonly idle: boolean
+  heldChars(): number
+  idle(): boolean
 }
 
 /**
@@ -179,11 +184,11 @@ class LazySanitizer implements DsmlSanitizer {
   }
 
   get heldChars(): number {
-    return this.#engine === undefined ? 0 : this.#engine.heldChars
+    return this.#engine === undefined ? 0 : this.#engine.heldChars()
   }
 
   get idle(): boolean {
-    return !this.#ended && (this.#engine === undefined || this.#engine.idle)
+    return !this.#ended && (this.#engine === undefined || this.#engine.idle())
   }
 }
 
@@ -1111,11 +1116,7 @@ function createEngine(resolved: ResolvedOptions, fences: FenceTracker, nativeCal
       flushRange()
       return out
     },
-    get heldChars() {
-      return heldLength + gapLength + pending.length + (lexing ? lexer.length : 0)
-    },
-    get idle() {
-      return region === undefined && !lexing && !afterRemoval
-    },
+    heldChars: () => heldLength + gapLength + pending.length + (lexing ? lexer.length : 0),
+    idle: () => region === undefined && !lexing && !afterRemoval,
   }
 }

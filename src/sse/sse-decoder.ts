@@ -8,7 +8,7 @@
  * Comments are kept (a gateway forwards `: keep-alive` as a heartbeat).
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#parsing-an-event-stream
  */
-import { createParser, type ParseError } from 'eventsource-parser'
+import { createParser, type EventSourceParser, type ParseError } from 'eventsource-parser'
 import { StreamLimitError } from './errors.ts'
 import type { SseMessage } from './types.ts'
 
@@ -92,51 +92,179 @@ export function createSseDecoderCore(options: SseDecoderOptions = {}): SseDecode
   if (!Number.isInteger(maxBufferSize) || maxBufferSize < 1) {
     throw new TypeError(`Cannot use option "maxBufferSize": expected a positive integer, got ${String(options.maxBufferSize)}`)
   }
-  const keepComments = options.comments ?? true
+  return new Decoder(maxBufferSize, options.comments ?? true)
+}
+
+/**
+ * The decoder's state. A class, so that one per open stream pays for its
+ * fields only; the parser (closures of its own) is made on the first read
+ * the fast path cannot take.
+ */
+class Decoder implements SseDecoderCore {
+  readonly maxBufferSize: number
+  #keepComments: boolean
   // The parser strips the one BOM a stream may start with; the decoder must not strip
   // others (some runtimes drop a U+FEFF at the start of any chunk when asked to).
-  const decoder = new TextDecoder('utf-8', { ignoreBOM: true })
-  let out: SseMessage[] = []
-  let retry: number | undefined
-  let failure: StreamLimitError | undefined
-  const parser = createParser({
-    maxBufferSize,
-    onEvent(event) {
-      const message: SseMessage = { data: event.data }
-      if (event.event !== undefined) message.event = event.event
-      if (event.id !== undefined) message.id = event.id
-      if (retry !== undefined) {
-        message.retry = retry
-        retry = undefined
-      }
-      out.push(message)
-    },
-    onRetry(value) {
-      retry = value
-    },
-    onComment: keepComments ? (comment) => out.push({ comment }) : undefined,
-    onError(error: ParseError) {
-      if (error.type === 'max-buffer-size-exceeded') {
-        failure = new StreamLimitError(
-          'sse-buffer-limit',
-          maxBufferSize,
-          `Cannot decode SSE: a line or event is longer than maxBufferSize (${maxBufferSize} characters)`,
-        )
-      }
-      // Other parse errors (unknown fields, a bad retry) are ignored, as the spec says.
-    },
-  })
+  #decoder: TextDecoder | undefined = undefined
+  #parser: EventSourceParser | undefined = undefined
+  #out: SseMessage[] = []
+  #retry: number | undefined = undefined
+  #failure: StreamLimitError | undefined = undefined
 
   // The parser checks its cap only against what it holds between reads; a line or
   // an event that starts and ends inside one huge read would pass. So lines and
   // events (their characters, line breaks not counted) are measured here, as the
   // text goes by (two cached indexOf scans).
-  let lineLength = 0
-  let eventLength = 0
-  let previousWasCarriageReturn = false
-  let lineIsComment = false
+  #lineLength = 0
+  #eventLength = 0
+  #previousWasCarriageReturn = false
+  #lineIsComment = false
 
-  function measure(text: string): void {
+  #pendingBytes = false
+  /** The byte decoder holds no partial character (the last bytes read ended on an ASCII byte). */
+  #bytesClean = true
+  /**
+   * The parser's leading-BOM check, mirrored: the text it still holds as a
+   * possible BOM ('' at the start), undefined once the check is over.
+   */
+  #bomPrefix: string | undefined = ''
+  /** Nothing held anywhere: no partial line or event, no pending CR or `retry`, the BOM check over. */
+  #clean = false
+  #verbatim = false
+  #lastText = ''
+  /** The last read came as bytes. */
+  #lastWasBytes = false
+  /** The last read carried no partial character in or out (always so for a string). */
+  #lastBytesClean = false
+
+  constructor(maxBufferSize: number, keepComments: boolean) {
+    this.maxBufferSize = maxBufferSize
+    this.#keepComments = keepComments
+  }
+
+  feed(chunk: string | Uint8Array): SseMessage[] {
+    return this.parse(this.decode(chunk))
+  }
+
+  end(): SseMessage[] {
+    this.#verbatim = false
+    this.#lastText = ''
+    return this.#run(this.#pendingBytes ? this.#flushBytes() : '')
+  }
+
+  // Methods, not getters: the fused repair reads them on every chunk.
+  ready(): boolean {
+    return this.#clean && this.#failure === undefined && this.#lastBytesClean
+  }
+
+  verbatim(): boolean {
+    return this.#verbatim
+  }
+
+  text(): string {
+    return this.#lastText
+  }
+
+  decode(chunk: string | Uint8Array): string {
+    this.#verbatim = false
+    // A string after bytes: finish the bytes' last character first (U+FFFD if it was cut).
+    if (typeof chunk === 'string') {
+      this.#lastWasBytes = false
+      this.#lastBytesClean = true
+      return (this.#lastText = this.#pendingBytes ? this.#flushBytes() + chunk : chunk)
+    }
+    if (chunk instanceof Uint8Array) {
+      this.#pendingBytes = true
+      this.#lastWasBytes = true
+      const wasClean = this.#bytesClean
+      const length = chunk.length
+      if (length > 0) this.#bytesClean = chunk[length - 1]! < 0x80
+      this.#lastBytesClean = wasClean && this.#bytesClean
+      const decoder = (this.#decoder ??= new TextDecoder('utf-8', { ignoreBOM: true }))
+      // Nothing carried in and nothing to carry out (the last byte is ASCII): the same text
+      // without stream mode, which is about twice as fast in V8 (no converter state to keep).
+      return (this.#lastText = this.#lastBytesClean ? decoder.decode(chunk) : decoder.decode(chunk, STREAM))
+    }
+    throw new TypeError(`Cannot decode SSE: expected a string or Uint8Array chunk, got ${typeof chunk}`)
+  }
+
+  parse(text: string): SseMessage[] {
+    // At the very start, a read that begins with `data: ` ends the BOM check as the parser would.
+    if ((this.#clean || (this.#bomPrefix === '' && this.#parser === undefined)) && this.#failure === undefined) {
+      const messages = this.#wholeEvents(text)
+      if (messages !== undefined) {
+        this.#bomPrefix = undefined
+        this.#clean = true
+        // Bytes as they came: nothing carried in or out, and no U+FFFD (invalid UTF-8 would not come back the same).
+        this.#verbatim = this.#lastBytesClean && (!this.#lastWasBytes || text.indexOf('\uFFFD') === -1)
+        return messages
+      }
+    }
+    return this.#run(text)
+  }
+
+  #flushBytes(): string {
+    this.#pendingBytes = false
+    this.#bytesClean = true
+    return this.#decoder === undefined ? '' : this.#decoder.decode()
+  }
+
+  /** The parser, made when first needed; if fast-path reads came first, its BOM check is over too. */
+  #parserNow(): EventSourceParser {
+    if (this.#parser !== undefined) return this.#parser
+    const parser = createParser({
+      maxBufferSize: this.maxBufferSize,
+      onEvent: (event) => {
+        const message: SseMessage = { data: event.data }
+        if (event.event !== undefined) message.event = event.event
+        if (event.id !== undefined) message.id = event.id
+        if (this.#retry !== undefined) {
+          message.retry = this.#retry
+          this.#retry = undefined
+        }
+        this.#out.push(message)
+      },
+      onRetry: (value) => {
+        this.#retry = value
+      },
+      onComment: this.#keepComments ? (comment) => this.#out.push({ comment }) : undefined,
+      onError: (error: ParseError) => {
+        if (error.type === 'max-buffer-size-exceeded') {
+          this.#failure = new StreamLimitError(
+            'sse-buffer-limit',
+            this.maxBufferSize,
+            `Cannot decode SSE: a line or event is longer than maxBufferSize (${this.maxBufferSize} characters)`,
+          )
+        }
+        // Other parse errors (unknown fields, a bad retry) are ignored, as the spec says.
+      },
+    })
+    // An empty line between events: it ends the parser's BOM check and dispatches nothing.
+    if (this.#bomPrefix === undefined) parser.feed('\n')
+    return (this.#parser = parser)
+  }
+
+  #run(text: string): SseMessage[] {
+    if (this.#failure) throw this.#failure
+    this.#out = []
+    if (text.length > 0) {
+      // Made before the BOM check below can end: a parser made now sees the stream from its start.
+      const parser = this.#parserNow()
+      if (this.#bomPrefix !== undefined) {
+        const head = this.#bomPrefix + text
+        this.#bomPrefix = head === '\xEF' || head === '\xEF\xBB' ? head : undefined
+      }
+      this.#measure(text)
+      parser.feed(text)
+    }
+    if (this.#failure) throw this.#failure
+    this.#clean =
+      this.#bomPrefix === undefined && this.#lineLength === 0 && this.#eventLength === 0 && !this.#previousWasCarriageReturn && this.#retry === undefined
+    return this.#out
+  }
+
+  #measure(text: string): void {
+    const maxBufferSize = this.maxBufferSize
     let index = 0
     let nextLineFeed = text.indexOf('\n')
     let nextCarriageReturn = text.indexOf('\r')
@@ -146,67 +274,33 @@ export function createSseDecoderCore(options: SseDecoderOptions = {}): SseDecode
       const lineEnd =
         nextLineFeed === -1 ? nextCarriageReturn : nextCarriageReturn === -1 ? nextLineFeed : Math.min(nextLineFeed, nextCarriageReturn)
       const segment = (lineEnd === -1 ? text.length : lineEnd) - index
-      if (lineLength === 0 && segment > 0) lineIsComment = text.charCodeAt(index) === 0x3a
-      lineLength += segment
-      eventLength += segment
-      if (lineLength > maxBufferSize || eventLength > maxBufferSize) {
-        failure = new StreamLimitError(
+      if (this.#lineLength === 0 && segment > 0) this.#lineIsComment = text.charCodeAt(index) === 0x3a
+      this.#lineLength += segment
+      this.#eventLength += segment
+      if (this.#lineLength > maxBufferSize || this.#eventLength > maxBufferSize) {
+        this.#failure = new StreamLimitError(
           'sse-buffer-limit',
           maxBufferSize,
           `Cannot decode SSE: a line or event is longer than maxBufferSize (${maxBufferSize} characters)`,
         )
-        throw failure
+        throw this.#failure
       }
       if (lineEnd === -1) {
-        if (segment > 0) previousWasCarriageReturn = false
+        if (segment > 0) this.#previousWasCarriageReturn = false
         return
       }
       const isLineFeed = text.charCodeAt(lineEnd) === 0x0a
       // The LF of a CRLF ends nothing new; any other empty line ends the event.
-      if (!(isLineFeed && previousWasCarriageReturn && segment === 0)) {
-        if (lineLength === 0) eventLength = 0
+      if (!(isLineFeed && this.#previousWasCarriageReturn && segment === 0)) {
+        if (this.#lineLength === 0) this.#eventLength = 0
         // Comments are not part of the event (heartbeats may come without blank lines).
-        else if (lineIsComment) eventLength -= lineLength
-        lineLength = 0
-        lineIsComment = false
+        else if (this.#lineIsComment) this.#eventLength -= this.#lineLength
+        this.#lineLength = 0
+        this.#lineIsComment = false
       }
-      previousWasCarriageReturn = !isLineFeed
+      this.#previousWasCarriageReturn = !isLineFeed
       index = lineEnd + 1
     }
-  }
-
-  let pendingBytes = false
-  /** The byte decoder holds no partial character (the last bytes read ended on an ASCII byte). */
-  let bytesClean = true
-
-  function flushBytes(): string {
-    pendingBytes = false
-    bytesClean = true
-    return decoder.decode()
-  }
-
-  /**
-   * The parser's leading-BOM check, mirrored: the text it still holds as a
-   * possible BOM ('' at the start), undefined once the check is over.
-   */
-  let bomPrefix: string | undefined = ''
-  /** Nothing held anywhere: no partial line or event, no pending CR or `retry`, the BOM check over. */
-  let clean = false
-
-  function run(text: string): SseMessage[] {
-    if (failure) throw failure
-    out = []
-    if (text.length > 0) {
-      if (bomPrefix !== undefined) {
-        const head = bomPrefix + text
-        bomPrefix = head === '\xEF' || head === '\xEF\xBB' ? head : undefined
-      }
-      measure(text)
-      parser.feed(text)
-    }
-    if (failure) throw failure
-    clean = bomPrefix === undefined && lineLength === 0 && eventLength === 0 && !previousWasCarriageReturn && retry === undefined
-    return out
   }
 
   /**
@@ -214,7 +308,7 @@ export function createSseDecoderCore(options: SseDecoderOptions = {}): SseDecode
    * parser would give, without the parser (it and the line counters end as
    * clean as they started). Undefined for anything else.
    */
-  function wholeEvents(text: string): SseMessage[] | undefined {
+  #wholeEvents(text: string): SseMessage[] | undefined {
     const length = text.length
     if (length < 8 || text.charCodeAt(length - 1) !== LINE_FEED || text.charCodeAt(length - 2) !== LINE_FEED) return undefined
     if (text.indexOf('\r') !== -1) return undefined
@@ -224,69 +318,10 @@ export function createSseDecoderCore(options: SseDecoderOptions = {}): SseDecode
       if (!isDataLine(text, at)) return undefined
       const lineEnd = text.indexOf('\n', at + 6)
       // A line past the cap: the slow path reports it.
-      if (text.charCodeAt(lineEnd + 1) !== LINE_FEED || lineEnd - at > maxBufferSize) return undefined
+      if (text.charCodeAt(lineEnd + 1) !== LINE_FEED || lineEnd - at > this.maxBufferSize) return undefined
       messages.push({ data: text.slice(at + 6, lineEnd) })
       at = lineEnd + 2
     }
     return messages
-  }
-
-  let verbatim = false
-  let lastText = ''
-  /** The last read came as bytes. */
-  let lastWasBytes = false
-  /** The last read carried no partial character in or out (always so for a string). */
-  let lastBytesClean = false
-
-  function decode(chunk: string | Uint8Array): string {
-    verbatim = false
-    // A string after bytes: finish the bytes' last character first (U+FFFD if it was cut).
-    if (typeof chunk === 'string') {
-      lastWasBytes = false
-      lastBytesClean = true
-      return (lastText = pendingBytes ? flushBytes() + chunk : chunk)
-    }
-    if (chunk instanceof Uint8Array) {
-      pendingBytes = true
-      lastWasBytes = true
-      const wasClean = bytesClean
-      const length = chunk.length
-      if (length > 0) bytesClean = chunk[length - 1]! < 0x80
-      lastBytesClean = wasClean && bytesClean
-      // Nothing carried in and nothing to carry out (the last byte is ASCII): the same text
-      // without stream mode, which is about twice as fast in V8 (no converter state to keep).
-      return (lastText = lastBytesClean ? decoder.decode(chunk) : decoder.decode(chunk, STREAM))
-    }
-    throw new TypeError(`Cannot decode SSE: expected a string or Uint8Array chunk, got ${typeof chunk}`)
-  }
-
-  function parse(text: string): SseMessage[] {
-    if (clean && failure === undefined) {
-      const messages = wholeEvents(text)
-      if (messages !== undefined) {
-        // Bytes as they came: nothing carried in or out, and no U+FFFD (invalid UTF-8 would not come back the same).
-        verbatim = lastBytesClean && (!lastWasBytes || text.indexOf('\uFFFD') === -1)
-        return messages
-      }
-    }
-    return run(text)
-  }
-
-  return {
-    feed(chunk) {
-      return parse(decode(chunk))
-    },
-    end() {
-      verbatim = false
-      lastText = ''
-      return run(pendingBytes ? flushBytes() : '')
-    },
-    decode,
-    parse,
-    // Methods, not getters: an object literal with getters gets a map of its own per instance.
-    ready: () => clean && failure === undefined && lastBytesClean,
-    maxBufferSize,
-    verbatim: () => verbatim,
-    text: () => lastText,
   }
 }

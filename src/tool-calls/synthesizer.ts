@@ -42,21 +42,55 @@ function suppressed(call: RecoveredCall, message: string): Part {
 }
 
 export function createToolCallSynthesizer(options: ToolCallSynthesizerOptions = {}): ToolCallSynthesizer {
-  const toolCalls = options.toolCallsFinishReason ?? 'tool_calls'
-  const stop = options.stopFinishReason ?? 'stop'
-  let pending: RecoveredCall[] = []
-  let nativeCount = 0
-  let nativeNextIndex = 0
+  return new Synthesizer(options)
+}
 
-  function atFinish(part: Part & { type: 'finish' }): Part[] {
-    const calls = pending
-    pending = []
+/** A class, so that one per open stream pays for its fields only and every instance shares one map. */
+class Synthesizer implements ToolCallSynthesizer {
+  #toolCalls: string
+  #stop: string
+  #onTruncation: boolean
+  #pending: RecoveredCall[] = []
+  #nativeCount = 0
+  #nativeNextIndex = 0
+
+  constructor(options: ToolCallSynthesizerOptions) {
+    this.#toolCalls = options.toolCallsFinishReason ?? 'tool_calls'
+    this.#stop = options.stopFinishReason ?? 'stop'
+    this.#onTruncation = options.synthesizeOnTruncation === true
+  }
+
+  feed(part: Part): Part[] {
+    switch (part.type) {
+      case 'tool-call':
+        this.#pending.push(part)
+        return []
+      case 'native-tool-call':
+        if (part.id !== undefined || part.name !== undefined) this.#nativeCount++
+        if (part.index >= this.#nativeNextIndex) this.#nativeNextIndex = part.index + 1
+        return [part]
+      case 'finish':
+        return this.#atFinish(part)
+      default:
+        return [part]
+    }
+  }
+
+  end(): Part[] {
+    const calls = this.#pending
+    this.#pending = []
+    return calls.map((call) => suppressed(call, `Call to "${call.call.name}" not sent: the stream ended without a finish`))
+  }
+
+  #atFinish(part: Part & { type: 'finish' }): Part[] {
+    const calls = this.#pending
     if (calls.length === 0) return [part]
-    if (nativeCount > 0) {
+    this.#pending = []
+    if (this.#nativeCount > 0) {
       return [...calls.map((call) => suppressed(call, `Call to "${call.call.name}" not sent: the message has native tool calls`)), part]
     }
-    const authorized = part.reason === stop || part.reason === toolCalls
-    if (!authorized && options.synthesizeOnTruncation !== true) {
+    const authorized = part.reason === this.#stop || part.reason === this.#toolCalls
+    if (!authorized && !this.#onTruncation) {
       return [...calls.map((call) => suppressed(call, `Call to "${call.call.name}" not sent: the message finished with "${part.reason}"`)), part]
     }
     const out: Part[] = []
@@ -71,33 +105,10 @@ export function createToolCallSynthesizer(options: ToolCallSynthesizerOptions = 
         continue
       }
       emitted[channel].add(key)
-      out.push({ type: 'synthesized-tool-call', index: nativeNextIndex + sent, call: call.call })
+      out.push({ type: 'synthesized-tool-call', index: this.#nativeNextIndex + sent, call: call.call })
       sent++
     }
-    out.push(part.reason === stop ? { type: 'finish', reason: toolCalls, origin: part.origin } : part)
+    out.push(part.reason === this.#stop ? { type: 'finish', reason: this.#toolCalls, origin: part.origin } : part)
     return out
-  }
-
-  return {
-    feed(part) {
-      switch (part.type) {
-        case 'tool-call':
-          pending.push(part)
-          return []
-        case 'native-tool-call':
-          if (part.id !== undefined || part.name !== undefined) nativeCount++
-          if (part.index >= nativeNextIndex) nativeNextIndex = part.index + 1
-          return [part]
-        case 'finish':
-          return atFinish(part)
-        default:
-          return [part]
-      }
-    },
-    end() {
-      const calls = pending
-      pending = []
-      return calls.map((call) => suppressed(call, `Call to "${call.call.name}" not sent: the stream ended without a finish`))
-    },
   }
 }

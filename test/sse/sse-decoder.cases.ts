@@ -332,6 +332,16 @@ export const suites = [
       assertEqual(decodeChunks(['', '\uFEFFdata: b\n\n']), [{ data: 'b' }])
     })
 
+    test('BOM: after whole events read without the parser, a later read starting with U+FEFF is not a stream start', () => {
+      // The first reads take the fast path; the parser is made for the third and must not strip its U+FEFF.
+      const later = ['data: a\n\n', utf8('data: b\n\n'), '\uFEFFdata: c\n\ndata: d\n\n']
+      assertEqual(decodeChunks(later), [{ data: 'a' }, { data: 'b' }, { data: 'd' }])
+      assertEqual(perFeed(later), [[{ data: 'a' }], [{ data: 'b' }], [{ data: 'd' }], []])
+      // And at the very start it is the one BOM the spec skips, whether or not a fast read could follow.
+      assertEqual(decodeChunks(['\uFEFFdata: c\n\n', 'data: d\n\n']), [{ data: 'c' }, { data: 'd' }])
+      assertEqual(decodeChunks([utf8('\uFEFFdata: c\n\n'), 'data: d\n\n']), [{ data: 'c' }, { data: 'd' }])
+    })
+
     test('strings and bytes can alternate between reads (on character boundaries)', () => {
       assertEqual(decodeChunks(['data: ', utf8('é'), '\n', utf8('\n')]), [{ data: 'é' }])
     })
