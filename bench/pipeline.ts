@@ -8,7 +8,7 @@
  * (a) naive gateway: TextDecoderStream → EventSourceParserStream → JSON.parse →
  *     JSON.stringify → TextEncoderStream, no repair;
  * (b) SSE parse only: TextDecoderStream → EventSourceParserStream, drained;
- * (c) our six composed stages (+ TextEncoderStream);
+ * (c) our six composed stages (the last, SseEncoderStream, gives bytes);
  * (d) ChatCompletionsRepairStream (the same six cores fused in one stream).
  *
  * Every run builds a fresh source that enqueues one pre-encoded SSE event per
@@ -107,7 +107,7 @@ const PIPELINES: Pipeline[] = [
     short: '(c) six composed stages',
     label:
       '(c) six composed stages: SseDecoderStream → ChatCompletionsDecoderStream → DsmlSanitizerStream → ToolCallSynthesizerStream → ' +
-      'ChatCompletionsEncoderStream → SseEncoderStream → TextEncoderStream',
+      'ChatCompletionsEncoderStream → SseEncoderStream (bytes out)',
     build: (events, options) =>
       source(events)
         .pipeThrough(new SseDecoderStream())
@@ -115,8 +115,7 @@ const PIPELINES: Pipeline[] = [
         .pipeThrough(new DsmlSanitizerStream<Part>(options))
         .pipeThrough(new ToolCallSynthesizerStream())
         .pipeThrough(new ChatCompletionsEncoderStream())
-        .pipeThrough(new SseEncoderStream())
-        .pipeThrough(new TextEncoderStream()),
+        .pipeThrough(new SseEncoderStream()),
   },
   {
     key: 'd',

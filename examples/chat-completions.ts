@@ -40,7 +40,6 @@ const composed = upstream()
   .pipeThrough(new ToolCallSynthesizerStream())
   .pipeThrough(new ChatCompletionsEncoderStream())
   .pipeThrough(new SseEncoderStream())
-  .pipeThrough(new TextEncoderStream())
 
 // The same cores fused in one stream (what a gateway uses):
 const fused = upstream().pipeThrough(new ChatCompletionsRepairStream({ knownTools: ['bash'] }))

@@ -1,12 +1,18 @@
-/** `SseEncoderStream`: SSE messages in, SSE text out (pipe through `TextEncoderStream` for bytes). */
+/**
+ * `SseEncoderStream`: SSE messages in, the event stream's UTF-8 bytes out
+ * (ready for a `Response` body). `encodeSseMessage` gives the same as text.
+ */
 import { encodeSseMessage } from './sse-encoder.ts'
 import type { SseMessage } from './types.ts'
 
-export class SseEncoderStream extends TransformStream<SseMessage, string> {
+/** Stateless, so every stream shares one. */
+const ENCODER = new TextEncoder()
+
+export class SseEncoderStream extends TransformStream<SseMessage, Uint8Array> {
   constructor() {
     super({
       transform(message, controller) {
-        controller.enqueue(encodeSseMessage(message))
+        controller.enqueue(ENCODER.encode(encodeSseMessage(message)))
       },
     })
   }

@@ -18,7 +18,7 @@
  * - `ChatCompletionsRepairStream` (fused) and the six composed stages
  *   (SseDecoderStream → ChatCompletionsDecoderStream → DsmlSanitizerStream →
  *   ToolCallSynthesizerStream → ChatCompletionsEncoderStream →
- *   SseEncoderStream, then TextEncoderStream): identical bytes, whole and in
+ *   SseEncoderStream): identical bytes, whole and in
  *   random reads.
  *
  * Content is compared after trimEnd() on both sides, as in

@@ -179,7 +179,7 @@ export async function fusedBytes(chunks: readonly (string | Uint8Array)[], optio
 /**
  * The six composed stages — SseDecoderStream → ChatCompletionsDecoderStream →
  * DsmlSanitizerStream → ToolCallSynthesizerStream → ChatCompletionsEncoderStream
- * → SseEncoderStream — then TextEncoderStream; the output bytes joined.
+ * → SseEncoderStream; the output bytes joined.
  */
 export async function composedBytes(chunks: readonly (string | Uint8Array)[], options: ChatCompletionsRepairOptions = {}): Promise<Uint8Array> {
   const withIds = { generateId: counterIds(), ...options }
@@ -190,7 +190,6 @@ export async function composedBytes(chunks: readonly (string | Uint8Array)[], op
     .pipeThrough(new ToolCallSynthesizerStream(withIds))
     .pipeThrough(new ChatCompletionsEncoderStream())
     .pipeThrough(new SseEncoderStream())
-    .pipeThrough(new TextEncoderStream())
   return concatBytes(await collect(stream))
 }
 

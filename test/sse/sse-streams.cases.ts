@@ -1,12 +1,13 @@
 /**
  * SseDecoderStream and SseEncoderStream: the decoder and encoder behind
  * TransformStreams. Uses only constructors, pipeThrough and getReader(),
- * which every runtime we support has (plus TextEncoderStream).
+ * which every runtime we support has.
  */
 import { StreamLimitError } from '../../src/sse/errors.ts'
 import { SseDecoderStream } from '../../src/sse/sse-decoder-stream.ts'
 import { SseEncoderStream } from '../../src/sse/sse-encoder-stream.ts'
 import type { SseMessage } from '../../src/sse/types.ts'
+import { encodeSseMessage } from '../../src/sse/sse-encoder.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
 import { collect, collectUntilError, decodedForm, rechunkBytes, streamOf, units, utf8 } from './support.ts'
@@ -107,27 +108,32 @@ export const suite = defineSuite('sse/streams', (test) => {
     assert(closed === readError, 'writer.closed rejects with it too')
   })
 
-  test('encoder stream: messages in, the same text as encodeSseMessage out', async () => {
-    const text = (await collect(streamOf([{ data: 'a\nb', event: 'e' }, { comment: 'c' }]).pipeThrough(new SseEncoderStream()))).join('')
-    assertEqual(text, 'event: e\ndata: a\ndata: b\n\n: c\n\n')
+  test('encoder stream: messages in, the UTF-8 bytes of encodeSseMessage out, one array per message', async () => {
+    const messages: SseMessage[] = [{ data: 'a\nb', event: 'e' }, { comment: 'c' }, { data: 'é \u{1F600}' }]
+    const chunks = await collect(streamOf(messages).pipeThrough(new SseEncoderStream()))
+    assert(chunks.every((chunk) => chunk instanceof Uint8Array), 'every chunk is a Uint8Array')
+    assertEqual(
+      chunks.map((chunk) => new TextDecoder().decode(chunk)),
+      messages.map((message) => encodeSseMessage(message)),
+    )
+    assertEqual(new TextDecoder().decode(chunks[2]), 'data: é \u{1F600}\n\n')
   })
 
   test('encoder stream: a message it cannot write errors the stream with a TypeError', async () => {
     const { values, error } = await collectUntilError(streamOf<SseMessage>([{ data: 'ok' }, { data: 'x', id: 'a\nb' }]).pipeThrough(new SseEncoderStream()))
-    assertEqual(values, ['data: ok\n\n'])
+    assertEqual(values.map((chunk) => new TextDecoder().decode(chunk)), ['data: ok\n\n'])
     assert(error instanceof TypeError, `expected a TypeError, got ${String(error)}`)
   })
 
-  test('round trip: SseEncoderStream → SseDecoderStream (strings)', async () => {
+  test('round trip: SseEncoderStream → SseDecoderStream (one byte array per message)', async () => {
     const decoded = await collect(streamOf(MESSAGES).pipeThrough(new SseEncoderStream()).pipeThrough(new SseDecoderStream()))
     assertEqual(decoded, MESSAGES_DECODED)
   })
 
-  test('round trip: SseEncoderStream → TextEncoderStream → 1–3 byte reads → SseDecoderStream', async () => {
+  test('round trip: SseEncoderStream → 1–3 byte reads → SseDecoderStream', async () => {
     const decoded = await collect(
       streamOf(MESSAGES)
         .pipeThrough(new SseEncoderStream())
-        .pipeThrough(new TextEncoderStream())
         .pipeThrough(rechunkBytes())
         .pipeThrough(new SseDecoderStream()),
     )
