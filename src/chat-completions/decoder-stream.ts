@@ -2,6 +2,7 @@
 import type { Part } from '../parts.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { decodeChatCompletionsMessage } from './decoder.ts'
+import { ONE_CHUNK_AHEAD } from '../queuing.ts'
 
 export class ChatCompletionsDecoderStream extends TransformStream<SseMessage, Part> {
   constructor() {
@@ -9,6 +10,6 @@ export class ChatCompletionsDecoderStream extends TransformStream<SseMessage, Pa
       transform(message, controller) {
         for (const part of decodeChatCompletionsMessage(message)) controller.enqueue(part)
       },
-    })
+    }, undefined, ONE_CHUNK_AHEAD)
   }
 }

@@ -2,6 +2,7 @@
 import type { Part } from '../parts.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { createChatCompletionsEncoder } from './encoder.ts'
+import { ONE_CHUNK_AHEAD } from '../queuing.ts'
 
 export class ChatCompletionsEncoderStream extends TransformStream<Part, SseMessage> {
   constructor() {
@@ -13,6 +14,6 @@ export class ChatCompletionsEncoderStream extends TransformStream<Part, SseMessa
       flush(controller) {
         for (const message of encoder.end()) controller.enqueue(message)
       },
-    })
+    }, undefined, ONE_CHUNK_AHEAD)
   }
 }

@@ -10,11 +10,11 @@
  * up to one chunk (highWaterMark 1): the next write need not wait for a read
  * first, which saves a backpressure round trip (two promises) per chunk.
  */
+import { ONE_CHUNK_AHEAD } from '../queuing.ts'
 import { type ChatCompletionsRepairOptions, createChatCompletionsRepairCore } from './repair.ts'
 
 export interface ChatCompletionsRepairStreamOptions extends ChatCompletionsRepairOptions {}
 
-const READABLE_STRATEGY: QueuingStrategy<Uint8Array> = { highWaterMark: 1 }
 /** Stateless, so every stream shares one. */
 const ENCODER = new TextEncoder()
 
@@ -42,7 +42,7 @@ export class ChatCompletionsRepairStream extends TransformStream<string | Uint8A
         },
       },
       undefined,
-      READABLE_STRATEGY,
+      ONE_CHUNK_AHEAD,
     )
   }
 }

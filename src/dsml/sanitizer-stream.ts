@@ -10,6 +10,7 @@ import type { Part } from '../parts.ts'
 import type { DsmlSanitizerOptions } from './options.ts'
 import { createDsmlPartSanitizer, type DsmlPartSanitizer } from './part-sanitizer.ts'
 import type { SanitizerEvent } from './types.ts'
+import { ONE_CHUNK_AHEAD } from '../queuing.ts'
 
 export interface DsmlSanitizerStreamOptions extends DsmlSanitizerOptions {}
 
@@ -49,7 +50,7 @@ export class DsmlSanitizerStream<Input extends string | Part = string> extends T
         // Parts downstream are written per chunk: close what was resolved at the end.
         if (sawParts && rest.length > 0) controller.enqueue({ type: 'chunk-end' } as DsmlSanitizerStreamOutput<Input>)
       },
-    })
+    }, undefined, ONE_CHUNK_AHEAD)
     this.sanitizer = sanitizer
   }
 }

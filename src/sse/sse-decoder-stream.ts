@@ -1,6 +1,7 @@
 /** `SseDecoderStream`: bytes or strings in, SSE messages out (a thin wrapper over `createSseDecoder`). */
 import { createSseDecoder, type SseDecoderOptions } from './sse-decoder.ts'
 import type { SseMessage } from './types.ts'
+import { ONE_CHUNK_AHEAD } from '../queuing.ts'
 
 export interface SseDecoderStreamOptions extends SseDecoderOptions {}
 
@@ -20,6 +21,6 @@ export class SseDecoderStream extends TransformStream<string | Uint8Array, SseMe
       flush(controller) {
         for (const message of decoder.end()) controller.enqueue(message)
       },
-    })
+    }, undefined, ONE_CHUNK_AHEAD)
   }
 }

@@ -4,6 +4,7 @@
  */
 import { encodeSseMessage } from './sse-encoder.ts'
 import type { SseMessage } from './types.ts'
+import { ONE_CHUNK_AHEAD } from '../queuing.ts'
 
 /** Stateless, so every stream shares one. */
 const ENCODER = new TextEncoder()
@@ -14,6 +15,6 @@ export class SseEncoderStream extends TransformStream<SseMessage, Uint8Array> {
       transform(message, controller) {
         controller.enqueue(ENCODER.encode(encodeSseMessage(message)))
       },
-    })
+    }, undefined, ONE_CHUNK_AHEAD)
   }
 }

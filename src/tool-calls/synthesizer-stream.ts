@@ -1,6 +1,7 @@
 /** `ToolCallSynthesizerStream`: parts in, parts out (a thin wrapper over `createToolCallSynthesizer`). */
 import type { Part } from '../parts.ts'
 import { createToolCallSynthesizer, type ToolCallSynthesizerOptions } from './synthesizer.ts'
+import { ONE_CHUNK_AHEAD } from '../queuing.ts'
 
 export interface ToolCallSynthesizerStreamOptions extends ToolCallSynthesizerOptions {}
 
@@ -14,6 +15,6 @@ export class ToolCallSynthesizerStream extends TransformStream<Part, Part> {
       flush(controller) {
         for (const out of synthesizer.end()) controller.enqueue(out)
       },
-    })
+    }, undefined, ONE_CHUNK_AHEAD)
   }
 }
