@@ -5,31 +5,20 @@
  *
  *   npm run bench        (node --expose-gc --import tsx bench/run.ts)
  */
+import { spawnSync } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { readdirSync, readFileSync } from 'node:fs'
 import os from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { createDsmlSanitizer, type DsmlSanitizer, type DsmlSanitizerOptions, sanitizeText } from '../src/dsml/index.ts'
-import { bigParameter, blockDense, lessThanDense, prose } from './inputs.ts'
-import { blackholeValue, consume, cpuModel, heapAfterGc, importAsBuilt, measure, measureInterleaved, type MeasureOptions, median, throughput } from './measure.ts'
+import { createDsmlSanitizer, type DsmlSanitizer, sanitizeText } from '../src/dsml/index.ts'
+import type { DoublingResult } from './doubling.ts'
+import { blackholeValue, consume, cpuModel, heapAfterGc, importAsBuilt, measure, type MeasureOptions, median, throughput } from './measure.ts'
+import { fedBy4, SHAPES, whole } from './shapes.ts'
 
-const MB = 1e6
 const started = performance.now()
 
-// ── what is measured ─────────────────────────────────────────────────────
-
-function whole(text: string, options?: DsmlSanitizerOptions): number {
-  const result = sanitizeText(text, options)
-  return result.text.length + result.calls.length + result.diagnostics.length
-}
-
-function fedBy4(text: string, options?: DsmlSanitizerOptions): number {
-  const sanitizer = createDsmlSanitizer(options)
-  let events = 0
-  for (let index = 0; index < text.length; index += 4) events += sanitizer.feed(text.slice(index, index + 4)).length
-  return events + sanitizer.end().length
-}
+// ── what is measured (beside whole and fedBy4, in shapes.ts) ──────────────
 
 function indexOfScan(text: string): number {
   let count = 0
@@ -40,52 +29,6 @@ function indexOfScan(text: string): number {
 function jsonRoundTrip(text: string): number {
   return (JSON.parse(JSON.stringify(text)) as string).length
 }
-
-// ── inputs ───────────────────────────────────────────────────────────────
-
-interface Shape {
-  key: string
-  label: string
-  /** Input of about `size` code units. */
-  make(size: number): string
-  options?: DsmlSanitizerOptions
-  /** Size for the throughput table. */
-  size: number
-  /** n of the doubling run. */
-  n: number
-  /** Options for the doubling run, when they differ. */
-  doublingOptions?: DsmlSanitizerOptions
-  doublingNote?: string
-}
-
-const SHAPES: Shape[] = [
-  { key: 'a', label: '(a) prose, `<` every ~200 chars', make: (size) => prose(size, 1), size: 5 * MB, n: 1 * MB },
-  {
-    key: 'b',
-    label: '(b) prose + 500 canonical blocks per MB',
-    make: (size) => blockDense(size, Math.round((500 * size) / MB), 2),
-    size: 1 * MB,
-    n: 1 * MB,
-  },
-  {
-    key: 'c-drop',
-    label: '(c) one 1 MB parameter value, default maxHoldChars (hold-limit, dropped)',
-    make: (size) => bigParameter(size, 3),
-    size: 1 * MB,
-    n: 1 * MB,
-  },
-  {
-    key: 'c-keep',
-    label: '(c) one 1 MB parameter value, maxHoldChars 4_000_000 (recovered)',
-    make: (size) => bigParameter(size, 3),
-    options: { maxHoldChars: 4_000_000 },
-    size: 1 * MB,
-    n: 1 * MB,
-    doublingOptions: { maxHoldChars: 16_000_000 },
-    doublingNote: 'here maxHoldChars 16_000_000, so 4n is recovered too',
-  },
-  { key: 'd', label: '(d) prose, `<` every 5 chars', make: (size) => lessThanDense(size, 4), size: 200_000, n: 200_000 },
-]
 
 // ── machine ──────────────────────────────────────────────────────────────
 
@@ -174,27 +117,31 @@ print()
 
 // ── 2. doubling ──────────────────────────────────────────────────────────
 
+/** V8's young generation for the doubling processes: 1 MB semi-spaces. */
+const YOUNG_GENERATION = '--max-semi-space-size=1'
 print('## 2. Doubling: median ms at n, 2n, 4n, timed in interleaved rounds (linear ≈ 4, target ≤ 4.6)')
+print()
+print('Each row in a fresh Node process (`bench/doubling.ts`), so that the type feedback and heap the other inputs left')
+print(`behind do not land in its runs, with V8's young generation fixed small (\`${YOUNG_GENERATION}\`): every size then pays`)
+print('the collector at the same rate. With the default, which grows, a whole-text run at n may finish before its first')
+print('collection while 2n and 4n do not, a one-time step of up to 40 % that says nothing about the engine.')
 print()
 print('| Input | n (code units) | mode | t(n) ms | t(2n) ms | t(4n) ms | t(4n)/t(n) |')
 print('|---|---:|---|---:|---:|---:|---:|')
 const ratios: Array<{ label: string; ratio: number }> = []
+const DOUBLING_SCRIPT = fileURLToPath(new URL('./doubling.ts', import.meta.url))
 for (const shape of SHAPES) {
-  const options = shape.doublingOptions ?? shape.options
-  const texts = [1, 2, 4].map((factor) => shape.make(shape.n * factor))
-  const modes: Array<[string, (text: string) => number]> = [
-    ['whole', (text) => whole(text, options)],
-    ['fed by 4', (text) => fedBy4(text, options)],
-  ]
-  for (const [mode, run] of modes) {
-    const times = measureInterleaved(
-      texts.map((text) => () => run(text)),
-      { minRuns: 7, maxRuns: 31, budgetMs: 2000 },
-    )
+  for (const [mode, label] of [
+    ['whole', 'whole'],
+    ['fed', 'fed by 4'],
+  ] as const) {
+    const child = spawnSync(process.execPath, [...process.execArgv, YOUNG_GENERATION, DOUBLING_SCRIPT, shape.key, mode], { encoding: 'utf8' })
+    if (child.status !== 0) throw new Error(`doubling.ts ${shape.key} ${mode} failed:\n${child.stderr}`)
+    const { lengths, times } = JSON.parse(child.stdout.trim().split('\n').pop()!) as DoublingResult
     const ratio = times[2]! / times[0]!
-    ratios.push({ label: `${shape.label}, ${mode}`, ratio })
-    const label = shape.doublingNote === undefined ? shape.label : `${shape.label}; ${shape.doublingNote}`
-    print(`| ${label} | ${texts[0]!.length} | ${mode} | ${fixed(times[0]!, 2)} | ${fixed(times[1]!, 2)} | ${fixed(times[2]!, 2)} | ${fixed(ratio, 2)} |`)
+    ratios.push({ label: `${shape.label}, ${label}`, ratio })
+    const name = shape.doublingNote === undefined ? shape.label : `${shape.label}; ${shape.doublingNote}`
+    print(`| ${name} | ${lengths[0]} | ${label} | ${fixed(times[0]!, 2)} | ${fixed(times[1]!, 2)} | ${fixed(times[2]!, 2)} | ${fixed(ratio, 2)} |`)
   }
 }
 print()

@@ -1,0 +1,66 @@
+/**
+ * The engine benchmark's inputs and the two ways it feeds them, shared by
+ * `run.ts` and the doubling runs it starts in fresh processes (`doubling.ts`).
+ */
+import { createDsmlSanitizer, type DsmlSanitizerOptions, sanitizeText } from '../src/dsml/index.ts'
+import { bigParameter, blockDense, lessThanDense, prose } from './inputs.ts'
+
+export const MB = 1e6
+
+export function whole(text: string, options?: DsmlSanitizerOptions): number {
+  const result = sanitizeText(text, options)
+  return result.text.length + result.calls.length + result.diagnostics.length
+}
+
+export function fedBy4(text: string, options?: DsmlSanitizerOptions): number {
+  const sanitizer = createDsmlSanitizer(options)
+  let events = 0
+  for (let index = 0; index < text.length; index += 4) events += sanitizer.feed(text.slice(index, index + 4)).length
+  return events + sanitizer.end().length
+}
+
+// ── inputs ───────────────────────────────────────────────────────────────
+
+export interface Shape {
+  key: string
+  label: string
+  /** Input of about `size` code units. */
+  make(size: number): string
+  options?: DsmlSanitizerOptions
+  /** Size for the throughput table. */
+  size: number
+  /** n of the doubling run. */
+  n: number
+  /** Options for the doubling run, when they differ. */
+  doublingOptions?: DsmlSanitizerOptions
+  doublingNote?: string
+}
+
+export const SHAPES: Shape[] = [
+  { key: 'a', label: '(a) prose, `<` every ~200 chars', make: (size) => prose(size, 1), size: 5 * MB, n: 1 * MB },
+  {
+    key: 'b',
+    label: '(b) prose + 500 canonical blocks per MB',
+    make: (size) => blockDense(size, Math.round((500 * size) / MB), 2),
+    size: 1 * MB,
+    n: 1 * MB,
+  },
+  {
+    key: 'c-drop',
+    label: '(c) one 1 MB parameter value, default maxHoldChars (hold-limit, dropped)',
+    make: (size) => bigParameter(size, 3),
+    size: 1 * MB,
+    n: 1 * MB,
+  },
+  {
+    key: 'c-keep',
+    label: '(c) one 1 MB parameter value, maxHoldChars 4_000_000 (recovered)',
+    make: (size) => bigParameter(size, 3),
+    options: { maxHoldChars: 4_000_000 },
+    size: 1 * MB,
+    n: 1 * MB,
+    doublingOptions: { maxHoldChars: 16_000_000 },
+    doublingNote: 'here maxHoldChars 16_000_000, so 4n is recovered too',
+  },
+  { key: 'd', label: '(d) prose, `<` every 5 chars', make: (size) => lessThanDense(size, 4), size: 200_000, n: 200_000 },
+]
