@@ -13,12 +13,15 @@
  */
 import { type ChatCompletionsRepairOptions, createChatCompletionsRepairCore } from './repair.ts'
 
+/** Stateless, so every body shares one. */
+const ENCODER = new TextEncoder()
+
 export function repairChatCompletionsBody(
   upstream: ReadableStream<string | Uint8Array>,
   options: ChatCompletionsRepairOptions = {},
 ): ReadableStream<Uint8Array> {
   const repair = createChatCompletionsRepairCore(options)
-  const encoder = new TextEncoder()
+  const encoder = ENCODER
   const reader = upstream.getReader()
   let failed = false
 
