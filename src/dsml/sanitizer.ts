@@ -114,9 +114,9 @@ const NO_MARKERLESS: TagLexerContext = { markerlessOpeners: false, markerlessClo
 const MARKERLESS_CLOSERS: TagLexerContext = { markerlessOpeners: false, markerlessClosers: true }
 const ALL_MARKERLESS: TagLexerContext = { markerlessOpeners: true, markerlessClosers: true }
 
-/** The machine behind a sanitizer, created on the first chunk that could hold markup. */
 /**
- * The state machine's face. Methods, not getters: an object literal with
+ * The machine behind a sanitizer, created on the first chunk that could hold
+ * markup. Methods, not getters: an object literal with
  * getters gets a map of its own per instance, which makes every call site
  * that reads it polymorphic across streams.
  */
