@@ -4,22 +4,14 @@
  *
  * DSML marker bytes are built here at run time (never written as literals).
  */
+import { createSeededRandom } from '../src/cli/seeded-random.ts'
 
 const BAR = '\uFF5C'
 /** The canonical marker: full-width bar, the word DSML, full-width bar. */
 const MARKER = `${BAR}DSML${BAR}`
 
-/** mulberry32: a small seeded PRNG returning floats in [0, 1). */
-export function createRandom(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
+/** The seeded generator the replay upstream uses too (mulberry32). */
+export const createRandom = createSeededRandom
 
 export function pick<T>(random: () => number, items: readonly T[]): T {
   return items[Math.floor(random() * items.length)]!

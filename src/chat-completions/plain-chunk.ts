@@ -51,7 +51,7 @@ const REFUSED = 1
 /** `end` came first. */
 const UNTERMINATED = 2
 
-/** Set by `scanString`. */
+/** Set by `scanString`: the closing quote (CLOSED), or where the scan stopped (UNTERMINATED). */
 let stringEnd = 0
 let stringEscaped = false
 
@@ -81,6 +81,7 @@ function scanString(data: string, index: number, end: number): number {
     if (code === 0xff5c || code === 0x2016 || code === 0x2502 || code === 0xfffd) return REFUSED
     index++
   }
+  stringEnd = index
   return UNTERMINATED
 }
 
@@ -273,29 +274,11 @@ const BODY_OTHER = 3
 
 /** Reads `data` from `start` to `end` as the inside of a string. */
 function readBody(data: string, start: number, end: number): number {
-  let index = start
-  let escapes = false
-  while (index < end) {
-    const code = data.charCodeAt(index)
-    if (code < 128) {
-      const kind = STRING_CLASS[code]!
-      if (kind === 0) {
-        index++
-        continue
-      }
-      if (kind === 1) return BODY_OTHER
-      if (kind === 3) return BODY_REFUSED
-      const next = data.charCodeAt(index + 1)
-      if (!(next < 128 && SIMPLE_ESCAPE[next] === 1)) return BODY_REFUSED
-      escapes = true
-      index += 2
-      continue
-    }
-    if (code === 0xff5c || code === 0x2016 || code === 0x2502 || code === 0xfffd) return BODY_REFUSED
-    index++
-  }
-  if (index !== end) return BODY_OTHER
-  return escapes ? BODY_PLAIN_ESCAPED : BODY_PLAIN
+  const found = scanString(data, start, end)
+  if (found === REFUSED) return BODY_REFUSED
+  // A quote before `end`, or an escape that takes the character at `end` with it.
+  if (found === CLOSED || stringEnd !== end) return BODY_OTHER
+  return stringEscaped ? BODY_PLAIN_ESCAPED : BODY_PLAIN
 }
 
 // What `ChunkReader.read` found.

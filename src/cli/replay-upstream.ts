@@ -18,6 +18,7 @@
  * one capture recorded as real SSE deltas, so the replay streams exactly what
  * DeepSeek sent, the `<` and `</` of each tag in their own deltas.
  */
+import { createSeededRandom } from './seeded-random.ts'
 
 export interface ReplayCapture {
   id: string
@@ -61,24 +62,12 @@ function seedOf(text: string): number {
   return hash
 }
 
-/** mulberry32: a small deterministic generator. */
-function random(seed: number): () => number {
-  let state = seed >>> 0
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0
-    let t = state
-    t = Math.imul(t ^ (t >>> 15), t | 1)
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
-  }
-}
-
 /**
  * Cuts text into token-like pieces of 4–12 UTF-16 units, deterministically
  * for a given seed, never inside a surrogate pair.
  */
 export function tokenLikeChunks(text: string, seed: string): string[] {
-  const next = random(seedOf(seed))
+  const next = createSeededRandom(seedOf(seed))
   const pieces: string[] = []
   let start = 0
   while (start < text.length) {
