@@ -11,8 +11,8 @@
  *
  * Text is compared after trimEnd() on both sides, as in test/dsml/fixtures.cases.ts.
  */
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
 import { assert, assertEqual } from '../support/assert.ts'
+import { type Capture, captures } from '../support/captures.ts'
 import { leaksMarkup, tokenChunks } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 import {
@@ -33,15 +33,6 @@ import {
   type Part,
 } from './support.ts'
 
-interface Capture {
-  id: string
-  input: string
-  chunks?: string[]
-  expected_calls: Array<{ name: string; arguments: Record<string, unknown> }>
-  expected_text: string
-}
-
-const captures = leaks as unknown as Capture[]
 
 /** The tools an app would declare: the expected ones, or a common one when none is expected. */
 function toolsOf(capture: Capture): string[] {

@@ -17,7 +17,7 @@ import { createChatCompletionsRepair } from '../../src/chat-completions/repair.t
 import type { ChatCompletionsRepairOptions } from '../../src/chat-completions/repair.ts'
 import { StreamLimitError } from '../../src/sse/errors.ts'
 import { SseDecoderStream } from '../../src/sse/sse-decoder-stream.ts'
-import { assert, assertEqual } from '../support/assert.ts'
+import { assert, assertEqual, thrownBy } from '../support/assert.ts'
 import { block, invoke, leaksMarkup, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 import {
@@ -45,7 +45,6 @@ import {
   STOP,
   streamOf,
   text,
-  thrownBy,
   USAGE,
   USAGE_CHUNK,
   utf8,

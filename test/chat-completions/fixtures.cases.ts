@@ -25,8 +25,8 @@
  * test/dsml/fixtures.cases.ts: the engine keeps the whitespace that preceded
  * removed markup, the captures' expected_text does not.
  */
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
 import { assert, assertEqual } from '../support/assert.ts'
+import { type Capture, captures } from '../support/captures.ts'
 import { leaksMarkup } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 import {
@@ -45,15 +45,6 @@ import {
   type SseFixture,
 } from './support.ts'
 
-interface Capture {
-  id: string
-  input: string
-  chunks?: string[]
-  expected_calls: Array<{ name: string; arguments: Record<string, unknown> }>
-  expected_text: string
-}
-
-const captures = leaks as unknown as Capture[]
 
 /**
  * Two-way splits per fixture: every offset up to this many, an even sample

@@ -11,10 +11,10 @@
  */
 import { repairChatCompletion, repairChatCompletionsResponse } from '../../src/chat-completions/response.ts'
 import type { Diagnostic } from '../../src/dsml/types.ts'
-import { assert, assertEqual } from '../support/assert.ts'
+import { assert, assertEqual, rejectionOf } from '../support/assert.ts'
 import { block, invoke, leaksMarkup, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
-import { answer, counterIds, fromUtf8, readRepaired, rejectionOf, repair, utf8 } from './support.ts'
+import { answer, counterIds, fromUtf8, readRepaired, repair, utf8 } from './support.ts'
 
 const BASH = block([invoke('bash', [param('command', 'ls -la')])])
 

@@ -18,7 +18,6 @@ import { SseDecoderStream } from '../../src/sse/sse-decoder-stream.ts'
 import { SseEncoderStream } from '../../src/sse/sse-encoder-stream.ts'
 import { isSseComment, type SseMessage } from '../../src/sse/types.ts'
 import { ToolCallSynthesizerStream } from '../../src/tool-calls/synthesizer-stream.ts'
-import { AssertionError } from '../support/assert.ts'
 import { collect, collectUntilError, streamOf } from '../support/streams.ts'
 export { collect, collectUntilError, streamOf }
 
@@ -378,25 +377,5 @@ export async function loadSseFixture(id: string): Promise<SseFixture> {
 /** Resolves after a few macrotask turns (stream cancellation propagates asynchronously). */
 export async function settle(turns = 5): Promise<void> {
   for (let turn = 0; turn < turns; turn++) await new Promise((resolve) => setTimeout(resolve, 0))
-}
-
-/** Awaits `promise`, which must reject; returns the reason. */
-export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new AssertionError('expected a rejection, the promise resolved')
-}
-
-/** Runs `run`, which must throw; returns what it threw. */
-export function thrownBy(run: () => unknown): unknown {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  throw new AssertionError('expected an error to be thrown, none was')
 }
 

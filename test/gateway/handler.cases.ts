@@ -6,19 +6,12 @@
  */
 import type { Diagnostic } from '../../src/dsml/types.ts'
 import { createChatCompletionsGateway, declaredToolNames, upstreamChatUrl, type GatewayForward } from '../../src/gateway/index.ts'
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
+import { type Capture, captures } from '../support/captures.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 import { chatRequest, completionResponse, hasMarker, readSse, recordingUpstream, shapes, sseResponse } from './support.ts'
 
-interface Capture {
-  id: string
-  input: string
-  expected_calls: Array<{ name: string; arguments: Record<string, unknown> }>
-}
-
-const captures = leaks as Capture[]
 const capture = (id: string): Capture => {
   const found = captures.find((entry) => entry.id === id)
   if (found === undefined) throw new Error(`no capture ${id}`)
@@ -38,11 +31,27 @@ function pieces(text: string, size = 7): string[] {
 
 const userTurn = { role: 'user', content: 'Open src/app.ts' }
 
+/** A gateway to `UPSTREAM` over `fetch`, recording every diagnostic and every forwarded request. */
+function observedGateway(fetch: (input: Request) => Promise<Response>): {
+  gateway: ReturnType<typeof createChatCompletionsGateway>
+  diagnostics: Diagnostic[]
+  forwards: GatewayForward[]
+} {
+  const diagnostics: Diagnostic[] = []
+  const forwards: GatewayForward[] = []
+  const gateway = createChatCompletionsGateway({
+    upstream: UPSTREAM,
+    fetch,
+    onDiagnostic: (diagnostic) => diagnostics.push(diagnostic),
+    onForward: (forward) => forwards.push(forward),
+  })
+  return { gateway, diagnostics, forwards }
+}
+
 export const suite = defineSuite('gateway/handler', (test) => {
   test('request history: leaked markup in assistant messages is removed before forwarding; user content passes byte for byte', async () => {
     const upstream = recordingUpstream(() => sseResponse(['Done.']))
-    const forwards: GatewayForward[] = []
-    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch, onForward: (forward) => forwards.push(forward) })
+    const { gateway, forwards } = observedGateway(upstream.fetch)
     const userWithMarkup = { role: 'user', content: `Why did you print ${readCall}?` }
     const body = {
       model: 'deepseek-v4-flash',
@@ -73,8 +82,7 @@ export const suite = defineSuite('gateway/handler', (test) => {
   test('SSE response: a leaked call comes back as a real tool_calls entry, finish tool_calls, no markup', async () => {
     const leak = `I will read it.\n${readCall}`
     const upstream = recordingUpstream(() => sseResponse(pieces(leak)))
-    const diagnostics: Diagnostic[] = []
-    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) })
+    const { gateway, diagnostics } = observedGateway(upstream.fetch)
     const seen = await readSse(await gateway(chatRequest({ model: 'deepseek-v4-flash', stream: true, messages: [userTurn] })))
     assertEqual(shapes(seen.calls), [{ name: 'read', arguments: { path: 'src/app.ts' } }])
     assert(/^call_[A-Za-z0-9]{24}$/.test(seen.calls[0]!.id), `call id ${seen.calls[0]!.id}`)
@@ -98,14 +106,7 @@ export const suite = defineSuite('gateway/handler', (test) => {
   test('sglang-35736-tool-choice-none: with tool_choice "none" the gateway strips the markup and sends no call', async () => {
     const leak = capture('sglang-35736-tool-choice-none')
     const upstream = recordingUpstream(() => sseResponse(pieces(leak.input, 5)))
-    const diagnostics: Diagnostic[] = []
-    const forwards: GatewayForward[] = []
-    const gateway = createChatCompletionsGateway({
-      upstream: UPSTREAM,
-      fetch: upstream.fetch,
-      onDiagnostic: (diagnostic) => diagnostics.push(diagnostic),
-      onForward: (forward) => forwards.push(forward),
-    })
+    const { gateway, diagnostics, forwards } = observedGateway(upstream.fetch)
     const tools = [{ type: 'function', function: { name: 'Bash', parameters: { type: 'object' } } }]
     const seen = await readSse(await gateway(chatRequest({ model: 'm', stream: true, tool_choice: 'none', tools, messages: [userTurn] })))
     assertEqual(seen.calls, [])
@@ -122,14 +123,7 @@ export const suite = defineSuite('gateway/handler', (test) => {
 
   test('declared tools gate recovered calls: an undeclared name is dropped and reported as unknown-tool', async () => {
     const upstream = recordingUpstream(() => sseResponse(pieces(block([invoke('read', [param('path', 'a.ts')]), invoke('bash', [param('command', 'rm -rf /')])]))))
-    const diagnostics: Diagnostic[] = []
-    const forwards: GatewayForward[] = []
-    const gateway = createChatCompletionsGateway({
-      upstream: UPSTREAM,
-      fetch: upstream.fetch,
-      onDiagnostic: (diagnostic) => diagnostics.push(diagnostic),
-      onForward: (forward) => forwards.push(forward),
-    })
+    const { gateway, diagnostics, forwards } = observedGateway(upstream.fetch)
     const tools = [{ type: 'function', function: { name: 'read', parameters: { type: 'object' } } }]
     const seen = await readSse(await gateway(chatRequest({ model: 'm', stream: true, tools, messages: [userTurn] })))
     assertEqual(shapes(seen.calls), [{ name: 'read', arguments: { path: 'a.ts' } }])

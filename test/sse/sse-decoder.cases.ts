@@ -13,9 +13,9 @@
 import { StreamLimitError } from '../../src/sse/errors.ts'
 import { createSseDecoder, DEFAULT_MAX_SSE_BUFFER, type SseDecoderOptions } from '../../src/sse/sse-decoder.ts'
 import type { SseMessage } from '../../src/sse/types.ts'
-import { assert, assertEqual, assertThrows } from '../support/assert.ts'
+import { assert, assertEqual, assertThrows, thrownBy } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
-import { assertDecodesAsBytes, assertDecodesAsText, decodeChunks, thrownBy, units, utf8 } from './support.ts'
+import { assertDecodesAsBytes, assertDecodesAsText, decodeChunks, units, utf8 } from './support.ts'
 
 interface Vector {
   /** `wpt <file>` or a plain name for this suite's own vectors. */

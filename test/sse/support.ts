@@ -6,7 +6,7 @@
  */
 import { createSseDecoder, type SseDecoderOptions } from '../../src/sse/sse-decoder.ts'
 import type { SseMessage } from '../../src/sse/types.ts'
-import { AssertionError, assertEqual } from '../support/assert.ts'
+import { assertEqual } from '../support/assert.ts'
 import { collect, collectUntilError, streamOf } from '../support/streams.ts'
 export { collect, collectUntilError, streamOf }
 
@@ -85,26 +85,6 @@ export function normalizeLineEndings(text: string): string {
 /** What decoding an encoded message gives back: the same message, data line endings normalised to LF. */
 export function decodedForm(message: SseMessage): SseMessage {
   return 'comment' in message ? message : { ...message, data: normalizeLineEndings(message.data) }
-}
-
-/** Runs `run`, which must throw; returns what it threw. */
-export function thrownBy(run: () => unknown): unknown {
-  try {
-    run()
-  } catch (error) {
-    return error
-  }
-  throw new AssertionError('expected an error to be thrown, none was')
-}
-
-/** Awaits `promise`, which must reject; returns the reason. */
-export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
-  try {
-    await promise
-  } catch (error) {
-    return error
-  }
-  throw new AssertionError('expected a rejection, the promise resolved')
 }
 
 

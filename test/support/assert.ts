@@ -66,3 +66,23 @@ export function assertThrows(run: () => unknown, errorType: abstract new (...arg
   }
   throw new AssertionError(`expected ${errorType.name} to be thrown`)
 }
+
+/** Awaits `promise`, which must reject; returns the reason. */
+export async function rejectionOf(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise
+  } catch (error) {
+    return error
+  }
+  throw new AssertionError('expected a rejection, the promise resolved')
+}
+
+/** Runs `run`, which must throw; returns what it threw. */
+export function thrownBy(run: () => unknown): unknown {
+  try {
+    run()
+  } catch (error) {
+    return error
+  }
+  throw new AssertionError('expected an error to be thrown, none was')
+}

@@ -4,7 +4,7 @@
  * fast-check property to prove fast-check loads in every runtime.
  */
 import fc from 'fast-check'
-import { AssertionError, assert, assertEqual, assertThrows } from './assert.ts'
+import { AssertionError, assert, assertEqual, assertThrows, rejectionOf, thrownBy } from './assert.ts'
 import { defineSuite } from './harness.ts'
 
 /** Runs `run`, which must throw an AssertionError, and returns its message. */
@@ -70,6 +70,24 @@ export const suite = defineSuite('support/assert', (test) => {
     assertThrows(() => assertThrows(() => undefined, Error), AssertionError, /expected Error to be thrown/)
     assertThrows(() => assertThrows(() => { throw new Error('nope') }, TypeError), AssertionError, /expected TypeError/)
     assertThrows(() => assertThrows(() => { throw new Error('nope') }, Error, /yes/), AssertionError, /does not match/)
+  })
+
+  test('thrownBy returns what was thrown, and fails when nothing is', () => {
+    const error = new RangeError('x')
+    assert(thrownBy(() => { throw error }) === error, 'the very error')
+    assertEqual(messageOf(() => thrownBy(() => 1)), 'expected an error to be thrown, none was')
+  })
+
+  test('rejectionOf returns the reason, and fails when the promise resolves', async () => {
+    const reason = new TypeError('y')
+    assert((await rejectionOf(Promise.reject(reason))) === reason, 'the very reason')
+    let failure: unknown
+    try {
+      await rejectionOf(Promise.resolve(1))
+    } catch (error) {
+      failure = error
+    }
+    assert(failure instanceof AssertionError && failure.message === 'expected a rejection, the promise resolved', `got ${String(failure)}`)
   })
 
   test('async cases are awaited', async () => {
