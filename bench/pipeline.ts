@@ -137,25 +137,9 @@ async function drain(stream: ReadableStream<unknown>): Promise<number> {
   }
 }
 
-/** Drains a byte stream into one array. */
+/** Drains a byte stream into one array (a chunk that is not a `Uint8Array` fails it with a TypeError). */
 async function collect(stream: ReadableStream<unknown>): Promise<Uint8Array> {
-  const parts: Uint8Array[] = []
-  let length = 0
-  const reader = stream.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    if (!(value instanceof Uint8Array)) throw new TypeError('expected a byte stream')
-    parts.push(value)
-    length += value.byteLength
-  }
-  const out = new Uint8Array(length)
-  let offset = 0
-  for (const part of parts) {
-    out.set(part, offset)
-    offset += part.byteLength
-  }
-  return out
+  return new Uint8Array(await new Response(stream as ReadableStream<Uint8Array>).arrayBuffer())
 }
 
 // ── machine, code ────────────────────────────────────────────────────────
