@@ -7,7 +7,8 @@
  * decoding it could give nothing but a `text` part that no stage changes
  * while the DSML sanitizer is idle:
  *
- * - no string holds `<`, a bar (`|`, U+FF5C, U+2016, U+2502), a backtick, a
+ * - no string holds a character that could disturb an idle sanitizer
+ *   (`disturbsIdleSanitizer`: `<`, a bar, a line break — raw or escaped), a
  *   control character, U+FFFD or a `\u` escape (so no escape can spell one);
  * - `finish_reason`, `usage`, `tool_calls` and `reasoning_content` are `null`
  *   wherever they appear, there is no `error` key, and no key is written with
@@ -26,22 +27,31 @@
  * as it was, so only the new string is read.
  */
 
+import { disturbsIdleSanitizer } from '../dsml/sanitizer.ts'
+
 const QUOTE = 0x22
 const BACKSLASH = 0x5c
+const REPLACEMENT_CHARACTER = 0xfffd
 const MAX_DEPTH = 32
+
+/** Is `code` never plain inside a string: it could disturb an idle sanitizer, or it is a control character. */
+function refusedInString(code: number): boolean {
+  return code < 0x20 || code === REPLACEMENT_CHARACTER || disturbsIdleSanitizer(code)
+}
 
 /** Per ASCII code inside a string: 0 plain, 1 quote, 2 backslash, 3 refused. */
 const STRING_CLASS = new Uint8Array(128)
-for (let code = 0; code < 0x20; code++) STRING_CLASS[code] = 3
+for (let code = 0; code < 128; code++) if (refusedInString(code)) STRING_CLASS[code] = 3
 STRING_CLASS[QUOTE] = 1
 STRING_CLASS[BACKSLASH] = 2
-STRING_CLASS[0x3c] = 3 // <
-STRING_CLASS[0x60] = 3 // `
-STRING_CLASS[0x7c] = 3 // |
 
-/** Escapes that decode to a character no stage looks at: `\" \\ \/ \b \f \n \r \t`. */
+/** Escapes that decode to a plain character (`\" \\ \/ \b \f \t`, not `\n` or `\r`): 1. */
 const SIMPLE_ESCAPE = new Uint8Array(128)
-for (const character of '"\\/bfnrt') SIMPLE_ESCAPE[character.charCodeAt(0)] = 1
+for (const [escape, decoded] of [['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'], ['f', '\f'], ['n', '\n'], ['r', '\r'], ['t', '\t']]) {
+  const code = decoded!.charCodeAt(0)
+  // Control characters are refused raw, but an escaped tab, backspace or form feed is plain text.
+  if (!disturbsIdleSanitizer(code)) SIMPLE_ESCAPE[escape!.charCodeAt(0)] = 1
+}
 
 // What `scanString` found.
 /** The closing quote, at `stringEnd`. */
@@ -78,7 +88,7 @@ function scanString(data: string, index: number, end: number): number {
       index += 2
       continue
     }
-    if (code === 0xff5c || code === 0x2016 || code === 0x2502 || code === 0xfffd) return REFUSED
+    if (refusedInString(code)) return REFUSED
     index++
   }
   stringEnd = index

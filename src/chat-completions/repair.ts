@@ -81,14 +81,8 @@ class Repair implements ChatCompletionsRepairCore {
   #usable = (shape: ChunkShape): boolean => (this.#facts = shapeFacts(shape)) !== undefined
   #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined
   #out = ''
-  /**
-   * The sanitizer would pass a plain text part through and stay as it is:
-   * idle, holding nothing, and the answer text it let out last does not end
-   * with a backtick (its fence tracker would otherwise end that run on the
-   * next text, which a skipped part would not do).
-   */
+  /** The sanitizer would pass a plain text part through and stay as it is (`DsmlPartSanitizer.idle`). */
   #quiet = true
-  #endsWithBacktick = false
 
   constructor(options: ChatCompletionsRepairOptions) {
     this.#sse = createSseDecoderCore(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize })
@@ -160,15 +154,11 @@ class Repair implements ChatCompletionsRepairCore {
   }
 
   #sanitize(part: Part): void {
-    for (const next of this.#sanitizer.feed(part)) {
-      if (next.type === 'text' && next.text.length > 0) this.#endsWithBacktick = next.text.charCodeAt(next.text.length - 1) === 0x60
-      this.#synthesize(next)
-    }
+    for (const next of this.#sanitizer.feed(part)) this.#synthesize(next)
   }
 
   #settle(): void {
-    const sanitizer = this.#sanitizer
-    this.#quiet = !this.#endsWithBacktick && sanitizer.idle && sanitizer.heldChars === 0
+    this.#quiet = this.#sanitizer.idle
   }
 
   /** The chain for a chunk of the reader's shape (CHUNK_SHAPED): what decodeChatCompletionsMessage gives, without parsing. */

@@ -1,6 +1,7 @@
 /**
- * DSML grammar facts, as data. Every literal the lexer and the structure layer
- * know lives here.
+ * The DSML grammar: every character class, literal and name the engine knows,
+ * and the questions other layers ask about them. Nothing else in `src/` lists
+ * a bar, a tag name or a special token; it asks this file.
  *
  * Canonical shape (DeepSeek V3.2 / V4 encoders; V4.1 writes a space before
  * each tag name):
@@ -18,6 +19,8 @@
  * @see https://huggingface.co/deepseek-ai/DeepSeek-V3.2 (encoding/encoding_dsv32.py)
  */
 
+// ── characters ────────────────────────────────────────────────────────────
+
 export const LESS_THAN = 0x3c // "<"
 export const GREATER_THAN = 0x3e // ">"
 export const SLASH = 0x2f // "/"
@@ -30,17 +33,20 @@ export const QUOTATION_MARK = 0x22 // '"'
 export const APOSTROPHE = 0x27 // "'"
 export const LEFT_DOUBLE_QUOTATION_MARK = 0x201c // "“"
 export const RIGHT_DOUBLE_QUOTATION_MARK = 0x201d // "”"
-export const BACKTICK = 0x60 // "`"
-export const LOWER_ONE_EIGHTH_BLOCK = 0x2581 // "▁", the separator in DeepSeek's special tokens
+export const UNDERSCORE = 0x5f // "_"
+export const LATIN_CAPITAL_D = 0x44 // "D", the first letter of the marker word
+/** "▁", the word separator of DeepSeek's special tokens. */
+export const LOWER_ONE_EIGHTH_BLOCK = 0x2581
 
 /** Bars seen in markers: ASCII `|`, full-width `｜` (canonical), `‖`, and box-drawing `│`. */
-export const ASCII_BAR = 0x7c
-export const FULLWIDTH_BAR = 0xff5c
-export const DOUBLE_VERTICAL_LINE = 0x2016
-export const BOX_DRAWINGS_LIGHT_VERTICAL = 0x2502
+export const BARS = '|\uFF5C\u2016\u2502'
+const ASCII_BAR = 0x7c
+const FULLWIDTH_BAR = 0xff5c
+const DOUBLE_VERTICAL_LINE = 0x2016
+const BOX_DRAWINGS_LIGHT_VERTICAL = 0x2502
 
 export function isBar(code: number): boolean {
-  return code === FULLWIDTH_BAR || code === ASCII_BAR || code === DOUBLE_VERTICAL_LINE || code === BOX_DRAWINGS_LIGHT_VERTICAL
+  return code === ASCII_BAR || code === FULLWIDTH_BAR || code === DOUBLE_VERTICAL_LINE || code === BOX_DRAWINGS_LIGHT_VERTICAL
 }
 
 /** Spaces allowed inside a marker (`< | DSML | tool_calls>`): space and tab, never a line break. */
@@ -52,14 +58,38 @@ export function isLineBreak(code: number): boolean {
   return code === LINE_FEED || code === CARRIAGE_RETURN
 }
 
+/** Space, tab or a line break. */
+export function isWhitespace(code: number): boolean {
+  return code === SPACE || code === TAB || code === LINE_FEED || code === CARRIAGE_RETURN
+}
+
 export function isAsciiLetter(code: number): boolean {
   return (code >= 0x61 && code <= 0x7a) || (code >= 0x41 && code <= 0x5a)
 }
 
 /** Characters of a tag name: letters, digits, `_`, `-`, `.`, `:`. */
 export function isTagNameCharacter(code: number): boolean {
-  return isAsciiLetter(code) || (code >= 0x30 && code <= 0x39) || code === 0x5f || code === 0x2d || code === 0x2e || code === 0x3a
+  return isAsciiLetter(code) || (code >= 0x30 && code <= 0x39) || code === UNDERSCORE || code === 0x2d || code === 0x2e || code === 0x3a
 }
+
+/** A character a tag name or an attribute name may start with. */
+export function isNameStart(code: number): boolean {
+  return isAsciiLetter(code) || code === UNDERSCORE
+}
+
+/** Characters of a plain XML element name (`<url>`, `<budgetTokens>`): letters, digits, `_`, `-`, `.`. */
+export function isElementNameCharacter(code: number): boolean {
+  return isAsciiLetter(code) || (code >= 0x30 && code <= 0x39) || code === UNDERSCORE || code === 0x2d || code === 0x2e
+}
+
+/** A character that may open a quoted attribute value, and the one that closes it. */
+export function closingQuoteOf(code: number): number {
+  if (code === QUOTATION_MARK || code === APOSTROPHE) return code
+  if (code === LEFT_DOUBLE_QUOTATION_MARK) return RIGHT_DOUBLE_QUOTATION_MARK
+  return -1
+}
+
+// ── the marker ────────────────────────────────────────────────────────────
 
 export const MARKER_WORD = 'DSML'
 /** Bars on each side of the word `DSML`. */
@@ -70,6 +100,10 @@ export const MAX_WORDLESS_BARS = 4
 export const MAX_MARKER_SPACES = 4
 export const MAX_TAG_NAME_LENGTH = 64
 export const MAX_ATTRIBUTE_NAME_LENGTH = 32
+/** The shortest tag the lexer reads whole: room for the longest special token spelling. */
+export const MIN_TAG_CHARS = 32
+
+// ── names ─────────────────────────────────────────────────────────────────
 
 /** Block names: V3.2, V4, V4.1 (written with a leading space) and seen variants. */
 export const BLOCK_NAMES: readonly string[] = [
@@ -85,15 +119,121 @@ export const BLOCK_NAMES: readonly string[] = [
 /** `tool name="x"` is seen as an invoke spelling. */
 export const INVOKE_NAMES: readonly string[] = ['invoke', 'tool']
 export const PARAMETER_NAMES: readonly string[] = ['parameter']
+/** Every name an inner or outer DSML tag may carry (matched ignoring case). */
+export const KNOWN_NAMES: readonly string[] = [...INVOKE_NAMES, ...PARAMETER_NAMES, ...BLOCK_NAMES]
 
-/** Tags accepted with no marker at all, where the context allows them. */
+/**
+ * Tags read with no marker at all, where the context allows them. DeepSeek
+ * writes them in lower case, and only that spelling is read: so a text can be
+ * cleared of them by a few substring searches (`couldOpenMarkup`).
+ */
 export const MARKERLESS_OPENER_NAMES: readonly string[] = ['invoke', 'parameter', 'tool_calls', 'function_calls']
 export const MARKERLESS_CLOSER_NAMES: readonly string[] = ['invoke', 'parameter', ...BLOCK_NAMES]
+
+/** The attributes a tag's meaning depends on (matched ignoring case); any other is read past. */
+export const ATTRIBUTE_NAMES: readonly string[] = ['name', 'string', 'value']
+export const NAME_ATTRIBUTE = 0
+export const STRING_ATTRIBUTE = 1
+export const VALUE_ATTRIBUTE = 2
 
 /** DeepSeek special tokens that leak into text, normalised (separators → space, lower case). */
 export const SPECIAL_TOKENS: readonly string[] = ['end of sentence', 'begin of sentence', 'end of thinking']
 
-export type TagKind = 'block' | 'invoke' | 'parameter' | 'empty' | 'unknown' | 'special'
+/** A special token's word separator: `▁`, `_` or a space. */
+export function isSpecialTokenSeparator(code: number): boolean {
+  return code === LOWER_ONE_EIGHTH_BLOCK || code === UNDERSCORE || code === SPACE
+}
+
+/**
+ * A fixed set of ASCII words, matched one character at a time with a bit mask
+ * of the words still possible: no string is built while a name is read.
+ */
+export class WordSet {
+  readonly words: readonly string[]
+  readonly longest: number
+  /** `#table[position * 128 + code]`: the words with `code` at `position`. */
+  #table: Uint32Array
+  /** `#ends[length]`: the words exactly that long. */
+  #ends: Uint32Array
+  #fold: (code: number) => number
+
+  /** `fold` maps a character to the one the words are written with (e.g. lower case), or -1. */
+  constructor(words: readonly string[], fold: (code: number) => number = (code) => code) {
+    if (words.length > 32) throw new RangeError('Cannot build a WordSet of more than 32 words')
+    this.words = words
+    this.#fold = fold
+    this.longest = Math.max(...words.map((word) => word.length))
+    this.#table = new Uint32Array(this.longest * 128)
+    this.#ends = new Uint32Array(this.longest + 1)
+    words.forEach((word, bit) => {
+      this.#ends[word.length]! |= 1 << bit
+      for (let position = 0; position < word.length; position++) {
+        for (let code = 0; code < 128; code++) {
+          if (fold(code) === word.charCodeAt(position)) this.#table[position * 128 + code]! |= 1 << bit
+        }
+      }
+    })
+  }
+
+  /** Every word. */
+  get all(): number {
+    return this.words.length === 32 ? 0xffffffff : (1 << this.words.length) - 1
+  }
+
+  /** The words of `mask` with `code` at `position` (0 when none). */
+  step(mask: number, position: number, code: number): number {
+    if (position >= this.longest) return 0
+    if (code >= 128) {
+      // Non-ASCII characters match through their folded (ASCII) form, if any.
+      code = this.#fold(code)
+      if (code < 0 || code >= 128) return 0
+    }
+    return mask & this.#table[position * 128 + code]!
+  }
+
+  /** Some word of `mask` is exactly `length` long. */
+  ends(mask: number, length: number): boolean {
+    return length <= this.longest && (mask & this.#ends[length]!) !== 0
+  }
+
+  /** The index of the word of `mask` exactly `length` long, or -1. */
+  matched(mask: number, length: number): number {
+    if (length > this.longest) return -1
+    const bits = mask & this.#ends[length]!
+    return bits === 0 ? -1 : 31 - Math.clz32(bits & -bits)
+  }
+
+  /** Can a word of the set start with `code`? */
+  canStart(code: number): boolean {
+    return this.step(this.all, 0, code) !== 0
+  }
+
+  /** The words of the set matching `text` (folded) in full. */
+  matchesWhole(text: string): boolean {
+    let mask = this.all
+    for (let index = 0; index < text.length && mask !== 0; index++) mask = this.step(mask, index, text.charCodeAt(index))
+    return this.ends(mask, text.length)
+  }
+}
+
+function lowerCase(code: number): number {
+  return code >= 0x41 && code <= 0x5a ? code + 0x20 : code
+}
+
+function specialTokenFold(code: number): number {
+  return isSpecialTokenSeparator(code) ? SPACE : lowerCase(code)
+}
+
+/** Known tag names, ignoring case. */
+export const KNOWN_NAME_SET = new WordSet(KNOWN_NAMES, lowerCase)
+export const MARKERLESS_OPENER_SET = new WordSet(MARKERLESS_OPENER_NAMES)
+export const MARKERLESS_CLOSER_SET = new WordSet(MARKERLESS_CLOSER_NAMES)
+export const SPECIAL_TOKEN_SET = new WordSet(SPECIAL_TOKENS, specialTokenFold)
+export const ATTRIBUTE_NAME_SET = new WordSet(ATTRIBUTE_NAMES, lowerCase)
+
+// ── meanings ──────────────────────────────────────────────────────────────
+
+export type TagKind = 'block' | 'invoke' | 'parameter' | 'empty' | 'unknown'
 
 /** Meaning of an opener's name (exact, case-insensitive). */
 export function classifyOpenerName(name: string): TagKind {
@@ -120,22 +260,6 @@ export function classifyCloserName(name: string): TagKind {
   return 'unknown'
 }
 
-export function isKnownNamePrefix(lowerName: string): boolean {
-  return (
-    INVOKE_NAMES.some((name) => name.startsWith(lowerName)) ||
-    PARAMETER_NAMES.some((name) => name.startsWith(lowerName)) ||
-    BLOCK_NAMES.some((name) => name.startsWith(lowerName))
-  )
-}
-
-export function isSpecialTokenPrefix(normalized: string): boolean {
-  return SPECIAL_TOKENS.some((token) => token.startsWith(normalized))
-}
-
-export function isSpecialToken(normalized: string): boolean {
-  return SPECIAL_TOKENS.includes(normalized)
-}
-
 /** A usable tool name: 1–128 of letters, digits, `_ - . :` (identifier-like, DESIGN.md §5.1). */
 export function isToolName(name: string): boolean {
   if (name.length === 0 || name.length > 128) return false
@@ -143,4 +267,62 @@ export function isToolName(name: string): boolean {
     if (!isTagNameCharacter(name.charCodeAt(index))) return false
   }
   return true
+}
+
+/** `string="false"` asks for a JSON value; anything else (or nothing) for the raw text. */
+export function asksForJson(stringAttribute: string | undefined): boolean {
+  return stringAttribute?.trim().toLowerCase() === 'false'
+}
+
+/** `string="true"` or `string="false"`: a flag, not a value (self-closing parameters). */
+export function isStringFlag(stringAttribute: string | undefined): boolean {
+  const flag = stringAttribute?.trim().toLowerCase()
+  return flag === 'true' || flag === 'false'
+}
+
+// ── where markup can start ────────────────────────────────────────────────
+
+/** Which markerless names a tag may carry where it starts. */
+export interface MarkerlessNames {
+  /** Markerless openers (`<invoke`, `<parameter`, `<tool_calls`, `<function_calls`) may be read. */
+  openers: boolean
+  /** Markerless closers (`</invoke>`, `</parameter>`, block closers) may be read. */
+  closers: boolean
+}
+
+/**
+ * Can `code` follow a `<` in a tag, given which markerless names are allowed?
+ * `/`, a marker space, a bar, or the first letter of an allowed markerless
+ * opener. Most `<` in prose, HTML and code fail this on their next character.
+ */
+export function canFollowLessThan(code: number, names: MarkerlessNames): boolean {
+  return code === SLASH || isMarkerSpace(code) || isBar(code) || (names.openers && MARKERLESS_OPENER_SET.canStart(code))
+}
+
+/** Can `code` follow `</`? A marker space, a bar, or the first letter of an allowed markerless closer. */
+export function canFollowClosingSlash(code: number, names: MarkerlessNames): boolean {
+  return isMarkerSpace(code) || isBar(code) || (names.closers && MARKERLESS_CLOSER_SET.canStart(code))
+}
+
+/**
+ * The longest start of a tag that holds no bar and no whole markerless opener
+ * name (`<function_call`, one letter short): past it, such a tag has been
+ * decided, so a text with no bar and no opener name can hold markup only
+ * within this many characters of its last `<`.
+ */
+export const LONGEST_BARLESS_TAG_START = 1 + Math.max(...MARKERLESS_OPENER_NAMES.map((name) => name.length - 1), 1 + MAX_MARKER_SPACES)
+
+/** Substrings without which a text (read outside markup, no closers allowed) holds no markup. */
+export const MARKUP_NEEDLES: readonly string[] = [...BARS, ...MARKERLESS_OPENER_NAMES.map((name) => `<${name}`)]
+
+/**
+ * Could `text`, read outside any markup with markerless closers not allowed,
+ * hold the start of markup? False when it has no bar, no `<` + markerless
+ * opener name, and no `<` near its end (a tag begun there may go on in the
+ * next text). A few substring searches; no character is read one at a time.
+ */
+export function couldOpenMarkup(text: string): boolean {
+  for (const needle of MARKUP_NEEDLES) if (text.includes(needle)) return true
+  const last = text.lastIndexOf('<')
+  return last !== -1 && last >= text.length - LONGEST_BARLESS_TAG_START
 }

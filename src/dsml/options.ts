@@ -1,6 +1,9 @@
 /**
- * Options of the DSML engine, their defaults, and the `strict` / `relaxed` presets.
+ * Options of the DSML engine, their defaults, and the `strict` / `relaxed`
+ * presets. Options are validated and resolved once (`resolveOptions`); every
+ * engine is built from resolved options.
  */
+import { holdLimits } from './hold.ts'
 
 /** Rescues: shapes beyond a complete, well-formed block that may still become calls. */
 export interface DsmlRescues {
@@ -86,15 +89,27 @@ export interface ResolvedRescues {
   fencedJson: boolean
 }
 
+const RESOLVED: unique symbol = Symbol('dsml-streams resolved options')
+
+/** Options validated, defaults filled in, caps shared out (see `hold.ts`). */
 export interface ResolvedOptions {
-  mode: 'recover' | 'strip' | 'off'
-  rescues: Readonly<ResolvedRescues>
-  knownTools: ReadonlySet<string> | undefined
-  maxHoldChars: number
-  eagerStopChars: number
+  readonly [RESOLVED]: true
+  readonly mode: 'recover' | 'strip' | 'off'
+  readonly rescues: Readonly<ResolvedRescues>
+  readonly knownTools: ReadonlySet<string> | undefined
+  readonly maxHoldChars: number
+  readonly eagerStopChars: number
   /** Longest single tag (opener with attributes) the lexer will read. */
-  maxTagChars: number
-  generateId: () => string
+  readonly maxTagChars: number
+  /** Longest chain of pending partial tags. */
+  readonly maxPendingChars: number
+  /** Most committed markup held before it is reported in pieces. */
+  readonly maxMarkupChars: number
+  readonly generateId: () => string
+}
+
+function isResolved(options: object): options is ResolvedOptions {
+  return RESOLVED in options
 }
 
 const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789'
@@ -150,11 +165,22 @@ function positiveInteger(value: unknown, name: string, fallback: number, minimum
   return value
 }
 
-/** Validates options and fills in defaults. Misuse throws a `TypeError`. */
-export function resolveOptions(options: DsmlSanitizerOptions = {}): ResolvedOptions {
+/**
+ * Validates options and fills in defaults; resolved options are returned as
+ * they are. Misuse throws a `TypeError`.
+ *
+ * @example
+ * ```ts
+ * const resolved = resolveOptions({ knownTools: ['bash'] })
+ * const text = createDsmlSanitizer(resolved)
+ * const reasoning = createDsmlSanitizer(resolved) // validated once
+ * ```
+ */
+export function resolveOptions(options: DsmlSanitizerOptions | ResolvedOptions = {}): ResolvedOptions {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`Cannot create DSML sanitizer: options must be an object, got ${typeof options}`)
   }
+  if (isResolved(options)) return options
   const role = options.role ?? 'assistant'
   if (!['assistant', 'user', 'tool', 'system'].includes(role)) {
     throw new TypeError(`Cannot use option "role": expected "assistant", "user", "tool" or "system", got "${String(role)}"`)
@@ -180,24 +206,17 @@ export function resolveOptions(options: DsmlSanitizerOptions = {}): ResolvedOpti
     }
   }
   const maxHoldChars = positiveInteger(options.maxHoldChars, 'maxHoldChars', 65_536, 256)
-  // The held text is at most: a lone block's opener and gap, the tag being read,
-  // and a short pending prefix; each gets a share of the cap (see sanitizer.ts).
-  const eagerStopChars = Math.min(
-    positiveInteger(options.eagerStopChars, 'eagerStopChars', 1024, 1),
-    Math.floor(maxHoldChars / 8),
-  )
-  // Room for the longest special token (`</ ｜｜｜｜begin▁of▁sentence｜｜>`) even under the smallest cap.
-  const maxTagChars = Math.max(32, Math.min(4096, Math.floor(maxHoldChars / 8)))
+  const limits = holdLimits(maxHoldChars, positiveInteger(options.eagerStopChars, 'eagerStopChars', 1024, 1))
   if (options.generateId !== undefined && typeof options.generateId !== 'function') {
     throw new TypeError('Cannot use option "generateId": expected a function returning a string')
   }
-  return {
+  return Object.freeze({
+    [RESOLVED]: true as const,
     mode,
     rescues,
     knownTools: options.knownTools === undefined ? undefined : new Set(options.knownTools),
     maxHoldChars,
-    eagerStopChars,
-    maxTagChars,
+    ...limits,
     generateId: options.generateId ?? generateCallId,
-  }
+  })
 }

@@ -20,8 +20,9 @@ export interface DsmlPartSanitizer {
   /** Characters held back by both channels together. */
   readonly heldChars: number
   /**
-   * Both channels idle (see `DsmlSanitizer.idle`): an answer-text part without
-   * `<`, bars or backticks would pass through as it is and change nothing.
+   * Both channels idle (see `DsmlSanitizer.idle`): an answer-text part with
+   * no character `disturbsIdleSanitizer` names would pass through as it is
+   * and change nothing.
    */
   readonly idle: boolean
 }

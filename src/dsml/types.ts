@@ -74,15 +74,21 @@ export interface DsmlSanitizer {
   feed(chunk: string): SanitizerEvent[]
   /** End of input: resolve everything held. The sanitizer can't be fed afterwards. */
   end(): SanitizerEvent[]
+  /**
+   * Resolve everything held as if the text ended here, and go on: fence state
+   * and noted native calls are kept. For a text interrupted by something else
+   * (a reasoning delta, a native tool call) that may continue after it.
+   */
+  flush(): SanitizerEvent[]
   /** Report a native call of the same message, so an identical recovered call is suppressed. */
   noteNativeToolCall(call: NativeToolCall): void
   /** Number of input characters currently held back (never above `maxHoldChars`). */
   readonly heldChars: number
   /**
-   * Nothing is held and nothing was just removed: a chunk without `<`, bars
-   * or backticks would come out unchanged. Its only trace: it ends a backtick
-   * run the last text left open (a caller that skips such a chunk must check
-   * that the text it last passed did not end with a backtick).
+   * A chunk with none of the characters `disturbsIdleSanitizer` names (`<`,
+   * bars, line breaks) would come out unchanged and leave the sanitizer
+   * exactly as it is: nothing held, nothing just removed, mid-line. A caller
+   * may skip feeding such a chunk.
    */
   readonly idle: boolean
 }

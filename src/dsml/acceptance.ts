@@ -1,0 +1,81 @@
+/**
+ * Call acceptance (DESIGN.md §5.1, §5.6, §5.8, §5.10): which complete invokes
+ * may become calls, and what becomes of a call that may not be sent. A call's
+ * fate depends only on the call, the options and the native calls noted.
+ */
+import { callKey } from './arguments.ts'
+import { isToolName } from './grammar.ts'
+import type { ResolvedOptions } from './options.ts'
+import type { Invoke } from './states.ts'
+import type { DiagnosticKind, NativeToolCall } from './types.ts'
+
+/** How an invoke was written, beyond what it collected. */
+export interface InvokeShape {
+  /** A wrapped tool (V26), named by an outer parameter. */
+  wrapped: boolean
+  inBlock: boolean
+  /** Its arguments came from a raw JSON body (V25). */
+  usedBody: boolean
+  /** A DSML marker was seen in its region. */
+  confirmed: boolean
+}
+
+export type Verdict = { kind: 'call' } | { kind: DiagnosticKind; message: string }
+
+const CALL: Verdict = Object.freeze({ kind: 'call' })
+
+export class CallAcceptance {
+  #resolved: ResolvedOptions
+  #nativeCalls: Set<string> | undefined
+
+  constructor(resolved: ResolvedOptions, nativeCalls?: Set<string>) {
+    this.#resolved = resolved
+    this.#nativeCalls = nativeCalls
+  }
+
+  /** A native call of the same message: an identical recovered call is removed. */
+  noteNativeToolCall(call: NativeToolCall): void {
+    ;(this.#nativeCalls ??= new Set()).add(callKey(call.name, call.arguments))
+  }
+
+  /** Why a complete invoke with arguments cannot be a call, or undefined when it can. */
+  rejectionOf(invoke: Invoke, shape: InvokeShape): string | undefined {
+    const rescues = this.#resolved.rescues
+    if (invoke.overflowed) return 'DSML invoke removed: it passed maxHoldChars'
+    if (invoke.name === undefined || !isToolName(invoke.name)) return 'DSML invoke removed: no usable tool name'
+    if (shape.wrapped) {
+      if (!rescues.wrappedTool) return 'Wrapped tool removed: the wrappedTool rescue is off'
+      if (invoke.markerless && invoke.markeredArgumentCount === 0) return 'Wrapped tool removed: no DSML parameter inside'
+    } else if (!shape.inBlock && !rescues.orphanInvoke && !invoke.markerless) {
+      return 'DSML invoke outside a block removed: the orphanInvoke rescue is off'
+    }
+    if (invoke.loose && !rescues.looseParameters) return 'DSML invoke removed: a parameter was not closed properly (looseParameters is off)'
+    if (shape.usedBody && !rescues.rawJsonBody) return 'DSML invoke removed: a raw JSON body needs the rawJsonBody rescue'
+    if (invoke.markerless && !shape.confirmed) {
+      if (!rescues.markerlessTags) return 'Markerless invoke left as text: the markerlessTags rescue is off'
+      if (!invoke.hasStringAttribute && this.#resolved.knownTools?.has(invoke.name) !== true) {
+        return 'Markerless invoke left as text: no string attribute and not a known tool'
+      }
+    }
+    return undefined
+  }
+
+  /** Whether an accepted call is sent, or why it is removed instead. */
+  verdict(name: string, args: Record<string, unknown>): Verdict {
+    const resolved = this.#resolved
+    if (resolved.mode === 'strip') return { kind: 'dropped-markup', message: `Call to "${name}" removed (mode "strip")` }
+    if (resolved.knownTools !== undefined && !resolved.knownTools.has(name)) {
+      return { kind: 'unknown-tool', message: `Call to "${name}" removed: not in knownTools` }
+    }
+    const native = this.#nativeCalls
+    if (native !== undefined && native.size > 0 && native.has(callKey(name, args))) {
+      return { kind: 'duplicate-call', message: `Call to "${name}" removed: the same native call was already sent` }
+    }
+    return CALL
+  }
+}
+
+/** The tool a removed invoke named, when the name is usable. */
+export function toolOf(invoke: Invoke): string | undefined {
+  return invoke.name !== undefined && isToolName(invoke.name) ? invoke.name : undefined
+}

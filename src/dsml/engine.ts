@@ -1,0 +1,53 @@
+/**
+ * The engine behind a sanitizer: the scanner (`scanner.ts`) reads the text,
+ * the structure layer (`structure.ts`) gives tags meaning, and `Output`
+ * collects the events. Built from resolved options, around a fence tracker
+ * and a call acceptance that outlive it (see `sanitizer.ts`).
+ */
+import type { CallAcceptance } from './acceptance.ts'
+import type { FenceTracker } from './fence-tracker.ts'
+import { couldOpenMarkup } from './grammar.ts'
+import type { ResolvedOptions } from './options.ts'
+import { Output } from './output.ts'
+import { Scanner } from './scanner.ts'
+import { Structure } from './structure.ts'
+import type { SanitizerEvent } from './types.ts'
+
+export class Engine {
+  #output: Output
+  #structure: Structure
+  #scanner: Scanner
+
+  constructor(resolved: ResolvedOptions, fences: FenceTracker, acceptance: CallAcceptance) {
+    this.#output = new Output(fences)
+    this.#structure = new Structure(resolved, this.#output, acceptance)
+    this.#scanner = new Scanner(this.#structure, this.#output, resolved.maxTagChars, resolved.maxPendingChars)
+  }
+
+  feed(chunk: string): SanitizerEvent[] {
+    if (this.#structure.idle && this.#scanner.idle && !couldOpenMarkup(chunk)) {
+      // Outside markup, nothing held, and the grammar clears the chunk: it is text as it is.
+      if (chunk.length === 0) return []
+      this.#output.fences.track(chunk)
+      return [{ type: 'text', text: chunk }]
+    }
+    this.#scanner.scan(chunk)
+    return this.#output.take()
+  }
+
+  /** Resolves everything held as if the text ended here. The engine can go on. */
+  flush(): SanitizerEvent[] {
+    this.#scanner.end()
+    this.#structure.endOfInput()
+    return this.#output.take()
+  }
+
+  heldChars(): number {
+    return this.#structure.heldChars + this.#scanner.heldChars
+  }
+
+  /** See `DsmlSanitizer.idle`. */
+  idle(): boolean {
+    return this.#structure.idle && this.#scanner.idle && this.#output.fences.quiet
+  }
+}

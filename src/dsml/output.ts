@@ -1,0 +1,111 @@
+/**
+ * `Output`: the events one `feed` (or `end`, `flush`) produces, and what the
+ * text emitted so far says about the text to come — whether it sits in a code
+ * fence (`FenceTracker`), and whether markup was removed just before it.
+ *
+ * Prose comes out as slices of the input: consecutive ranges of one input are
+ * kept as one range and sliced once, so a long text is a few slices, not many
+ * small pieces the collector would have to walk.
+ */
+import type { FenceTracker } from './fence-tracker.ts'
+import { isWhitespace } from './grammar.ts'
+import type { Diagnostic, DiagnosticKind, SanitizerEvent } from './types.ts'
+
+/** Most pieces one text event takes: past it, a long text is several adjacent text events. */
+const TEXT_BATCH = 256
+
+export class Output {
+  readonly fences: FenceTracker
+  /**
+   * Markup was removed and nothing but whitespace was emitted since: a
+   * markerless closer here is the tail of that markup (PATTERNS.md §5).
+   */
+  afterRemoval = false
+  #events: SanitizerEvent[] = []
+  /** Pieces appended to the last text event. */
+  #textPieces = 0
+  /** Emitted text not yet sliced: `#rangeInput.slice(#rangeStart, #rangeEnd)`. */
+  #rangeInput: string | undefined
+  #rangeStart = 0
+  #rangeEnd = 0
+
+  constructor(fences: FenceTracker) {
+    this.fences = fences
+  }
+
+  /** The events since the last call, in order. */
+  take(): SanitizerEvent[] {
+    this.#flushRange()
+    const events = this.#events
+    this.#events = []
+    this.#textPieces = 0
+    return events
+  }
+
+  /** Emits `input.slice(start, end)` as text. */
+  emitRange(input: string, start: number, end: number): void {
+    if (end <= start) return
+    this.#noteEmitted(input, start, end)
+    if (this.#rangeInput === input && this.#rangeEnd === start) {
+      this.#rangeEnd = end
+      return
+    }
+    this.#flushRange()
+    this.#rangeInput = input
+    this.#rangeStart = start
+    this.#rangeEnd = end
+  }
+
+  emitText(text: string): void {
+    if (text.length === 0) return
+    this.#flushRange()
+    this.#noteEmitted(text, 0, text.length)
+    this.#append(text)
+  }
+
+  push(event: SanitizerEvent): void {
+    this.#flushRange()
+    this.#events.push(event)
+  }
+
+  /** Reports a diagnostic; `text` is the exact input it removed (empty when it removed nothing). */
+  diagnose(kind: DiagnosticKind, text: string, message: string, tool?: string): void {
+    const diagnostic: Diagnostic = tool === undefined ? { kind, text, message } : { kind, text, tool, message }
+    this.push({ type: 'diagnostic', diagnostic })
+    if (text.length > 0) this.afterRemoval = true
+  }
+
+  #noteEmitted(text: string, start: number, end: number): void {
+    this.fences.track(text, start, end)
+    if (this.afterRemoval) {
+      for (let index = start; index < end; index++) {
+        if (!isWhitespace(text.charCodeAt(index))) {
+          this.afterRemoval = false
+          break
+        }
+      }
+    }
+  }
+
+  #flushRange(): void {
+    const input = this.#rangeInput
+    if (input === undefined) return
+    this.#rangeInput = undefined
+    this.#append(input.slice(this.#rangeStart, this.#rangeEnd))
+  }
+
+  #append(text: string): void {
+    // Appending with `+=` shares the pieces instead of copying them; but one
+    // rope of many thousand tiny pieces is what the collector then walks and
+    // copies over and over. So a text event takes at most TEXT_BATCH pieces.
+    const events = this.#events
+    const last = events[events.length - 1]
+    if (last?.type === 'text' && this.#textPieces < TEXT_BATCH) {
+      last.text += text
+      this.#textPieces++
+    } else {
+      events.push({ type: 'text', text })
+      this.#textPieces = 1
+    }
+  }
+}

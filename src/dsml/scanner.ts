@@ -1,0 +1,398 @@
+/**
+ * The scanner: the engine's loop over the input. It skips text that cannot
+ * open markup with `indexOf`, runs the tag lexer from each character that
+ * could (a `<`, or a bar where bars matter), carries a tag across chunks, and
+ * hands text and completed tags to the structure layer.
+ *
+ * - **Fast paths, asked of their owners.** Outside markup, a text the grammar
+ *   clears (`MARKUP_NEEDLES`, `LONGEST_BARLESS_TAG_START`) is emitted whole;
+ *   a `<` whose next character the grammar says cannot follow it
+ *   (`canFollowLessThan`, the lexer's own first check) is text at once.
+ * - **Pending partial tags.** A partial tag cut short by the start of another
+ *   tag (`<｜` then `<‹DSML›…`) is held; its fate follows that next tag:
+ *   removed with it if it is markup, released if it is text. So removing
+ *   markup can never join the text on its two sides into a marker. The chain
+ *   is capped (`maxPendingChars`); past the cap it is removed and reported,
+ *   never released, for the same reason.
+ * - **Re-reads.** A rejected tag is text up to its first bar, and is read
+ *   again from there (a bar may start a fragment); a fragment followed by a
+ *   word that is not a tag name is read again after its marker. Re-reads go
+ *   through a queue, never through a nested call. Each character is read a
+ *   bounded number of times: only the few characters before a tag commits can
+ *   be re-read.
+ */
+import { BARS, canFollowLessThan, isBar, LESS_THAN, LONGEST_BARLESS_TAG_START, MARKUP_NEEDLES } from './grammar.ts'
+import type { Output } from './output.ts'
+import type { Structure } from './structure.ts'
+import { readTag, STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, TagLexer } from './tag-lexer.ts'
+
+/** Remainders this short are scanned with a loop instead of `indexOf` calls. */
+const SHORT_SCAN = 16
+
+/** The next position of each of a few needles in one text, found lazily and reused while ahead. */
+class Positions {
+  #needles: readonly string[]
+  #text: string | undefined
+  /** Per needle: its next position, -1 when not searched yet, -2 when there is none left. */
+  #at: number[]
+
+  constructor(needles: readonly string[]) {
+    this.#needles = needles
+    this.#at = needles.map(() => -1)
+  }
+
+  /** Forgets what was found: the next text may be the same string read again from its start. */
+  reset(): void {
+    this.#text = undefined
+  }
+
+  /**
+   * The first position at or after `from` where any of the first `count`
+   * needles starts, or `text.length`. Within one text, `from` may only move
+   * back to where no needle was skipped (inside a tag just read).
+   */
+  first(text: string, from: number, count = this.#needles.length): number {
+    if (text !== this.#text) {
+      this.#text = text
+      this.#at.fill(-1)
+    }
+    let first = text.length
+    for (let needle = 0; needle < count; needle++) {
+      let at = this.#at[needle]!
+      if (at !== -2 && at < from) {
+        at = text.indexOf(this.#needles[needle]!, from)
+        if (at === -1) at = -2
+        this.#at[needle] = at
+      }
+      if (at !== -2 && at < first) first = at
+    }
+    return first
+  }
+}
+
+interface Pending {
+  text: string
+  start: number
+}
+
+export class Scanner {
+  #lexer: TagLexer
+  /** A second lexer, to test whether a stretch of text is still a tag start (see `#chainStart`). */
+  #probe: TagLexer
+  #structure: Structure
+  #output: Output
+  #maxPendingChars: number
+  #lexing = false
+  /** Where the tag being read began in the current text; -1 when it began in an earlier one. */
+  #tagStart = -1
+  /** The tag's text from earlier texts. */
+  #tagParts: string[] = []
+  /** The eager-stop budget when the tag began. */
+  #tagBudget = Infinity
+  /** Partial tags cut short by the tag being read (see the file's doc). */
+  #pending = ''
+  /** Texts still to read, in order: a re-read piece, then the rest of the text it came from. */
+  #queue: Pending[] = []
+  #candidates = new Positions(['<', ...BARS])
+  #needles = new Positions(MARKUP_NEEDLES)
+  /** `#tailStart` for `#tailText`: where a partial tag held at its end may begin. */
+  #tailText: string | undefined
+  #tailStartAt = 0
+
+  constructor(structure: Structure, output: Output, maxTagChars: number, maxPendingChars: number) {
+    this.#structure = structure
+    this.#output = output
+    this.#lexer = new TagLexer(maxTagChars)
+    this.#probe = new TagLexer(maxTagChars)
+    this.#maxPendingChars = maxPendingChars
+  }
+
+  /** Characters held: the tag being read and the pending partial tags. */
+  get heldChars(): number {
+    return this.#pending.length + (this.#lexing ? this.#lexer.length : 0)
+  }
+
+  /** Not inside a tag, nothing pending. */
+  get idle(): boolean {
+    return !this.#lexing && this.#pending === ''
+  }
+
+  scan(input: string): void {
+    this.#candidates.reset()
+    this.#needles.reset()
+    this.#tailText = undefined
+    this.#read(input, 0)
+    this.#drainQueue()
+  }
+
+  /** End of input: decide the tag being read, and whatever its re-reads begin. */
+  end(): void {
+    while (this.#lexing) {
+      const step = this.#lexer.finish()
+      this.#lexing = false
+      this.#decide(step, '', 0, 0)
+      this.#drainQueue()
+    }
+    this.#flushPending()
+  }
+
+  #drainQueue(): void {
+    while (this.#queue.length > 0) {
+      const next = this.#queue.shift()!
+      this.#read(next.text, next.start)
+    }
+  }
+
+  /** Reads `text` from `index`; stops early when a re-read was queued (the rest of `text` is queued after it). */
+  #read(text: string, index: number): void {
+    const length = text.length
+    while (index < length) {
+      index = this.#lexing ? this.#lex(text, index) : this.#readText(text, index)
+      if (index < 0) return
+    }
+    // A tag begun at this text's last character goes on in the next one.
+    if (this.#lexing && this.#tagStart !== -1) {
+      this.#tagParts.push(text.slice(this.#tagStart))
+      this.#tagStart = -1
+    }
+  }
+
+  // ── text ──────────────────────────────────────────────────────────────
+
+  /** Reads text up to the next tag start and begins the tag there. Returns where reading goes on. */
+  #readText(text: string, index: number): number {
+    const structure = this.#structure
+    const output = this.#output
+    const length = text.length
+    if (structure.state.kind === 'outside' && output.fences.inFence) {
+      // In a fence nothing is markup, until the line that closes it ends.
+      this.#flushPending()
+      let end = nextLineBreak(text, index)
+      end = end === -1 ? length : end + 1
+      output.emitRange(text, index, end)
+      return end
+    }
+    if (structure.idle && this.#pending === '' && length - index > SHORT_SCAN) {
+      const plain = this.#plainUntil(text, index)
+      if (plain > index) {
+        output.emitRange(text, index, plain)
+        return plain
+      }
+    }
+    const next = this.#nextCandidate(text, index, structure.barsMatter())
+    const budget = structure.budgetLeft()
+    if (next - index >= budget) {
+      // Eager stop: the region may not hold this much plain text.
+      const take = Math.max(budget, 0)
+      if (take > 0) this.#consume(text, index, index + take)
+      structure.giveUp()
+      return index + take
+    }
+    if (next > index) {
+      this.#consume(text, index, next)
+      return next
+    }
+    const code = text.charCodeAt(index)
+    if (code === LESS_THAN && index + 1 < length) {
+      const following = text.charCodeAt(index + 1)
+      if (following !== LESS_THAN && !canFollowLessThan(following, structure.names())) {
+        // The lexer would reject this `<` at its next character: it is text.
+        this.#flushPending()
+        this.#consume(text, index, index + 1)
+        return index + 1
+      }
+    }
+    this.#lexer.begin(code !== LESS_THAN, structure.names())
+    this.#lexing = true
+    this.#tagStart = index
+    this.#tagBudget = structure.budgetLeft()
+    return index + 1
+  }
+
+  /** Text that is not a tag: emitted as a range of the input outside markup, else given to the region. */
+  #consume(text: string, start: number, end: number): void {
+    if (this.#structure.state.kind === 'outside') this.#output.emitRange(text, start, end)
+    else this.#structure.consumeText(text.slice(start, end))
+  }
+
+  /** The next `<`, or bar when bars matter, at or after `index` (or `text.length`). */
+  #nextCandidate(text: string, index: number, withBars: boolean): number {
+    const length = text.length
+    if (length - index <= SHORT_SCAN) {
+      // A short remainder (typical of token-sized chunks): one loop beats several indexOf calls.
+      while (index < length) {
+        const code = text.charCodeAt(index)
+        if (code === LESS_THAN || (withBars && isBar(code))) return index
+        index++
+      }
+      return length
+    }
+    return this.#candidates.first(text, index, withBars ? 1 + BARS.length : 1)
+  }
+
+  /**
+   * Outside markup and idle: how far `text` from `from` is certainly plain.
+   * Up to the first of the grammar's markup needles, or, with none, up to a
+   * partial tag that may be held at the end — each moved back to the start of
+   * the chain of partial tags that would be pending there.
+   */
+  #plainUntil(text: string, from: number): number {
+    const needle = this.#needles.first(text, from)
+    if (needle < text.length) return this.#chainStart(text, from, needle)
+    if (text !== this.#tailText || this.#tailStartAt < from) {
+      this.#tailText = text
+      this.#tailStartAt = this.#chainStart(text, from, text.length)
+    }
+    return this.#tailStartAt
+  }
+
+  /**
+   * Where the chain of partial tags running up to `at` begins: each a `<`
+   * whose text up to the next one (or to `at`) the lexer still reads as the
+   * start of a tag. With no bar before `at`, each is short.
+   */
+  #chainStart(text: string, from: number, at: number): number {
+    const names = this.#structure.names()
+    let start = at
+    while (start > from) {
+      const previous = text.lastIndexOf('<', start - 1)
+      if (previous < from || start - previous > LONGEST_BARLESS_TAG_START) return start
+      this.#probe.begin(false, names)
+      for (let index = previous + 1; index < start; index++) {
+        if (this.#probe.step(text.charCodeAt(index)) !== STEP_CONTINUE) return start
+      }
+      start = previous
+    }
+    return start
+  }
+
+  // ── tags ──────────────────────────────────────────────────────────────
+
+  /** Feeds the lexer until the tag is decided or the text ends. */
+  #lex(text: string, index: number): number {
+    const lexer = this.#lexer
+    const structure = this.#structure
+    const length = text.length
+    while (index < length) {
+      if (lexer.length >= this.#tagBudget && !lexer.committed) {
+        // Eager stop inside a tag: the region is given up; the tag is read on where it now stands.
+        structure.giveUp()
+        lexer.setNames(structure.names())
+        this.#tagBudget = structure.budgetLeft()
+        continue
+      }
+      const step = lexer.step(text.charCodeAt(index))
+      if (step === STEP_CONTINUE) {
+        index++
+        continue
+      }
+      if (step === STEP_COMPLETE) index++
+      this.#lexing = false
+      const start = this.#tagStart === -1 ? 0 : this.#tagStart
+      return this.#decide(step, text, start, index)
+    }
+    this.#tagParts.push(this.#tagStart <= 0 ? text : text.slice(this.#tagStart))
+    this.#tagStart = -1
+    return length
+  }
+
+  /**
+   * The tag read from `text[start]` (after any earlier parts) up to `index`
+   * was decided. Returns where reading `text` goes on, or -1 when a re-read
+   * was queued.
+   */
+  #decide(step: StepResult, text: string, start: number, index: number): number {
+    const whole = this.#tagParts.length === 0
+    const tagText = whole ? text.slice(start, index) : this.#tagParts.join('') + text.slice(start, index)
+    this.#tagParts = []
+    /** How many of the tag's last characters are in `text`. */
+    const inText = index - start
+    if (step !== STEP_REJECT) return this.#complete(tagText, inText, text, index)
+    const structure = this.#structure
+    const code = index < text.length ? text.charCodeAt(index) : -1
+    if ((code === LESS_THAN || (isBar(code) && structure.barsMatter())) && structure.producesText()) {
+      this.#addPending(tagText)
+      return index
+    }
+    if (whole && this.#pending === '' && structure.state.kind === 'outside' && !hasBar(tagText)) {
+      // The usual case: a `<` in prose. Its text is a range of this input.
+      this.#output.emitRange(text, start, index)
+      return index
+    }
+    this.#flushPending()
+    if (structure.barsMatter()) {
+      for (let offset = 1; offset < tagText.length; offset++) {
+        if (isBar(tagText.charCodeAt(offset))) {
+          structure.consumeText(tagText.slice(0, offset))
+          return this.#reread(tagText, offset, inText, text, index)
+        }
+      }
+    }
+    structure.consumeText(tagText)
+    return index
+  }
+
+  #complete(tagText: string, inText: number, text: string, index: number): number {
+    const lexed = this.#lexer.tag()
+    const prefix = this.#pending
+    this.#pending = ''
+    const tag = readTag(lexed, tagText)
+    if (lexed.length < tagText.length) {
+      this.#structure.handleTag(tag, prefix + tagText.slice(0, lexed.length))
+      return this.#reread(tagText, lexed.length, inText, text, index)
+    }
+    this.#structure.handleTag(tag, prefix + tagText)
+    return index
+  }
+
+  /**
+   * `tagText.slice(from)` must be read again before `text` goes on at
+   * `index`. When that piece lies in `text` itself (its last `inText`
+   * characters before `index` are the tag's), reading simply steps back;
+   * otherwise the piece and the rest of `text` are queued.
+   */
+  #reread(tagText: string, from: number, inText: number, text: string, index: number): number {
+    const back = tagText.length - from
+    if (back <= inText) return index - back
+    this.#queue.unshift({ text: tagText.slice(from), start: 0 }, { text, start: index })
+    return -1
+  }
+
+  // ── pending partial tags ──────────────────────────────────────────────
+
+  #addPending(tagText: string): void {
+    this.#pending += tagText
+    if (this.#pending.length <= this.#maxPendingChars) return
+    // Past the cap the chain is removed, never released: released, its tail
+    // could join the text after the next tag into a marker.
+    const structure = this.#structure
+    const chain = this.#pending
+    this.#pending = ''
+    structure.giveUp()
+    if (structure.producesText()) {
+      this.#output.diagnose('hold-limit', chain, `Partial DSML tags passed maxHoldChars (${this.#maxPendingChars} for this chain); removed and reported`)
+    } else {
+      structure.consumeText(chain)
+    }
+  }
+
+  #flushPending(): void {
+    if (this.#pending === '') return
+    const text = this.#pending
+    this.#pending = ''
+    this.#structure.consumeText(text)
+  }
+}
+
+function hasBar(text: string): boolean {
+  for (let index = 1; index < text.length; index++) if (isBar(text.charCodeAt(index))) return true
+  return false
+}
+
+function nextLineBreak(text: string, from: number): number {
+  for (let index = from; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code === 0x0a || code === 0x0d) return index
+  }
+  return -1
+}

@@ -1,0 +1,96 @@
+/**
+ * The named states of the structure layer (`structure.ts`), each with the
+ * fields it needs. A *region* is one stretch of held markup: it begins at an
+ * opener outside and ends when its markup is recovered, removed, or (for a
+ * markerless candidate) released as text.
+ */
+import type { Tag } from './tag-lexer.ts'
+
+export interface Region {
+  /** A DSML marker was seen in it: it is markup, removed unless recovered. False: a markerless candidate. */
+  confirmed: boolean
+  /** Characters consumed since the region began (resolved tags included): a candidate's eager-stop budget. */
+  consumed: number
+  /** Inside a block: an invoke that ends goes back to it, and its rejection rules differ. */
+  inBlock: boolean
+}
+
+/** What an invoke (or a wrapped tool, or a tool-name tag) has collected. */
+export interface Invoke {
+  name: string | undefined
+  /** The opener carried no marker. */
+  markerless: boolean
+  args: Record<string, unknown>
+  argumentCount: number
+  /** Complete parameters whose opener carried a marker. */
+  markeredArgumentCount: number
+  hasStringAttribute: boolean
+  /** A rescue of `looseParameters` was needed. */
+  loose: boolean
+  /** Text between the tags (a raw JSON body, or a tool-name tag's children). */
+  body: string[]
+  /** Parameters whose `string="false"` value was not JSON. */
+  invalidJson: string[]
+  /** Passed the markup cap: never a call. */
+  overflowed: boolean
+}
+
+export interface Parameter {
+  name: string | undefined
+  stringAttribute: string | undefined
+  /** The opener carried no marker. */
+  markerless: boolean
+  value: string[]
+  overflowed: boolean
+}
+
+export type State =
+  /** Not in markup. */
+  | { kind: 'outside' }
+  /** After a block opener, nothing but text yet (the gap): the opener alone may be all there is. */
+  | { kind: 'lone-block'; region: Region }
+  /** Inside a block, between its elements. */
+  | { kind: 'block'; region: Region }
+  /** Inside an invoke, between its parameters. */
+  | { kind: 'invoke'; region: Region; invoke: Invoke }
+  /** Inside a wrapped tool (V26): an outer parameter that names the tool, holding the real parameters. */
+  | { kind: 'wrapped-tool'; region: Region; invoke: Invoke }
+  /** Inside a tag named after the tool (`<‹DSML›NAME>`), whose children are the arguments. */
+  | { kind: 'tool-name-tag'; region: Region; invoke: Invoke }
+  /** Inside a parameter value of an invoke or wrapped tool. */
+  | { kind: 'parameter'; region: Region; invoke: Invoke; wrapped: boolean; parameter: Parameter }
+  /** Inside a parameter that belongs to no invoke: a wrapped tool's outer parameter, or an orphan (V10). */
+  | { kind: 'orphan-parameter'; region: Region; parameter: Parameter }
+
+export type StateKind = State['kind']
+
+export const OUTSIDE: State = Object.freeze({ kind: 'outside' })
+
+export function newRegion(confirmed: boolean, inBlock: boolean): Region {
+  return { confirmed, consumed: 0, inBlock }
+}
+
+export function newInvoke(name: string | undefined, markerless: boolean): Invoke {
+  return {
+    name,
+    markerless,
+    args: {},
+    argumentCount: 0,
+    markeredArgumentCount: 0,
+    hasStringAttribute: false,
+    loose: false,
+    body: [],
+    invalidJson: [],
+    overflowed: false,
+  }
+}
+
+export function newParameter(tag: Tag): Parameter {
+  return {
+    name: tag.nameAttribute,
+    stringAttribute: tag.stringAttribute,
+    markerless: tag.marker === 'none',
+    value: [],
+    overflowed: false,
+  }
+}
