@@ -20,14 +20,19 @@ import * as chatCompletionsRepairBody from './chat-completions/repair-body.cases
 import * as chatCompletionsRequest from './chat-completions/request.cases.ts'
 import * as chatCompletionsResponse from './chat-completions/response.cases.ts'
 import * as cliLeaksReport from './cli/leaks-report.cases.ts'
+import * as dsmlArguments from './dsml/arguments.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
 import * as dsmlFenceTracker from './dsml/fence-tracker.cases.ts'
 import * as dsmlFixtures from './dsml/fixtures.cases.ts'
+import * as dsmlGrammar from './dsml/grammar.cases.ts'
 import * as dsmlParse from './dsml/parse.cases.ts'
 import * as dsmlProperties from './dsml/properties.cases.ts'
 import * as dsmlRepair from './dsml/repair.cases.ts'
 import * as dsmlSanitizerStream from './dsml/sanitizer-stream.cases.ts'
+import * as dsmlScanner from './dsml/scanner.cases.ts'
+import * as dsmlSentinel from './dsml/sentinel.cases.ts'
 import * as dsmlStream from './dsml/stream.cases.ts'
+import * as dsmlTagLexer from './dsml/tag-lexer.cases.ts'
 import * as gatewayHandler from './gateway/handler.cases.ts'
 import * as gatewayReplayUpstream from './gateway/replay-upstream.cases.ts'
 import * as sseSseDecoder from './sse/sse-decoder.cases.ts'
@@ -55,14 +60,19 @@ const modules: Record<string, CasesModule> = {
   './chat-completions/request.cases.ts': chatCompletionsRequest,
   './chat-completions/response.cases.ts': chatCompletionsResponse,
   './cli/leaks-report.cases.ts': cliLeaksReport,
+  './dsml/arguments.cases.ts': dsmlArguments,
   './dsml/config.cases.ts': dsmlConfig,
   './dsml/fence-tracker.cases.ts': dsmlFenceTracker,
   './dsml/fixtures.cases.ts': dsmlFixtures,
+  './dsml/grammar.cases.ts': dsmlGrammar,
   './dsml/parse.cases.ts': dsmlParse,
   './dsml/properties.cases.ts': dsmlProperties,
   './dsml/repair.cases.ts': dsmlRepair,
   './dsml/sanitizer-stream.cases.ts': dsmlSanitizerStream,
+  './dsml/scanner.cases.ts': dsmlScanner,
+  './dsml/sentinel.cases.ts': dsmlSentinel,
   './dsml/stream.cases.ts': dsmlStream,
+  './dsml/tag-lexer.cases.ts': dsmlTagLexer,
   './gateway/handler.cases.ts': gatewayHandler,
   './gateway/replay-upstream.cases.ts': gatewayReplayUpstream,
   './sse/sse-decoder.cases.ts': sseSseDecoder,

@@ -4,6 +4,9 @@
  */
 import { sanitizeText } from '../dsml/sanitize-text.ts'
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'
+import { markerSpellings } from '../dsml/sentinel.ts'
+
+export { markerSpellings }
 
 export interface LeakCapture {
   id: string
@@ -25,24 +28,6 @@ export interface LeakReportRow {
   textKept: string
   diagnostics: number
   matchesExpected: boolean
-}
-
-const MARKER_PATTERN = /[|\uFF5C\u2016\u2502]{1,2}[ \t]*DSML[ \t]*[|\uFF5C\u2016\u2502]{0,2}/g
-
-/** Shows a marker without its live bytes: full-width bars become `‹` and `›`. */
-function displayMarker(marker: string): string {
-  const word = marker.indexOf('DSML')
-  const left = marker.slice(0, word).replace(/\uFF5C/g, '‹')
-  const right = marker.slice(word + 4).replace(/\uFF5C/g, '›')
-  return `${left}DSML${right}`
-}
-
-/** Marker spellings in a capture, written safely (`‹DSML›`, `‹‹DSML››`, `| DSML |`, `‖DSML‖`…). */
-export function markerSpellings(input: string): string[] {
-  const seen = new Set<string>()
-  for (const match of input.slice(0, 200_000).matchAll(MARKER_PATTERN)) seen.add(displayMarker(match[0]))
-  if (seen.size === 0 && /end[\u2581 _]of[\u2581 _]sentence/.test(input)) seen.add('end-of-sentence token')
-  return [...seen]
 }
 
 function describeArguments(args: Record<string, unknown>): string {

@@ -3,15 +3,10 @@
  * newlines, `string="true|false"` typing, raw JSON bodies, XML children, and
  * pollution-safe assignment.
  */
-import { isToolName } from './grammar.ts'
+import { asksForJson, ENTITIES, FENCE, FENCED_JSON_INFO, isElementNameCharacter, isToolName, isWhitespace, LESS_THAN, GREATER_THAN } from './grammar.ts'
 
-const ENTITIES: Readonly<Record<string, string>> = {
-  amp: '&',
-  lt: '<',
-  gt: '>',
-  quot: '"',
-  apos: "'",
-}
+/** Longest entity name (`&apos;`), so a lone `&` costs a bounded look ahead. */
+const LONGEST_ENTITY = Math.max(...Object.keys(ENTITIES).map((name) => name.length))
 
 /** Decodes `&amp; &lt; &gt; &quot; &apos;`; anything else stays as written. */
 export function decodeEntities(text: string): string {
@@ -21,11 +16,12 @@ export function decodeEntities(text: string): string {
   let sectionStart = 0
   while (ampersand !== -1) {
     const semicolon = text.indexOf(';', ampersand + 1)
-    if (semicolon === -1 || semicolon - ampersand > 5) {
+    if (semicolon === -1 || semicolon - ampersand > LONGEST_ENTITY + 1) {
       ampersand = text.indexOf('&', ampersand + 1)
       continue
     }
-    const replacement = ENTITIES[text.slice(ampersand + 1, semicolon)]
+    const name = text.slice(ampersand + 1, semicolon)
+    const replacement = Object.hasOwn(ENTITIES, name) ? ENTITIES[name] : undefined
     if (replacement !== undefined) {
       out += text.slice(sectionStart, ampersand) + replacement
       sectionStart = semicolon + 1
@@ -58,7 +54,7 @@ export interface TypedValue {
  */
 export function typeValue(raw: string, stringAttribute: string | undefined): TypedValue {
   const text = decodeEntities(removeHuggingNewlines(raw))
-  if (stringAttribute?.trim().toLowerCase() !== 'false') return { value: text, invalidJson: false }
+  if (!asksForJson(stringAttribute)) return { value: text, invalidJson: false }
   try {
     return { value: JSON.parse(text), invalidJson: false }
   } catch {
@@ -88,21 +84,6 @@ export function parseJsonObjectBody(body: string): Record<string, unknown> | und
   return undefined
 }
 
-function isElementNameCharacter(code: number): boolean {
-  return (
-    (code >= 0x61 && code <= 0x7a) ||
-    (code >= 0x41 && code <= 0x5a) ||
-    (code >= 0x30 && code <= 0x39) ||
-    code === 0x5f ||
-    code === 0x2d ||
-    code === 0x2e
-  )
-}
-
-function isSpace(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
-}
-
 /**
  * Arguments from plain XML children (`<url>…</url> <query>…</query>`), the
  * body of a tool-name-as-tag leak. Undefined unless the body is nothing but
@@ -114,12 +95,12 @@ export function parseXmlChildren(body: string): Record<string, unknown> | undefi
   let index = 0
   const length = body.length
   while (true) {
-    while (index < length && isSpace(body.charCodeAt(index))) index++
+    while (index < length && isWhitespace(body.charCodeAt(index))) index++
     if (index === length) break
-    if (body.charCodeAt(index) !== 0x3c /* < */) return undefined
+    if (body.charCodeAt(index) !== LESS_THAN) return undefined
     let nameEnd = index + 1
     while (nameEnd < length && isElementNameCharacter(body.charCodeAt(nameEnd))) nameEnd++
-    if (nameEnd === index + 1 || body.charCodeAt(nameEnd) !== 0x3e /* > */) return undefined
+    if (nameEnd === index + 1 || body.charCodeAt(nameEnd) !== GREATER_THAN) return undefined
     const name = body.slice(index + 1, nameEnd)
     const closer = `</${name}>`
     const valueEnd = body.indexOf(closer, nameEnd + 1)
@@ -131,6 +112,9 @@ export function parseXmlChildren(body: string): Record<string, unknown> | undefi
   return count > 0 ? args : undefined
 }
 
+/** How far into a lone block's text the fence of a fenced-JSON call may start (a tool name and spaces). */
+const MAX_NAME_BEFORE_FENCE = 160
+
 /**
  * A tool name followed by a fenced JSON object: `Read\n\n```json\n{…}\n````.
  * Returns the name, the arguments and where the closing fence ends, or undefined.
@@ -138,18 +122,18 @@ export function parseXmlChildren(body: string): Record<string, unknown> | undefi
 export function parseFencedJsonCall(
   body: string,
 ): { name: string; arguments: Record<string, unknown>; end: number } | undefined {
-  const fenceStart = body.indexOf('```')
-  if (fenceStart === -1 || fenceStart > 160) return undefined
+  const fenceStart = body.indexOf(FENCE)
+  if (fenceStart === -1 || fenceStart > MAX_NAME_BEFORE_FENCE) return undefined
   const name = body.slice(0, fenceStart).trim()
   if (!isToolName(name)) return undefined
-  const lineEnd = body.indexOf('\n', fenceStart + 3)
+  const lineEnd = body.indexOf('\n', fenceStart + FENCE.length)
   if (lineEnd === -1) return undefined
-  const info = body.slice(fenceStart + 3, lineEnd).trim().toLowerCase()
-  if (info !== '' && info !== 'json') return undefined
-  const fenceEnd = body.indexOf('```', lineEnd + 1)
+  const info = body.slice(fenceStart + FENCE.length, lineEnd).trim().toLowerCase()
+  if (info !== '' && info !== FENCED_JSON_INFO) return undefined
+  const fenceEnd = body.indexOf(FENCE, lineEnd + 1)
   if (fenceEnd === -1) return undefined
   const args = parseJsonObjectBody(body.slice(lineEnd + 1, fenceEnd))
-  return args === undefined ? undefined : { name, arguments: args, end: fenceEnd + 3 }
+  return args === undefined ? undefined : { name, arguments: args, end: fenceEnd + FENCE.length }
 }
 
 function stableJson(value: unknown): string {

@@ -6,7 +6,7 @@
  */
 import type { CallAcceptance } from './acceptance.ts'
 import type { FenceTracker } from './fence-tracker.ts'
-import { couldOpenMarkup } from './grammar.ts'
+import { couldOpenMarkup, SHORT_TEXT } from './grammar.ts'
 import type { ResolvedOptions } from './options.ts'
 import { Output } from './output.ts'
 import { Scanner } from './scanner.ts'
@@ -25,8 +25,9 @@ export class Engine {
   }
 
   feed(chunk: string): SanitizerEvent[] {
-    if (this.#structure.idle && this.#scanner.idle && !couldOpenMarkup(chunk)) {
-      // Outside markup, nothing held, and the grammar clears the chunk: it is text as it is.
+    if (chunk.length <= SHORT_TEXT && this.#structure.idle && this.#scanner.idle && !couldOpenMarkup(chunk)) {
+      // A short chunk, outside markup, nothing held, and the grammar clears it: it is text as it is.
+      // (Longer chunks are cleared as fast by the scanner's own search.)
       if (chunk.length === 0) return []
       this.#output.fences.track(chunk)
       return [{ type: 'text', text: chunk }]

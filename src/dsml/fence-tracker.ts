@@ -56,6 +56,14 @@ type Phase =
   /** Nothing else on this line matters. */
   | 'rest'
 
+/** Characters that may begin a line's structure: indentation, quote and list markers, fence runs, line breaks. */
+const LINE_STRUCTURE = new Uint8Array(128)
+for (const character of ' \t>-+*0123456789`~\n\r') LINE_STRUCTURE[character.charCodeAt(0)] = 1
+
+function startsLineStructure(code: number): boolean {
+  return code < 128 && LINE_STRUCTURE[code] === 1
+}
+
 function isDigit(code: number): boolean {
   return code >= DIGIT_ZERO && code <= DIGIT_NINE
 }
@@ -88,14 +96,29 @@ export class FenceTracker {
   #runLength = 0
 
   // Ranges of one long text arrive in order: remember where its next line
-  // break is, so each search runs past any character once.
+  // feed and carriage return are, so each search runs past any character once.
   #searchedText: string | undefined
   #searchedFrom = 0
-  #searchedNext = -1
+  /** Next `\n` and `\r` at or after `#searchedFrom`; -1 when there is none. */
+  #nextFeed = -1
+  #nextCarriage = -1
 
   /** Inside a fenced code block, after everything tracked so far. */
   get inFence(): boolean {
     return this.#inFence
+  }
+
+  /**
+   * Would the character `code`, read next, be inside a fence? Usually the
+   * same as `inFence`; but at the start of a line in a fence inside a block
+   * quote or a list item, a character that is not the container's prefix
+   * ends the container, and the fence with it, before itself.
+   */
+  inFenceAt(code: number): boolean {
+    if (!this.#inFence) return false
+    if (this.#phase !== 'prefix' || code === SPACE || code === TAB || isLineBreak(code)) return true
+    if (code === GREATER_THAN && this.#quotes < this.#fenceQuotes) return true
+    return this.#quotes >= this.#fenceQuotes && this.#column >= this.#fenceColumn
   }
 
   /**
@@ -110,25 +133,38 @@ export class FenceTracker {
   track(text: string, start = 0, end = text.length): void {
     let index = start
     while (index < end) {
-      if (this.#phase === 'rest') {
-        const next = this.#nextLineBreak(text, index)
-        if (next === -1 || next >= end) return
-        index = next
+      if (this.#phase !== 'rest') {
+        this.#step(text.charCodeAt(index))
+        index++
+        continue
       }
-      this.#step(text.charCodeAt(index))
-      index++
+      // Mid-line: only the next line break matters.
+      const next = this.#nextLineBreak(text, index)
+      if (next === -1 || next >= end) return
+      this.#endLine()
+      index = next + 1
+      // A line that starts with an ordinary character, outside a fence, is plain to its end:
+      // it opens no fence, and ends every list item and quote it is not indented into.
+      if (index < end && !this.#inFence && !startsLineStructure(text.charCodeAt(index))) {
+        this.#listsOpen = 0
+        this.#phase = 'rest'
+      }
     }
   }
 
   #nextLineBreak(text: string, from: number): number {
-    if (text !== this.#searchedText || (this.#searchedNext !== -1 && this.#searchedNext < from) || from < this.#searchedFrom) {
+    if (text !== this.#searchedText || from < this.#searchedFrom) {
       this.#searchedText = text
       this.#searchedFrom = from
-      const feed = text.indexOf('\n', from)
-      const carriage = text.indexOf('\r', from)
-      this.#searchedNext = carriage === -1 ? feed : feed === -1 ? carriage : Math.min(feed, carriage)
+      this.#nextFeed = text.indexOf('\n', from)
+      this.#nextCarriage = text.indexOf('\r', from)
     }
-    return this.#searchedNext
+    this.#searchedFrom = from
+    if (this.#nextFeed !== -1 && this.#nextFeed < from) this.#nextFeed = text.indexOf('\n', from)
+    if (this.#nextCarriage !== -1 && this.#nextCarriage < from) this.#nextCarriage = text.indexOf('\r', from)
+    const feed = this.#nextFeed
+    const carriage = this.#nextCarriage
+    return carriage === -1 ? feed : feed === -1 ? carriage : Math.min(feed, carriage)
   }
 
   #step(code: number): void {

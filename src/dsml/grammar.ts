@@ -40,6 +40,8 @@ export const LOWER_ONE_EIGHTH_BLOCK = 0x2581
 
 /** Bars seen in markers: ASCII `|`, full-width `｜` (canonical), `‖`, and box-drawing `│`. */
 export const BARS = '|\uFF5C\u2016\u2502'
+/** The bar DeepSeek's encoders write (docs show it as `‹` and `›`). */
+export const CANONICAL_BAR = '\uFF5C'
 const ASCII_BAR = 0x7c
 const FULLWIDTH_BAR = 0xff5c
 const DOUBLE_VERTICAL_LINE = 0x2016
@@ -231,6 +233,21 @@ export const MARKERLESS_CLOSER_SET = new WordSet(MARKERLESS_CLOSER_NAMES)
 export const SPECIAL_TOKEN_SET = new WordSet(SPECIAL_TOKENS, specialTokenFold)
 export const ATTRIBUTE_NAME_SET = new WordSet(ATTRIBUTE_NAMES, lowerCase)
 
+// ── values ────────────────────────────────────────────────────────────────
+
+/** Entities decoded in parameter values (V22); anything else stays as written. */
+export const ENTITIES: Readonly<Record<string, string>> = Object.freeze({
+  amp: '&',
+  lt: '<',
+  gt: '>',
+  quot: '"',
+  apos: "'",
+})
+
+/** A fenced-JSON call (`Read` then a ```` ```json ```` fence) in a lone block: the fence and its info string. */
+export const FENCE = '```'
+export const FENCED_JSON_INFO = 'json'
+
 // ── meanings ──────────────────────────────────────────────────────────────
 
 export type TagKind = 'block' | 'invoke' | 'parameter' | 'empty' | 'unknown'
@@ -312,17 +329,82 @@ export function canFollowClosingSlash(code: number, names: MarkerlessNames): boo
  */
 export const LONGEST_BARLESS_TAG_START = 1 + Math.max(...MARKERLESS_OPENER_NAMES.map((name) => name.length - 1), 1 + MAX_MARKER_SPACES)
 
-/** Substrings without which a text (read outside markup, no closers allowed) holds no markup. */
-export const MARKUP_NEEDLES: readonly string[] = [...BARS, ...MARKERLESS_OPENER_NAMES.map((name) => `<${name}`)]
+/**
+ * Pieces of the markerless opener names searched for instead of `<` + name:
+ * each starts with a character rarer in prose and code than `<` is in HTML,
+ * and a search costs about one step per occurrence of its first character.
+ * Each name is listed with where the piece sits in `<` + name.
+ */
+const OPENER_ANCHORS: ReadonlyArray<{ anchor: string; names: ReadonlyArray<{ name: string; offset: number }> }> = [
+  { anchor: 'voke', names: ['invoke'] },
+  { anchor: 'param', names: ['parameter'] },
+  { anchor: '_calls', names: ['tool_calls', 'function_calls'] },
+].map(({ anchor, names }) => ({ anchor, names: names.map((name) => ({ name, offset: 1 + name.indexOf(anchor) })) }))
+
+/** Is `<` + `name` at `start`, and not the start of a longer name (the text may end right after it)? */
+function isOpenerAt(text: string, start: number, name: string): boolean {
+  return text.charCodeAt(start) === LESS_THAN && text.startsWith(name, start + 1) && !isTagNameCharacter(text.charCodeAt(start + 1 + name.length))
+}
+
+/** The first `<` followed by a whole markerless opener name at or after `from`, or -1. */
+export function indexOfMarkerlessOpener(text: string, from: number): number {
+  let first = -1
+  for (let anchorIndex = 0; anchorIndex < OPENER_ANCHORS.length; anchorIndex++) {
+    const { anchor, names } = OPENER_ANCHORS[anchorIndex]!
+    let at = text.indexOf(anchor, from)
+    while (at !== -1 && (first === -1 || at < first)) {
+      let found = -1
+      for (let nameIndex = 0; nameIndex < names.length; nameIndex++) {
+        const { name, offset } = names[nameIndex]!
+        const start = at - offset
+        if (start >= from && isOpenerAt(text, start, name)) {
+          found = start
+          break
+        }
+      }
+      if (found !== -1) {
+        if (first === -1 || found < first) first = found
+        break
+      }
+      at = text.indexOf(anchor, at + 1)
+    }
+  }
+  return first
+}
+
+/** The first bar at or after `from`, or -1. */
+export function indexOfBar(text: string, from: number): number {
+  let first = -1
+  for (const bar of BARS) {
+    const at = text.indexOf(bar, from)
+    if (at !== -1 && (first === -1 || at < first)) first = at
+  }
+  return first
+}
+
+/** Texts this short are read one character at a time rather than searched (fewer calls). */
+export const SHORT_TEXT = 64
+
+/** Does `text` hold a `<` or a bar: a character a tag may start at? */
+export function holdsTagStart(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code === LESS_THAN || isBar(code)) return true
+  }
+  return false
+}
 
 /**
  * Could `text`, read outside any markup with markerless closers not allowed,
  * hold the start of markup? False when it has no bar, no `<` + markerless
  * opener name, and no `<` near its end (a tag begun there may go on in the
- * next text). A few substring searches; no character is read one at a time.
+ * next text). For a long text, a few `indexOf` searches; a short one is
+ * false only without any `<` or bar.
  */
 export function couldOpenMarkup(text: string): boolean {
-  for (const needle of MARKUP_NEEDLES) if (text.includes(needle)) return true
+  if (text.length <= SHORT_TEXT) return holdsTagStart(text)
+  if (indexOfBar(text, 0) !== -1) return true
   const last = text.lastIndexOf('<')
-  return last !== -1 && last >= text.length - LONGEST_BARLESS_TAG_START
+  if (last === -1) return false
+  return last >= text.length - LONGEST_BARLESS_TAG_START || indexOfMarkerlessOpener(text, 0) !== -1
 }

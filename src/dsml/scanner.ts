@@ -5,7 +5,7 @@
  * hands text and completed tags to the structure layer.
  *
  * - **Fast paths, asked of their owners.** Outside markup, a text the grammar
- *   clears (`MARKUP_NEEDLES`, `LONGEST_BARLESS_TAG_START`) is emitted whole;
+ *   clears (no bar, no `<` + markerless opener name, `LONGEST_BARLESS_TAG_START`) is emitted whole;
  *   a `<` whose next character the grammar says cannot follow it
  *   (`canFollowLessThan`, the lexer's own first check) is text at once.
  * - **Pending partial tags.** A partial tag cut short by the start of another
@@ -21,24 +21,35 @@
  *   bounded number of times: only the few characters before a tag commits can
  *   be re-read.
  */
-import { BARS, canFollowLessThan, isBar, LESS_THAN, LONGEST_BARLESS_TAG_START, MARKUP_NEEDLES } from './grammar.ts'
+import {
+  BARS,
+  canFollowClosingSlash,
+  canFollowLessThan,
+  indexOfMarkerlessOpener,
+  isBar,
+  LESS_THAN,
+  LONGEST_BARLESS_TAG_START,
+  type MarkerlessNames,
+  SHORT_TEXT,
+  SLASH,
+} from './grammar.ts'
 import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
 import { readTag, STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, TagLexer } from './tag-lexer.ts'
 
-/** Remainders this short are scanned with a loop instead of `indexOf` calls. */
-const SHORT_SCAN = 16
 
-/** The next position of each of a few needles in one text, found lazily and reused while ahead. */
+/** The next position of each of a few needles in one text, found lazily and reused while still ahead. */
 class Positions {
   #needles: readonly string[]
   #text: string | undefined
-  /** Per needle: its next position, -1 when not searched yet, -2 when there is none left. */
+  /** Per needle: its first position at or after `#from[needle]`; -2 when there is none. */
   #at: number[]
+  #from: number[]
 
   constructor(needles: readonly string[]) {
     this.#needles = needles
-    this.#at = needles.map(() => -1)
+    this.#at = needles.map(() => -2)
+    this.#from = needles.map(() => Number.MAX_SAFE_INTEGER)
   }
 
   /** Forgets what was found: the next text may be the same string read again from its start. */
@@ -46,23 +57,21 @@ class Positions {
     this.#text = undefined
   }
 
-  /**
-   * The first position at or after `from` where any of the first `count`
-   * needles starts, or `text.length`. Within one text, `from` may only move
-   * back to where no needle was skipped (inside a tag just read).
-   */
+  /** The first position at or after `from` where any of the first `count` needles starts, or `text.length`. */
   first(text: string, from: number, count = this.#needles.length): number {
     if (text !== this.#text) {
       this.#text = text
-      this.#at.fill(-1)
+      this.#from.fill(Number.MAX_SAFE_INTEGER)
     }
     let first = text.length
     for (let needle = 0; needle < count; needle++) {
       let at = this.#at[needle]!
-      if (at !== -2 && at < from) {
+      // A search from `#from` answers for any later `from` it has not passed.
+      if (from < this.#from[needle]! || (at !== -2 && at < from)) {
         at = text.indexOf(this.#needles[needle]!, from)
         if (at === -1) at = -2
         this.#at[needle] = at
+        this.#from[needle] = from
       }
       if (at !== -2 && at < first) first = at
     }
@@ -83,7 +92,7 @@ export class Scanner {
   #output: Output
   #maxPendingChars: number
   #lexing = false
-  /** Where the tag being read began in the current text; -1 when it began in an earlier one. */
+  /** Where the current text's part of the tag being read begins (-1: between texts). */
   #tagStart = -1
   /** The tag's text from earlier texts. */
   #tagParts: string[] = []
@@ -93,10 +102,16 @@ export class Scanner {
   #pending = ''
   /** Texts still to read, in order: a re-read piece, then the rest of the text it came from. */
   #queue: Pending[] = []
+  /** `<` and the bars: where a tag may start. */
   #candidates = new Positions(['<', ...BARS])
-  #needles = new Positions(MARKUP_NEEDLES)
+  #bars = new Positions([...BARS])
+  /** The next `<` + markerless opener name in `#openerText`, at or after `#openerFrom` (-1: none). */
+  #openerText: string | undefined
+  #openerFrom = 0
+  #openerAt = -1
   /** `#tailStart` for `#tailText`: where a partial tag held at its end may begin. */
   #tailText: string | undefined
+  #tailFrom = 0
   #tailStartAt = 0
 
   constructor(structure: Structure, output: Output, maxTagChars: number, maxPendingChars: number) {
@@ -119,7 +134,8 @@ export class Scanner {
 
   scan(input: string): void {
     this.#candidates.reset()
-    this.#needles.reset()
+    this.#bars.reset()
+    this.#openerText = undefined
     this.#tailText = undefined
     this.#read(input, 0)
     this.#drainQueue()
@@ -146,6 +162,8 @@ export class Scanner {
   /** Reads `text` from `index`; stops early when a re-read was queued (the rest of `text` is queued after it). */
   #read(text: string, index: number): void {
     const length = text.length
+    // A tag begun in an earlier text goes on here.
+    if (this.#lexing) this.#tagStart = index
     while (index < length) {
       index = this.#lexing ? this.#lex(text, index) : this.#readText(text, index)
       if (index < 0) return
@@ -164,22 +182,19 @@ export class Scanner {
     const structure = this.#structure
     const output = this.#output
     const length = text.length
-    if (structure.state.kind === 'outside' && output.fences.inFence) {
-      // In a fence nothing is markup, until the line that closes it ends.
-      this.#flushPending()
-      let end = nextLineBreak(text, index)
-      end = end === -1 ? length : end + 1
-      output.emitRange(text, index, end)
-      return end
-    }
-    if (structure.idle && this.#pending === '' && length - index > SHORT_SCAN) {
+    if (structure.idle && this.#pending === '' && length - index > SHORT_TEXT) {
       const plain = this.#plainUntil(text, index)
       if (plain > index) {
         output.emitRange(text, index, plain)
         return plain
       }
     }
-    const next = this.#nextCandidate(text, index, structure.barsMatter())
+    const names = structure.names()
+    if (this.#pending !== '' && isTextLessThan(text, index, names)) {
+      // The partial tags before a `<` that is text are text too.
+      this.#flushPending()
+    }
+    const next = this.#nextTagStart(text, index, structure.barsMatter(), names)
     const budget = structure.budgetLeft()
     if (next - index >= budget) {
       // Eager stop: the region may not hold this much plain text.
@@ -193,20 +208,31 @@ export class Scanner {
       return next
     }
     const code = text.charCodeAt(index)
-    if (code === LESS_THAN && index + 1 < length) {
-      const following = text.charCodeAt(index + 1)
-      if (following !== LESS_THAN && !canFollowLessThan(following, structure.names())) {
-        // The lexer would reject this `<` at its next character: it is text.
-        this.#flushPending()
-        this.#consume(text, index, index + 1)
-        return index + 1
-      }
+    if (structure.state.kind === 'outside' && output.fences.inFenceAt(code)) {
+      // In a code fence nothing is markup: documentation is neither run nor removed.
+      this.#flushPending()
+      output.emitRange(text, index, index + 1)
+      return index + 1
     }
-    this.#lexer.begin(code !== LESS_THAN, structure.names())
+    this.#lexer.begin(code !== LESS_THAN, names)
     this.#lexing = true
     this.#tagStart = index
-    this.#tagBudget = structure.budgetLeft()
+    this.#tagBudget = budget
     return index + 1
+  }
+
+  /**
+   * The next character a tag may start at, from `index` (or `text.length`):
+   * a `<`, or a bar where bars matter — passing every `<` that is text
+   * whatever follows (`isTextLessThan`).
+   */
+  #nextTagStart(text: string, index: number, withBars: boolean, names: MarkerlessNames): number {
+    const length = text.length
+    for (;;) {
+      const next = this.#nextCandidate(text, index, withBars)
+      if (next >= length || !isTextLessThan(text, next, names)) return next
+      index = next + 1
+    }
   }
 
   /** Text that is not a tag: emitted as a range of the input outside markup, else given to the region. */
@@ -218,7 +244,7 @@ export class Scanner {
   /** The next `<`, or bar when bars matter, at or after `index` (or `text.length`). */
   #nextCandidate(text: string, index: number, withBars: boolean): number {
     const length = text.length
-    if (length - index <= SHORT_SCAN) {
+    if (length - index <= SHORT_TEXT) {
       // A short remainder (typical of token-sized chunks): one loop beats several indexOf calls.
       while (index < length) {
         const code = text.charCodeAt(index)
@@ -232,18 +258,29 @@ export class Scanner {
 
   /**
    * Outside markup and idle: how far `text` from `from` is certainly plain.
-   * Up to the first of the grammar's markup needles, or, with none, up to a
-   * partial tag that may be held at the end — each moved back to the start of
-   * the chain of partial tags that would be pending there.
+   * Up to the first bar or `<` + markerless opener name, or, with none, up to
+   * a partial tag that may be held at the end — each moved back to the start
+   * of the chain of partial tags that would be pending there.
    */
   #plainUntil(text: string, from: number): number {
-    const needle = this.#needles.first(text, from)
+    const needle = Math.min(this.#bars.first(text, from), this.#nextOpener(text, from))
     if (needle < text.length) return this.#chainStart(text, from, needle)
-    if (text !== this.#tailText || this.#tailStartAt < from) {
+    if (text !== this.#tailText || from < this.#tailFrom || this.#tailStartAt < from) {
       this.#tailText = text
+      this.#tailFrom = from
       this.#tailStartAt = this.#chainStart(text, from, text.length)
     }
     return this.#tailStartAt
+  }
+
+  /** `indexOfMarkerlessOpener`, reused while ahead of `from` (or `text.length`). */
+  #nextOpener(text: string, from: number): number {
+    if (text !== this.#openerText || from < this.#openerFrom || (this.#openerAt !== -1 && this.#openerAt < from)) {
+      this.#openerText = text
+      this.#openerAt = indexOfMarkerlessOpener(text, from)
+      this.#openerFrom = from
+    }
+    return this.#openerAt === -1 ? text.length : this.#openerAt
   }
 
   /**
@@ -288,10 +325,9 @@ export class Scanner {
       }
       if (step === STEP_COMPLETE) index++
       this.#lexing = false
-      const start = this.#tagStart === -1 ? 0 : this.#tagStart
-      return this.#decide(step, text, start, index)
+      return this.#decide(step, text, this.#tagStart, index)
     }
-    this.#tagParts.push(this.#tagStart <= 0 ? text : text.slice(this.#tagStart))
+    this.#tagParts.push(this.#tagStart === 0 ? text : text.slice(this.#tagStart))
     this.#tagStart = -1
     return length
   }
@@ -319,15 +355,22 @@ export class Scanner {
       this.#output.emitRange(text, start, index)
       return index
     }
-    this.#flushPending()
     if (structure.barsMatter()) {
       for (let offset = 1; offset < tagText.length; offset++) {
-        if (isBar(tagText.charCodeAt(offset))) {
-          structure.consumeText(tagText.slice(0, offset))
-          return this.#reread(tagText, offset, inText, text, index)
+        if (!isBar(tagText.charCodeAt(offset))) continue
+        // Read again from the bar, which may start a fragment: what comes before
+        // it is a partial tag cut short by that start, pending like any other.
+        const before = tagText.slice(0, offset)
+        if (structure.producesText()) {
+          this.#addPending(before)
+        } else {
+          this.#flushPending()
+          structure.consumeText(before)
         }
+        return this.#reread(tagText, offset, inText, text, index)
       }
     }
+    this.#flushPending()
     structure.consumeText(tagText)
     return index
   }
@@ -384,15 +427,23 @@ export class Scanner {
   }
 }
 
+/**
+ * Is the `<` at `index` text, whatever follows? When the lexer rejects it at
+ * its next character (`canFollowLessThan`), or at the one after `</`
+ * (`canFollowClosingSlash`) — unless that character is itself a `<`, which
+ * makes it a pending partial tag instead.
+ */
+function isTextLessThan(text: string, index: number, names: MarkerlessNames): boolean {
+  if (text.charCodeAt(index) !== LESS_THAN || index + 1 >= text.length) return false
+  const following = text.charCodeAt(index + 1)
+  if (following === LESS_THAN) return false
+  if (!canFollowLessThan(following, names)) return true
+  if (following !== SLASH || index + 2 >= text.length) return false
+  const third = text.charCodeAt(index + 2)
+  return third !== LESS_THAN && !canFollowClosingSlash(third, names)
+}
+
 function hasBar(text: string): boolean {
   for (let index = 1; index < text.length; index++) if (isBar(text.charCodeAt(index))) return true
   return false
-}
-
-function nextLineBreak(text: string, from: number): number {
-  for (let index = from; index < text.length; index++) {
-    const code = text.charCodeAt(index)
-    if (code === 0x0a || code === 0x0d) return index
-  }
-  return -1
 }

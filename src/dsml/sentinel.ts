@@ -1,61 +1,91 @@
 /**
  * `containsDsmlSentinel`: does a text hold anything the engine removes on
- * sight — a DSML marker (`<‹DSML›…`, `</ | DSML | …`, or a bare `｜DSML｜`)
- * or a DeepSeek special token (`<｜end▁of▁sentence｜>` and its spellings)?
+ * sight — a DSML marker (`<‹DSML›…`, `</ | DSML | …`, a bare `｜DSML｜`), a
+ * tag with bars and a known name (`<‹‹›invoke`), or a DeepSeek special token
+ * (`<｜end▁of▁sentence｜>` and its spellings)?
  *
- * It follows the lexer's rules exactly (same bar characters, same limits on
- * bars and spaces), so "no sentinel in output text" is a checkable guarantee.
+ * It is the tag lexer run from every `<` and bar, with no markerless name
+ * allowed: a sentinel is a tag the lexer commits to (or completes). So "no
+ * sentinel in output text" means exactly "nothing the lexer would read as
+ * markup", with the same characters and limits.
  */
-import { isBar, isMarkerSpace, LESS_THAN, MARKER_WORD, MAX_MARKER_BARS, MAX_MARKER_SPACES, SLASH } from './grammar.ts'
+import { BARS, CANONICAL_BAR, LESS_THAN, MARKER_WORD, type MarkerlessNames } from './grammar.ts'
+import { STEP_CONTINUE, STEP_REJECT, TagLexer } from './tag-lexer.ts'
 
-const SPECIAL_TOKEN_PATTERN = /<\/?[ \t]{0,4}[|\uFF5C\u2016\u2502]{1,4}(?:end[\u2581 _]of[\u2581 _](?:sentence|thinking)|begin[\u2581 _]of[\u2581 _]sentence)[|\uFF5C\u2016\u2502]{1,2}>/i
+const NO_NAMES: MarkerlessNames = { openers: false, closers: false }
+/** Longer than any marker or special token: the lexer commits or rejects well before. */
+const SENTINEL_TAG_CHARS = 4096
+const STARTS = ['<', ...BARS]
 
-/** True when `text` holds a DSML marker or a DeepSeek special token. */
+/** True when `text` holds a DSML marker, a barred known tag, or a DeepSeek special token. */
 export function containsDsmlSentinel(text: string): boolean {
   if (typeof text !== 'string') throw new TypeError(`Cannot check for DSML: expected a string, got ${typeof text}`)
-  let index = text.indexOf(MARKER_WORD)
-  while (index !== -1) {
-    if (isMarkerAt(text, index)) return true
-    index = text.indexOf(MARKER_WORD, index + 1)
-  }
-  return containsSpecialToken(text, 'sentence') || containsSpecialToken(text, 'thinking')
+  return findSentinel(text, 0, false) !== undefined
 }
 
-/** Is the word `DSML` at `wordIndex` part of a marker? */
-function isMarkerAt(text: string, wordIndex: number): boolean {
-  // Bare: a bar directly before and directly after the word.
-  const after = wordIndex + MARKER_WORD.length
-  if (wordIndex > 0 && isBar(text.charCodeAt(wordIndex - 1)) && after < text.length && isBar(text.charCodeAt(after))) {
-    return true
-  }
-  // Tag: `<` `/`? spaces(0–4) bars(1–2, the whole run) spaces(0–4) DSML.
-  let index = wordIndex - 1
-  let spaces = 0
-  while (index >= 0 && isMarkerSpace(text.charCodeAt(index)) && spaces < MAX_MARKER_SPACES) {
-    index--
-    spaces++
-  }
-  let bars = 0
-  while (index >= 0 && isBar(text.charCodeAt(index))) {
-    index--
-    bars++
-  }
-  if (bars < 1 || bars > MAX_MARKER_BARS) return false
-  spaces = 0
-  while (index >= 0 && isMarkerSpace(text.charCodeAt(index)) && spaces < MAX_MARKER_SPACES) {
-    index--
-    spaces++
-  }
-  if (index >= 0 && text.charCodeAt(index) === SLASH) index--
-  return index >= 0 && text.charCodeAt(index) === LESS_THAN
+interface Found {
+  start: number
+  /** Where the lexer's reading of it ended (the tag's end, or where it committed). */
+  end: number
+  /** Its marker's bars and word, when it completed. */
+  marker: string
+  special: boolean
 }
 
-function containsSpecialToken(text: string, word: string): boolean {
-  let index = text.indexOf(word)
-  while (index !== -1) {
-    // Look only at a short window around the word: no regex over long text.
-    if (SPECIAL_TOKEN_PATTERN.test(text.slice(Math.max(0, index - 20), index + word.length + 3))) return true
-    index = text.indexOf(word, index + 1)
+/** The first sentinel at or after `from`; `whole`: read it to its end (for its marker), not only to where it commits. */
+function findSentinel(text: string, from: number, whole: boolean): Found | undefined {
+  // Every sentinel holds a bar.
+  let firstBar = -1
+  for (const bar of BARS) {
+    const at = text.indexOf(bar, from)
+    if (at !== -1 && (firstBar === -1 || at < firstBar)) firstBar = at
   }
-  return false
+  if (firstBar === -1) return undefined
+  const lexer = new TagLexer(SENTINEL_TAG_CHARS)
+  const next = STARTS.map((start) => text.indexOf(start, from))
+  for (;;) {
+    let start = -1
+    for (const at of next) if (at !== -1 && (start === -1 || at < start)) start = at
+    if (start === -1) return undefined
+    const found = readSentinel(lexer, text, start, whole)
+    if (found !== undefined) return found
+    for (let index = 0; index < next.length; index++) if (next[index] === start) next[index] = text.indexOf(STARTS[index]!, start + 1)
+  }
+}
+
+/** Runs the lexer from `start`: a sentinel if it commits or completes a tag. */
+function readSentinel(lexer: TagLexer, text: string, start: number, whole: boolean): Found | undefined {
+  lexer.begin(text.charCodeAt(start) !== LESS_THAN, NO_NAMES)
+  let step: number = STEP_CONTINUE
+  for (let index = start + 1; index < text.length; index++) {
+    if (!whole && lexer.committed) return { start, end: index, marker: '', special: false }
+    step = lexer.step(text.charCodeAt(index))
+    if (step !== STEP_CONTINUE) break
+  }
+  if (step === STEP_CONTINUE) step = lexer.finish()
+  if (step === STEP_REJECT) return undefined
+  const tag = lexer.tag()
+  return { start, end: start + tag.length, marker: text.slice(start + tag.markerStart, start + tag.markerEnd), special: tag.special }
+}
+
+/**
+ * The marker spellings in a text, shown without live bytes (the canonical
+ * full-width bars as `‹` and `›`), each once: `‹DSML›`, `‹‹DSML››`,
+ * `| DSML |`, `‖DSML‖`…; special tokens as `special token`.
+ */
+export function markerSpellings(text: string): string[] {
+  const seen = new Set<string>()
+  let from = 0
+  for (let found = findSentinel(text, from, true); found !== undefined; found = findSentinel(text, from, true)) {
+    seen.add(found.special ? 'special token' : showMarker(found.marker))
+    from = Math.max(found.end, found.start + 1)
+  }
+  return [...seen]
+}
+
+function showMarker(marker: string): string {
+  const word = marker.indexOf(MARKER_WORD)
+  if (word === -1) return marker.split(CANONICAL_BAR).join('‹')
+  const after = marker.slice(word + MARKER_WORD.length)
+  return `${marker.slice(0, word).split(CANONICAL_BAR).join('‹')}${MARKER_WORD}${after.split(CANONICAL_BAR).join('›')}`
 }

@@ -92,6 +92,22 @@ export const suite = defineSuite('dsml/fence-tracker', (test) => {
     assertEqual(inFence('> ```\nno marker\n'), false, 'a line without the quote marker ends the quote and its fence')
   })
 
+  test('v20-code-fence (DESIGN §5.4): a line that ends the container is outside the fence from its first character', () => {
+    const tracker = createFenceTracker()
+    tracker.track('> ```\n')
+    assertEqual(tracker.inFence, true)
+    assertEqual(tracker.inFenceAt('<'.charCodeAt(0)), false, 'a line without the quote marker')
+    assertEqual(tracker.inFenceAt('>'.charCodeAt(0)), true, 'the quote marker goes on')
+    const list = createFenceTracker()
+    list.track('- item\n  ```\n')
+    assertEqual(list.inFenceAt('<'.charCodeAt(0)), false, 'back at the margin: the item ended')
+    list.track('  ')
+    assertEqual(list.inFenceAt('<'.charCodeAt(0)), true, 'indented into the item')
+    const fenced = '> ```\n'
+    const markup = `</${'\uFF5C'}DSML${'\uFF5C'}tool_calls>`
+    assertEqual(sanitizeText(fenced + markup).text, fenced, 'the engine removes markup on the line that ended the quote')
+  })
+
   test('v20-code-fence: CR and CRLF end lines too', () => {
     assertEqual(inFence('```\r\n'), true)
     assertEqual(inFence('```\r'), true)

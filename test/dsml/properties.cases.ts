@@ -5,6 +5,8 @@
  * characters). Marker bytes are built here at runtime, never written literally.
  */
 import fc from 'fast-check'
+import { createFenceTracker } from '../../src/dsml/fence-tracker.ts'
+import { resolveOptions } from '../../src/dsml/options.ts'
 import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
 import { createDsmlSanitizer } from '../../src/dsml/sanitizer.ts'
 import { sanitizeText } from '../../src/dsml/sanitize-text.ts'
@@ -31,6 +33,8 @@ const TOKENS: readonly string[] = [
   '<invoke name="read">', '</invoke>', '<parameter name="edit">', '<parameter name="p" string="true">', '</parameter>',
   EOS, `<${FULLWIDTH}end of sentence${FULLWIDTH}>`,
   'ls -la', 'x', 'hello world', '{"a":1}', '&amp;', '&lt;', '\u{1F600}', '\u00e9', 'a < b',
+  // partial markers that removed markup could join, fences and list lines
+  `<${FULLWIDTH}DS`, `ML${FULLWIDTH}tool_calls>`, `${FULLWIDTH}DS`, `<${FULLWIDTH}`, '<<', '~~~', '\n```\n', '\n~~~~\n', '- ', '> ', '1. ', '    ',
 ]
 
 const textArbitrary = fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }).map((tokens) => tokens.join(''))
@@ -48,39 +52,43 @@ function chunksAt(text: string, cuts: number[]): string[] {
   return chunks
 }
 
-/** The output text with fenced sections removed, by the same rule the engine uses (runs of ≥ 3 backticks). */
+/** The output text with what sits inside code fences removed, by the engine's fence rule (tested on its own). */
 function outsideFences(text: string): string {
+  const fences = createFenceTracker()
   let out = ''
-  let inFence = false
-  let fenceLength = 0
-  let index = 0
-  while (index < text.length) {
-    if (text.charCodeAt(index) === 0x60) {
-      let end = index
-      while (end < text.length && text.charCodeAt(end) === 0x60) end++
-      const run = end - index
-      if (run >= 3) {
-        if (!inFence) {
-          inFence = true
-          fenceLength = run
-        } else if (run >= fenceLength) {
-          inFence = false
-        }
-      }
-      if (!inFence) out += '\n'
-      index = end
-      continue
-    }
-    if (!inFence) out += text[index]
-    index++
+  for (const character of text) {
+    // A line break stands in for fenced text, so the text on either side never joins.
+    out += fences.inFenceAt(character.charCodeAt(0)) ? '\n' : character
+    fences.track(character)
   }
   return out
 }
 
+/** Every preset and mode, and caps down to the smallest allowed. */
 const optionsArbitrary: fc.Arbitrary<DsmlSanitizerOptions> = fc.record({
   preset: fc.constantFrom<'relaxed' | 'strict'>('relaxed', 'strict'),
   mode: fc.constantFrom<'recover' | 'strip'>('recover', 'strip'),
-  maxHoldChars: fc.constantFrom(256, 300, 511, 65_536),
+  maxHoldChars: fc.constantFrom(256, 257, 300, 320, 511, 4096, 65_536),
+  eagerStopChars: fc.constantFrom(1, 2, 7, 32, 1024),
+})
+
+/**
+ * Grammar tokens with a run of plain characters as long as the tag limit, give
+ * or take: where a tag being read reaches the limit (issue 8's counterexample).
+ */
+const paddedArbitrary = optionsArbitrary.chain((options) => {
+  const limit = resolveOptions(options).maxTagChars
+  return fc.record({
+    options: fc.constant(options),
+    text: fc
+      .tuple(
+        fc.array(fc.constantFrom(...TOKENS), { maxLength: 12 }),
+        fc.integer({ min: Math.max(0, limit - 48), max: limit + 8 }),
+        fc.constantFrom('x', ' ', "'", '"'),
+        fc.array(fc.constantFrom(...TOKENS), { maxLength: 12 }),
+      )
+      .map(([before, pad, unit, after]) => before.join('') + unit.repeat(pad) + after.join('')),
+  })
 })
 
 const RUNS = Number(globalThis.process?.env?.DSML_PROPERTY_RUNS ?? 400)
@@ -125,14 +133,28 @@ export const suite = defineSuite('dsml/properties', (test) => {
     )
   })
 
+  test('property no sentinel in output text outside code fences, with a tag reaching the tag limit (any caps)', () => {
+    fc.assert(
+      fc.property(paddedArbitrary, fc.array(fc.nat(), { maxLength: 4 }), ({ options, text }, cuts) => {
+        const whole = runChunks([text], options)
+        assertEqual(reassemble(whole), text, 'conservation')
+        const output = textOf(whole)
+        assert(!containsDsmlSentinel(outsideFences(output)), `sentinel in output ${JSON.stringify(output.slice(0, 200))}`)
+        assertEqual(normalizeEvents(runChunks(chunksAt(text, cuts), options)), normalizeEvents(whole), 'chunk invariance')
+      }),
+      { numRuns: Math.max(100, Math.floor(RUNS / 2)) },
+    )
+  })
+
   test('property hold never above maxHoldChars, after every chunk', () => {
     fc.assert(
       fc.property(
         textArbitrary,
         fc.array(fc.nat(), { maxLength: 8 }),
-        fc.constantFrom(256, 300, 400),
-        (text, cuts, maxHoldChars) => {
-          const sanitizer = createDsmlSanitizer({ maxHoldChars })
+        fc.constantFrom(256, 257, 300, 400),
+        fc.constantFrom(1, 7, 1024),
+        (text, cuts, maxHoldChars, eagerStopChars) => {
+          const sanitizer = createDsmlSanitizer({ maxHoldChars, eagerStopChars })
           const events = []
           for (const chunk of chunksAt(text.repeat(3), cuts)) {
             events.push(...sanitizer.feed(chunk))

@@ -1,0 +1,84 @@
+/**
+ * arguments.ts on its own: values into arguments (PATTERNS.md V22–V25, the
+ * tool-name-tag and fenced-JSON rescues) and the comparison key of native
+ * calls (DESIGN.md §5.6, §5.12).
+ */
+import {
+  callKey,
+  decodeEntities,
+  parseFencedJsonCall,
+  parseJsonObjectBody,
+  parseXmlChildren,
+  removeHuggingNewlines,
+  setArgument,
+  typeValue,
+} from '../../src/dsml/arguments.ts'
+import { assert, assertEqual } from '../support/assert.ts'
+import { defineSuite } from '../support/harness.ts'
+
+export const suite = defineSuite('dsml/arguments', (test) => {
+  test('v22-entities: the five entities decoded once; anything else kept', () => {
+    assertEqual(decodeEntities('a &amp; b &lt;c&gt; &quot;d&quot; &apos;e&apos;'), `a & b <c> "d" 'e'`)
+    assertEqual(decodeEntities('&amp;lt;'), '&lt;', 'decoded once')
+    assertEqual(decodeEntities('&nbsp; & &; &amp &AMP; &constructor; &__proto__;'), '&nbsp; & &; &amp &AMP; &constructor; &__proto__;')
+    assertEqual(decodeEntities('no ampersand'), 'no ampersand')
+  })
+
+  test('v23-multiline-value: one hugging line break removed at each end, LF or CRLF', () => {
+    assertEqual(removeHuggingNewlines('\nvalue\n'), 'value')
+    assertEqual(removeHuggingNewlines('\r\nvalue\r\n'), 'value')
+    assertEqual(removeHuggingNewlines('\n\nvalue\n\n'), '\nvalue\n', 'only one each side')
+    assertEqual(removeHuggingNewlines('\n'), '')
+    assertEqual(removeHuggingNewlines('  value  '), '  value  ')
+  })
+
+  test('v24-json-param: string="false" gives JSON, falling back to the raw text; other values stay strings', () => {
+    assertEqual(typeValue('{"a":1}', 'false'), { value: { a: 1 }, invalidJson: false })
+    assertEqual(typeValue('\n42\n', ' FALSE '), { value: 42, invalidJson: false })
+    assertEqual(typeValue('{a:1}', 'false'), { value: '{a:1}', invalidJson: true })
+    assertEqual(typeValue('42', 'true'), { value: '42', invalidJson: false })
+    assertEqual(typeValue('42', undefined), { value: '42', invalidJson: false })
+    assertEqual(typeValue('C:\\new &amp; x', 'true'), { value: 'C:\\new & x', invalidJson: false })
+  })
+
+  test('v24-json-param (DESIGN §5.12): setArgument makes own properties, whatever the key', () => {
+    const args: Record<string, unknown> = {}
+    for (const key of ['__proto__', 'constructor', 'toString']) setArgument(args, key, key.length)
+    assertEqual(Object.keys(args), ['__proto__', 'constructor', 'toString'])
+    assertEqual(Object.getPrototypeOf(args), Object.prototype, 'prototype untouched')
+    assert(!('polluted' in {}), 'no pollution')
+  })
+
+  test('v25-raw-json-body: a JSON object body, nothing else', () => {
+    assertEqual(parseJsonObjectBody(' \n{"a":1,"b":[true]}\n'), { a: 1, b: [true] })
+    for (const body of ['[1,2]', '{a:1}', 'words', '', '"x"', 'null']) assertEqual(parseJsonObjectBody(body), undefined, JSON.stringify(body))
+    const polluting = parseJsonObjectBody('{"__proto__":{"x":1}}')
+    assert(polluting !== undefined && Object.hasOwn(polluting, '__proto__'), '__proto__ kept as an own key')
+  })
+
+  test('fixture pi-free-376: plain XML children as arguments, or nothing', () => {
+    assertEqual(parseXmlChildren('\n <url>https://a.test/?q=1&amp;r=2</url>\n <n>3</n>\n'), { url: 'https://a.test/?q=1&r=2', n: '3' })
+    assertEqual(parseXmlChildren('  '), undefined, 'no child')
+    assertEqual(parseXmlChildren('text <a>1</a>'), undefined, 'text outside the children')
+    assertEqual(parseXmlChildren('<a>1</b>'), undefined, 'no closer')
+    assertEqual(parseXmlChildren('<a x="1">1</a>'), undefined, 'attributes are not children')
+  })
+
+  test('fixture vllm-ascend-13794: a tool name and a fenced JSON object', () => {
+    const body = 'Read\n\n```json\n{"file_path":"/a.js","limit":20}\n```\nand then made-up output'
+    const found = parseFencedJsonCall(body)
+    assertEqual(found === undefined ? undefined : { name: found.name, arguments: found.arguments }, { name: 'Read', arguments: { file_path: '/a.js', limit: 20 } })
+    assertEqual(body.slice(0, found?.end), 'Read\n\n```json\n{"file_path":"/a.js","limit":20}\n```', 'ends at the closing fence')
+    assertEqual(parseFencedJsonCall('Read\n```\n{"a":1}\n```')?.name, 'Read', 'no info string')
+    for (const body of ['Read\n```python\n{"a":1}\n```', 'Read it now\n```json\n{"a":1}\n```', 'Read\n```json\n{"a":1}', `${'x'.repeat(200)}\n\`\`\`json\n{}\n\`\`\``]) {
+      assertEqual(parseFencedJsonCall(body), undefined, JSON.stringify(body.slice(0, 30)))
+    }
+  })
+
+  test('reject-native-present: callKey ignores key order and reads JSON text', () => {
+    assertEqual(callKey('bash', { a: 1, b: { d: 2, c: 3 } }), callKey('bash', '{"b":{"c":3,"d":2},"a":1}'))
+    assert(callKey('bash', { a: 1 }) !== callKey('sh', { a: 1 }), 'the name counts')
+    assertEqual(callKey('bash', 'not json'), callKey('bash', 'not json'), 'a string that is not JSON compares as itself')
+    assertEqual(callKey('bash', undefined), callKey('bash', {}))
+  })
+})

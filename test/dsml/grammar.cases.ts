@@ -1,0 +1,150 @@
+/**
+ * grammar.ts on its own: the character classes, the name sets, the meanings
+ * of tag names (DESIGN.md §4, PATTERNS.md V1–V8, V16) and the "could this
+ * text open markup" predicate every fast path asks. The predicate's
+ * soundness is checked against the engine: a text it clears must come out of
+ * a fresh sanitizer unchanged, with nothing held.
+ */
+import fc from 'fast-check'
+import {
+  BARS,
+  canFollowClosingSlash,
+  canFollowLessThan,
+  classifyCloserName,
+  classifyOpenerName,
+  couldOpenMarkup,
+  isBar,
+  isStringFlag,
+  asksForJson,
+  isToolName,
+  KNOWN_NAME_SET,
+  indexOfBar,
+  indexOfMarkerlessOpener,
+  LONGEST_BARLESS_TAG_START,
+  MARKERLESS_OPENER_NAMES,
+  MARKERLESS_OPENER_SET,
+  SPECIAL_TOKEN_SET,
+  WordSet,
+} from '../../src/dsml/grammar.ts'
+import { createDsmlSanitizer } from '../../src/dsml/sanitizer.ts'
+import { assert, assertEqual, assertThrows } from '../support/assert.ts'
+import { textOf } from '../support/chunking.ts'
+import { BOX_BAR, DOUBLE_BAR, FW_BAR, LOWER_BLOCK } from '../support/dsml-builders.ts'
+import { defineSuite } from '../support/harness.ts'
+
+const code = (character: string): number => character.charCodeAt(0)
+
+/** `text` fed to a fresh sanitizer comes out unchanged with nothing held, no diagnostic. */
+function passesUntouched(text: string): boolean {
+  const sanitizer = createDsmlSanitizer()
+  const events = sanitizer.feed(text)
+  return sanitizer.heldChars === 0 && events.every((event) => event.type === 'text') && textOf(events) === text
+}
+
+export const suite = defineSuite('dsml/grammar', (test) => {
+  test('v2-doubled-bars / v3-ascii-pipes (DESIGN §4): the four bars, and nothing else', () => {
+    for (const bar of [FW_BAR, '|', DOUBLE_BAR, BOX_BAR]) assert(isBar(code(bar)), `bar ${JSON.stringify(bar)}`)
+    assertEqual([...BARS].sort(), [FW_BAR, '|', DOUBLE_BAR, BOX_BAR].sort(), 'BARS')
+    for (const other of ['l', 'I', '!', '¦', '\u2223', '\uFFE8', '/', ' ']) assert(!isBar(code(other)), `not a bar ${JSON.stringify(other)}`)
+  })
+
+  test('WordSet: steps a mask through a word a character at a time', () => {
+    const set = new WordSet(['name', 'string', 'nametag'])
+    let mask = set.all
+    for (const [index, character] of [...'name'].entries()) mask = set.step(mask, index, code(character))
+    assert(set.ends(mask, 4), 'name is a word')
+    assertEqual(set.matched(mask, 4), 0, 'name is word 0')
+    assert(!set.ends(mask, 3), 'nam is not')
+    assertEqual(set.step(mask, 4, code('t')) !== 0, true, 'nametag goes on')
+    assertEqual(set.step(set.all, 0, code('x')), 0, 'no word starts with x')
+    assert(set.canStart(code('s')) && !set.canStart(code('t')), 'canStart')
+    assert(set.matchesWhole('string') && !set.matchesWhole('strin') && !set.matchesWhole('strings'), 'matchesWhole')
+    assertThrows(() => new WordSet(Array.from({ length: 33 }, (_, index) => `w${index}`)), RangeError)
+  })
+
+  test('v1-canonical (DESIGN §4): known names ignore case, markerless names are lower case only', () => {
+    for (const name of ['invoke', 'INVOKE', 'Parameter', 'tool_calls', 'FUNCTION_CALLS', 'tool']) assert(KNOWN_NAME_SET.matchesWhole(name), name)
+    assert(MARKERLESS_OPENER_SET.matchesWhole('invoke') && !MARKERLESS_OPENER_SET.matchesWhole('Invoke'), 'markerless openers')
+    assert(!MARKERLESS_OPENER_SET.matchesWhole('tool'), '"tool" is an invoke spelling only under a marker')
+  })
+
+  test('v21-eos (DESIGN §4): special tokens with ▁, _ or spaces between their words, any case', () => {
+    for (const token of [`end${LOWER_BLOCK}of${LOWER_BLOCK}sentence`, 'end of sentence', 'end_of_sentence', 'Begin_Of_Sentence', `end${LOWER_BLOCK}of${LOWER_BLOCK}thinking`]) {
+      assert(SPECIAL_TOKEN_SET.matchesWhole(token), token)
+    }
+    assert(!SPECIAL_TOKEN_SET.matchesWhole('end-of-sentence'), 'hyphens are not separators')
+  })
+
+  test('v5/v7/v8 and v16 (DESIGN §4): opener names exactly, closer names also truncated', () => {
+    assertEqual(['invoke', 'tool', 'parameter', 'tool_calls', 'calls', 'function_calls', 'tool_use', 'toolcall', '', 'analysis'].map(classifyOpenerName), [
+      'invoke', 'invoke', 'parameter', 'block', 'block', 'block', 'block', 'block', 'empty', 'unknown',
+    ])
+    assertEqual(['inv', 'in', 'i', 'param', 'pa', 'tool_c', 'func', 'fun', 'INV'].map(classifyCloserName), [
+      'invoke', 'invoke', 'unknown', 'parameter', 'unknown', 'block', 'block', 'unknown', 'invoke',
+    ])
+  })
+
+  test('v12-runaway-name (DESIGN §5.1): tool names are identifier-like, 1 to 128 characters', () => {
+    for (const name of ['bash', 'mcp__github.create-issue:v2', 'x'.repeat(128)]) assert(isToolName(name), name)
+    for (const name of ['', 'x'.repeat(129), 'rm -rf', 'a{b', 'a/b', 'é']) assert(!isToolName(name), JSON.stringify(name))
+  })
+
+  test('v24-json-param: string="false" asks for JSON; true/false are flags', () => {
+    assert(asksForJson('false') && asksForJson(' FALSE ') && !asksForJson('true') && !asksForJson(undefined), 'asksForJson')
+    assert(isStringFlag('true') && isStringFlag('False') && !isStringFlag('x') && !isStringFlag(undefined), 'isStringFlag')
+  })
+
+  test('reject-not-dsml: what may follow "<" and "</" in a tag', () => {
+    const outside = { openers: true, closers: false }
+    for (const follower of ['/', ' ', '\t', ...BARS, 'i', 'p', 't', 'f']) assert(canFollowLessThan(code(follower), outside), JSON.stringify(follower))
+    for (const other of ['b', 'd', 's', 'a', 'I', 'P', '<', '1', '\n', '-', '!']) assert(!canFollowLessThan(code(other), outside), JSON.stringify(other))
+    assert(!canFollowLessThan(code('i'), { openers: false, closers: true }), 'no opener names allowed')
+    assert(canFollowClosingSlash(code('c'), { openers: false, closers: true }) && !canFollowClosingSlash(code('c'), outside), 'closer names only where allowed')
+    assert(canFollowClosingSlash(code(FW_BAR), { openers: false, closers: false }), 'a bar after "</" always')
+  })
+
+  test('reject-not-dsml: markup starts at a bar or at "<" + a markerless opener name', () => {
+    assertEqual(indexOfBar(`ab|c${FW_BAR}`, 0), 2)
+    assertEqual(indexOfBar(`ab|c${FW_BAR}`, 3), 4)
+    assertEqual(indexOfBar('none', 0), -1)
+    for (const name of MARKERLESS_OPENER_NAMES) assertEqual(indexOfMarkerlessOpener(`a<b <i <p <${name} x`, 0), 10, name)
+    assertEqual(indexOfMarkerlessOpener('<Invoke <invoke', 1), 8)
+    assertEqual(indexOfMarkerlessOpener('a < invoke', 0), -1, 'no space after "<" in a markerless tag')
+    assertEqual(LONGEST_BARLESS_TAG_START, '<function_call'.length, 'the longest barless start: one letter short of an opener name')
+  })
+
+  test('reject-not-dsml: couldOpenMarkup clears prose, HTML and code without DSML, not markup', () => {
+    const cleared = [
+      'plain prose with no tag at all',
+      'a<b c a<b c a<b c a<b c a<b c a<b c and more words after it',
+      '<div class="row"><span id="n">value</span></div> then a sentence closing the line',
+      'const m: Map<string, Array<Set<number>>> = new Map(); if (a<b && c>d) {} // done',
+      '<param name="x">1</param><value>two</value> and then a long tail of prose',
+    ]
+    for (const text of cleared) assertEqual(couldOpenMarkup(`${text} `.repeat(3)), false, JSON.stringify(text))
+    assertEqual(couldOpenMarkup('a short text with a < in it'), true, 'a short text is cleared only without any "<" or bar')
+    assertEqual(couldOpenMarkup('a short text'), false)
+    const flagged = [
+      `a table ${FW_BAR} with a bar`,
+      'a | pipe',
+      'an <invoke name="x"> tag',
+      'a <parameter name="y"> tag',
+      `${'long enough to be searched, '.repeat(3)}and it ends with a <`,
+      `${'long enough to be searched, '.repeat(3)}and it ends with <function_cal`,
+      `${DOUBLE_BAR}`,
+      '<parameters> holds a needle: the lexer decides it is not markup',
+    ]
+    for (const text of flagged) assertEqual(couldOpenMarkup(text), true, JSON.stringify(text))
+  })
+
+  test('reject-not-dsml (property): a text couldOpenMarkup clears passes a fresh sanitizer untouched', () => {
+    const pieces = ['<', '</', '< ', 'a', ' ', '\n', 'b', 'i', 'in', 'invok', 'invoke', 'param', 'parameter', 'tool_', 'function_call', '>', '/', '"', '=', 'name', '`', '~']
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), (parts) => {
+        const text = parts.join('')
+        if (!couldOpenMarkup(text)) assert(passesUntouched(text), `cleared but changed or held: ${JSON.stringify(text)}`)
+      }),
+      { numRuns: 3000 },
+    )
+  })
+})

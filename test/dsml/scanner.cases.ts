@@ -1,0 +1,104 @@
+/**
+ * scanner.ts through the engine: the fast paths (what the grammar clears is
+ * emitted whole), pending partial tags at junctions, re-reads across chunks,
+ * and the regressions of issue 8 (a marker reaching the output at the tag
+ * limit, and through a capped pending chain). Markers are built at run time.
+ */
+import { createDsmlSanitizer, sanitizeText } from '../../src/dsml/index.ts'
+import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
+import { assert, assertEqual } from '../support/assert.ts'
+import { assertChunkInvariant, callsOf, normalizeEvents, reassemble, runChunks, textOf } from '../support/chunking.ts'
+import { block, DOUBLE_BAR, FW_BAR, invoke, marker, param, WORD } from '../support/dsml-builders.ts'
+import { kindsOf } from '../support/dsml-checks.ts'
+import { defineSuite } from '../support/harness.ts'
+
+const BASH = { name: 'bash', arguments: { command: 'ls' } }
+const bashBlock = (): string => block([invoke('bash', [param('command', 'ls')])])
+
+export const suite = defineSuite('dsml/scanner', (test) => {
+  test('regression (issue 8): a wordless opener whose tag reaches the 4,096-character limit is removed, not released', () => {
+    for (const pad of [4059, 4060, 4061, 4062, 4063, 4064]) {
+      const input = `<${FW_BAR}tool_calls  ${DOUBLE_BAR}${WORD}${DOUBLE_BAR}${'x'.repeat(pad)}'${FW_BAR}${WORD}${FW_BAR.repeat(3)}${WORD}${FW_BAR.repeat(3)}<`
+      const result = sanitizeText(input)
+      assert(!containsDsmlSentinel(result.text), `pad ${pad}: a marker reached the output`)
+      assert(result.diagnostics.length > 0, `pad ${pad}: the removal is reported`)
+      assertEqual(reassemble(runChunks([input])), input, `pad ${pad}: conservation`)
+    }
+  })
+
+  test('regression (issue 8): the same with maxHoldChars 300, a 38-character input', () => {
+    const input = `<${FW_BAR}tool_calls  ${DOUBLE_BAR}${WORD}${DOUBLE_BAR}${'x'.repeat(14)}'${FW_BAR}${WORD}${FW_BAR}${FW_BAR}<`
+    const result = sanitizeText(input, { maxHoldChars: 300 })
+    assert(!containsDsmlSentinel(result.text), `a marker reached the output: ${JSON.stringify(result.text)}`)
+    assertChunkInvariant(input, { maxHoldChars: 300 }, assertEqual)
+  })
+
+  test('stream-surrounding (junction): partial tags cut short by markup go with it, however many', () => {
+    for (const count of [1, 2, 30, 31, 32, 33, 40]) {
+      const input = `<${FW_BAR}DS${'<'.repeat(count)}${bashBlock()}ML${FW_BAR}tool_calls>`
+      const result = sanitizeText(input)
+      assert(!containsDsmlSentinel(result.text), `${count} partial tags: a marker was joined in the output ${JSON.stringify(result.text)}`)
+      assertEqual(result.calls.length, 1, `${count}: the call`)
+      assertEqual(reassemble(runChunks([input])), input, `${count}: conservation`)
+    }
+  })
+
+  test('stream-surrounding (junction): a pending chain past its cap is removed and reported, never released', () => {
+    const maxHoldChars = 256 // 32 characters of pending partial tags
+    const input = `<${FW_BAR}DS${'<'.repeat(40)}${bashBlock()}ML${FW_BAR}tool_calls>`
+    const events = runChunks([input], { maxHoldChars })
+    assert(!containsDsmlSentinel(textOf(events)), `a marker was joined: ${JSON.stringify(textOf(events))}`)
+    assert(kindsOf(events.flatMap((event) => (event.type === 'diagnostic' ? [event.diagnostic] : []))).includes('hold-limit'), 'hold-limit reported')
+    assertEqual(reassemble(events), input, 'conservation')
+    assertChunkInvariant(input, { maxHoldChars }, assertEqual)
+  })
+
+  test('stream-text-passthrough: a long run of "<" in prose comes out unchanged', () => {
+    const input = `arrows ${'<'.repeat(100)} and ${'<<'.repeat(20)}- more`
+    assertEqual(sanitizeText(input).text, input)
+    assertChunkInvariant(input, {}, assertEqual)
+  })
+
+  test('stream-v17-chunk-split: a rejected tag read again across chunks is read once', () => {
+    const text = `${DOUBLE_BAR}${FW_BAR}${WORD}  `.repeat(3)
+    for (let cut = 1; cut < text.length; cut++) {
+      const events = runChunks([text.slice(0, cut), text.slice(cut)], { maxHoldChars: 256 })
+      assertEqual(reassemble(events), text, `conservation, split at ${cut}`)
+      assertEqual(textOf(events), text, `prose, split at ${cut}`)
+    }
+  })
+
+  test('reject-not-dsml: text the grammar clears is emitted whole; the same text split gives the same events', () => {
+    const prose = 'a<b c <div class="x">html</div> Map<string, Set<number>> x</y '.repeat(40)
+    const input = `${prose}${bashBlock()}${prose}<`
+    const whole = runChunks([input])
+    assertEqual(callsOf(whole), [BASH], 'the call among the prose')
+    assertEqual(textOf(whole), `${prose}${prose}<`, 'the prose, and the trailing < released at the end')
+    for (const size of [1, 5, 64, 1000]) {
+      const chunks: string[] = []
+      for (let index = 0; index < input.length; index += size) chunks.push(input.slice(index, index + size))
+      assertEqual(normalizeEvents(runChunks(chunks)), normalizeEvents(whole), `fed ${size} at a time`)
+    }
+  })
+
+  test('stream-v17-chunk-split: the same string fed twice is read twice', () => {
+    const sanitizer = createDsmlSanitizer()
+    const first = sanitizer.feed(bashBlock())
+    const second = sanitizer.feed(bashBlock())
+    assertEqual(callsOf([...first, ...second, ...sanitizer.end()]), [BASH, BASH])
+  })
+
+  test('stream-transition: flush resolves what is held and goes on, keeping fences and native calls', () => {
+    const sanitizer = createDsmlSanitizer()
+    sanitizer.noteNativeToolCall({ name: 'bash', arguments: { command: 'ls' } })
+    const held = sanitizer.feed(`Start.\n<${marker()}tool_calls>\n<${marker()}invoke name="read">`)
+    assertEqual(textOf(held), 'Start.\n', 'the block is held')
+    const flushed = sanitizer.flush()
+    assertEqual(sanitizer.heldChars, 0, 'nothing held after flush')
+    assert(flushed.some((event) => event.type === 'diagnostic' && event.diagnostic.kind === 'dropped-markup'), 'the cut-off invoke is removed')
+    const after = [...sanitizer.feed(`\`\`\`\n${bashBlock()}\n\`\`\`\n${bashBlock()}`), ...sanitizer.end()]
+    assertEqual(callsOf(after), [], 'the fenced block is kept, the other is a duplicate of the native call')
+    assert(textOf(after).includes(bashBlock()), 'the fenced block stays as text')
+    assert(after.some((event) => event.type === 'diagnostic' && event.diagnostic.kind === 'duplicate-call'), 'duplicate-call')
+  })
+})

@@ -1,0 +1,185 @@
+/**
+ * tag-lexer.ts on its own: one tag at a time, every spelling of DESIGN.md §4,
+ * where each shape is rejected, where a tag commits, and what every state
+ * means at the end of input. Markers are built at run time.
+ */
+import type { MarkerlessNames } from '../../src/dsml/grammar.ts'
+import { readTag, STEP_COMPLETE, STEP_COMPLETE_BEFORE, STEP_CONTINUE, STEP_REJECT, type Tag, TagLexer } from '../../src/dsml/tag-lexer.ts'
+import { assert, assertEqual, assertThrows } from '../support/assert.ts'
+import { DOUBLE_BAR, eos, FW_BAR, marker, WORD } from '../support/dsml-builders.ts'
+import { defineSuite } from '../support/harness.ts'
+
+const NONE: MarkerlessNames = { openers: false, closers: false }
+const OPENERS: MarkerlessNames = { openers: true, closers: false }
+const CLOSERS: MarkerlessNames = { openers: false, closers: true }
+const M = marker()
+
+interface Lexed {
+  /** 'reject', 'complete' (at its `>`), 'before' (ended before a character), 'end' (decided by `finish`), 'open' (still reading). */
+  outcome: 'reject' | 'complete' | 'before' | 'end' | 'open'
+  /** Characters read when decided (the rejecting character not included). */
+  read: number
+  tag: Tag | undefined
+  committed: boolean
+}
+
+/** Runs one lexer over `text` from its first character; `finish` at the end when asked. */
+function lex(text: string, names: MarkerlessNames = NONE, options: { finish?: boolean; maxTagChars?: number } = {}): Lexed {
+  const lexer = new TagLexer(options.maxTagChars ?? 4096)
+  lexer.begin(text.charCodeAt(0) !== 0x3c, names)
+  for (let index = 1; index < text.length; index++) {
+    const step = lexer.step(text.charCodeAt(index))
+    if (step === STEP_CONTINUE) continue
+    if (step === STEP_REJECT) return { outcome: 'reject', read: index, tag: undefined, committed: lexer.committed }
+    const tag = readTag(lexer.tag(), text)
+    return { outcome: step === STEP_COMPLETE ? 'complete' : 'before', read: step === STEP_COMPLETE ? index + 1 : index, tag, committed: lexer.committed }
+  }
+  if (!options.finish) return { outcome: 'open', read: text.length, tag: undefined, committed: lexer.committed }
+  const step = lexer.finish()
+  if (step === STEP_REJECT) return { outcome: 'reject', read: text.length, tag: undefined, committed: lexer.committed }
+  assertEqual(step, STEP_COMPLETE_BEFORE, 'finish completes before the end')
+  return { outcome: 'end', read: text.length, tag: readTag(lexer.tag(), text), committed: lexer.committed }
+}
+
+function completed(text: string, names: MarkerlessNames = NONE): Tag {
+  const lexed = lex(text, names)
+  assert(lexed.tag !== undefined, `expected a tag from ${JSON.stringify(text)}, got ${lexed.outcome}`)
+  return lexed.tag
+}
+
+export const suite = defineSuite('dsml/tag-lexer', (test) => {
+  test('v1-canonical: an opener with its name, attributes and marker', () => {
+    const text = `<${M}parameter name="command" string="true">`
+    const tag = completed(text)
+    assertEqual(
+      { closing: tag.closing, marker: tag.marker, name: tag.name, nameAttribute: tag.nameAttribute, stringAttribute: tag.stringAttribute, terminated: tag.terminated, length: tag.length },
+      { closing: false, marker: 'dsml', name: 'parameter', nameAttribute: 'command', stringAttribute: 'true', terminated: true, length: text.length },
+    )
+    assertEqual(text.slice(tag.markerStart, tag.markerEnd), M, 'the marker')
+  })
+
+  test('v1-canonical: a closer, and V4.1 spaced tags', () => {
+    const closer = completed(`</${M}invoke>`)
+    assertEqual([closer.closing, closer.name], [true, 'invoke'])
+    const spaced = completed(`<${M} invoke name="x">`)
+    assertEqual([spaced.name, spaced.nameAttribute], ['invoke', 'x'])
+  })
+
+  test('v2/v3/v4 (DESIGN §4): bars of every kind, one or two a side, spaces in the marker', () => {
+    for (const spelling of [marker({ bars: 2 }), marker({ bar: '|' }), marker({ bar: '|', spaced: true }), marker({ bar: DOUBLE_BAR, rightBar: FW_BAR })]) {
+      const text = `<${spelling}tool_calls>`
+      const tag = completed(text)
+      assertEqual([tag.marker, tag.name], ['dsml', 'tool_calls'], JSON.stringify(text))
+      assertEqual(text.slice(tag.markerStart, tag.markerEnd).trim(), spelling.trim(), 'marker text')
+    }
+    assertEqual(lex(`<${FW_BAR.repeat(3)}${WORD}${FW_BAR}x>`).outcome, 'reject', 'three bars before the word')
+  })
+
+  test('v6-name-spacing: attribute spellings', () => {
+    for (const attributes of [' name = "x"', " name='x'", ' name=x', ' NAME="x"', ' name=\u201cx\u201d', ' name="x" name="y"']) {
+      assertEqual(completed(`<${M}invoke${attributes}>`).nameAttribute, 'x', attributes)
+    }
+    assertEqual(completed(`<${M}invoke name>`).nameAttribute, '', 'an attribute with no value')
+    assertEqual(completed(`<${M}invoke other="x" name="y">`).nameAttribute, 'y', 'other attributes are read past')
+  })
+
+  test('v1-canonical (DESIGN §4): a markered opener that lost its > ends at a line break or the next <', () => {
+    const lineBreak = lex(`<${M}tool_calls\nrest`)
+    assertEqual([lineBreak.outcome, lineBreak.read, lineBreak.tag?.terminated], ['before', `<${M}tool_calls`.length, false])
+    assertEqual(lex(`<${M}invoke name="x"<`).outcome, 'before')
+  })
+
+  test('v1-canonical (DESIGN §4): wordless bars carry a known name, any case', () => {
+    const tag = completed(`<${FW_BAR}${FW_BAR}INVOKE name="x">`)
+    assertEqual([tag.marker, tag.name, tag.nameAttribute], ['bars', 'INVOKE', 'x'])
+    assertEqual(lex(`<${FW_BAR}div>`).outcome, 'reject', 'an unknown name under bars is text')
+    assertEqual(lex(`<${FW_BAR.repeat(5)}invoke>`).outcome, 'reject', 'at most four wordless bars')
+  })
+
+  test('v21-eos (DESIGN §4): special tokens in every spelling', () => {
+    for (const variant of ['canonical', 'spaces', 'underscores', 'doubled', 'ascii'] as const) {
+      const tag = completed(eos(variant))
+      assert(tag.special && tag.terminated, variant)
+    }
+    assertEqual(lex(`<${FW_BAR}end of sentence${FW_BAR}x`).outcome, 'reject', 'a special token needs its >')
+  })
+
+  test('v10-orphan-parameter (DESIGN §4): a fragment that lost its <, alone or followed by a word', () => {
+    const whole = completed(`${M}tool_calls>`)
+    assertEqual([whole.fragment, whole.name, whole.terminated], [true, 'tool_calls', true])
+    const bare = lex(`${M}>`)
+    assertEqual([bare.outcome, bare.tag?.length], ['complete', M.length + 1])
+    const word = lex(`${M}hello world`)
+    assertEqual([word.outcome, word.tag?.length], ['before', M.length], 'a word that is not a tag name is read again as text')
+    assertEqual(lex(`${FW_BAR} ${WORD}${FW_BAR}`).outcome, 'reject', 'no spaces in a fragment')
+    assertEqual(lex(`${FW_BAR}x`).outcome, 'reject', 'a bar and a letter')
+  })
+
+  test('v9-orphan-invoke: markerless tags only where allowed, lower case, well formed', () => {
+    assertEqual(lex('<invoke name="read">', NONE).outcome, 'reject', 'not allowed')
+    const tag = completed('<invoke name="read">', OPENERS)
+    assertEqual([tag.marker, tag.name, tag.nameAttribute], ['none', 'invoke', 'read'])
+    assertEqual(lex('<Invoke name="read">', OPENERS).outcome, 'reject', 'upper case is not DeepSeek’s spelling')
+    assertEqual(lex('<invokes>', OPENERS).outcome, 'reject', 'a longer name')
+    assertEqual(lex('<param name="x">', OPENERS).outcome, 'reject', 'a shorter name')
+    assertEqual(lex('<invoke name="a|b">', OPENERS).outcome, 'reject', 'a bar in a markerless tag')
+    assertEqual(lex('<invoke name="a\nb">', OPENERS).outcome, 'reject', 'a line break in a markerless tag')
+    assertEqual(lex('<invoke name="x"\n', OPENERS).outcome, 'reject', 'a markerless tag needs its >')
+    assertEqual(lex('</invoke>', OPENERS).outcome, 'reject', 'closers are not allowed here')
+    assertEqual(completed('</invoke>', CLOSERS).closing, true)
+    assertEqual(lex('</invoke x>', CLOSERS).outcome, 'reject', 'markerless closers take no attributes')
+    assertEqual(completed('<invoke name="x"/>', OPENERS).selfClosing, true)
+  })
+
+  test('reject-not-dsml: prose, HTML and generics are rejected at their first or second character', () => {
+    for (const [text, read] of [['<b c', 1], ['<div>', 1], ['</span>', 2], ['< b', 2], ['<<', 1], ['<1', 1]] as const) {
+      const lexed = lex(text, OPENERS)
+      assertEqual([lexed.outcome, lexed.read], ['reject', read], JSON.stringify(text))
+    }
+  })
+
+  test('commitment: at the word, at a fragment’s closing bar, past a wordless known name; never markerless', () => {
+    assertEqual(lex(`<${FW_BAR}DSM`).committed, false)
+    assertEqual(lex(`<${FW_BAR}${WORD}`).committed, true)
+    assertEqual(lex(`${FW_BAR}${WORD}`).committed, false, 'a fragment needs its closing bar')
+    assertEqual(lex(`${M}`).committed, true)
+    assertEqual(lex(`<${FW_BAR}invoke`).committed, false, 'the name could still go on')
+    assertEqual(lex(`<${FW_BAR}invoke `).committed, true)
+    assertEqual(lex('<invoke name="x" ', OPENERS).committed, false)
+  })
+
+  test('the tag limit: a committed tag completes as broken, an uncommitted one is rejected', () => {
+    const long = lex(`<${M}invoke name="${'x'.repeat(100)}">`, NONE, { maxTagChars: 32 })
+    assertEqual([long.outcome, long.tag?.broken, long.read], ['before', true, 32])
+    // The regression of issue 8: a wordless block opener with a 4,096-character tail used to be released as text.
+    const wordless = lex(`<${FW_BAR}tool_calls  ${DOUBLE_BAR}${WORD}${DOUBLE_BAR}${'x'.repeat(100)}`, NONE, { maxTagChars: 64 })
+    assertEqual([wordless.outcome, wordless.tag?.broken, wordless.tag?.name], ['before', true, 'tool_calls'])
+    const markerless = lex(`<invoke name="${'x'.repeat(100)}">`, OPENERS, { maxTagChars: 32 })
+    assertEqual(markerless.outcome, 'reject')
+  })
+
+  test('end of input: what each state means', () => {
+    assertEqual(lex('<invoke name="x"', OPENERS, { finish: true }).outcome, 'reject', 'markerless: text')
+    assertEqual(lex(`<${FW_BAR}DS`, NONE, { finish: true }).outcome, 'reject', 'an uncommitted marker: text')
+    const wordless = lex(`<${FW_BAR}invoke`, NONE, { finish: true })
+    assertEqual([wordless.outcome, wordless.tag?.name], ['end', 'invoke'], 'a wordless known name: a tag that lost its >')
+    assertEqual(lex(`<${FW_BAR}inv`, NONE, { finish: true }).outcome, 'reject', 'a wordless partial name: text')
+    const fragment = lex(`${M}tool_calls`, NONE, { finish: true })
+    assertEqual([fragment.outcome, fragment.tag?.name], ['end', 'tool_calls'])
+    const fragmentWord = lex(`${M}hello`, NONE, { finish: true })
+    assertEqual(fragmentWord.tag?.length, M.length, 'a fragment and a word: the marker only')
+    const quote = lex(`<${M}invoke name="bas`, NONE, { finish: true })
+    assertEqual([quote.outcome, quote.tag?.broken, quote.tag?.nameAttribute], ['end', true, 'bas'], 'an open quote: broken')
+    const bare = lex(`<${M}invoke name=bash`, NONE, { finish: true })
+    assertEqual([bare.tag?.broken, bare.tag?.nameAttribute], [false, 'bash'])
+  })
+
+  test('setNames: a released candidate changes the names allowed mid-tag', () => {
+    const lexer = new TagLexer(4096)
+    lexer.begin(false, { openers: true, closers: true })
+    for (const character of '/inv') assertEqual(lexer.step(character.charCodeAt(0)), STEP_CONTINUE, character)
+    lexer.setNames(OPENERS)
+    assertEqual(lexer.step('o'.charCodeAt(0)), STEP_REJECT, 'closers no longer allowed')
+    assertThrows(() => new TagLexer(4096).tag(), Error)
+  })
+})
