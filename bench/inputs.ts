@@ -186,3 +186,68 @@ export function bigParameter(valueSize: number, seed: number): string {
   const block = canonicalBlock('write_file', [{ name: 'content', value, string: true }])
   return `I will write the file now.\n\n${block}\n\nDone.`
 }
+
+// ── markup-dense text with no DSML in it ─────────────────────────────────
+
+const TAGS = ['div', 'span', 'a', 'p', 'li', 'td', 'em', 'strong', 'code', 'section']
+const ATTRIBUTES = ['class="row"', 'id="main"', 'href="/docs?page=2&amp;q=x"', 'data-id="42"', 'style="color: red"', 'title="Tip"']
+
+/** HTML: nested elements with attributes, a few words between tags, about `size` characters. */
+export function htmlText(size: number, seed: number): string {
+  const random = createRandom(seed)
+  const parts: string[] = []
+  let length = 0
+  while (length < size) {
+    const tag = pick(random, TAGS)
+    const inner = pick(random, TAGS)
+    const attributes = random() < 0.6 ? ` ${pick(random, ATTRIBUTES)}` : ''
+    const piece = `<${tag}${attributes}><${inner}>${pick(random, WORDS)} ${pick(random, WORDS)}</${inner}>${random() < 0.3 ? '<br/>' : ''}</${tag}>${random() < 0.2 ? '\n' : ''}`
+    parts.push(piece)
+    length += piece.length
+  }
+  return parts.join('').slice(0, size)
+}
+
+const TSX_LINES = [
+  'const cache: Map<string, Array<Set<number>>> = new Map<string, Array<Set<number>>>()',
+  'function pick<T extends object, K extends keyof T>(value: T, keys: K[]): Pick<T, K> {',
+  'export const List = <T,>({ items }: { items: T[] }) => <ul>{items.map((item) => <li key={String(item)}>{String(item)}</li>)}</ul>',
+  'return <Button variant="primary" onClick={() => setCount(count + 1)} disabled={count < limit}>Add</Button>',
+  'if (a < b && c > d) return Promise.resolve<Result<User, Error>>(ok(user))',
+  'type Handler<E extends Event = Event> = (event: E) => void | Promise<void>',
+  'const ref = useRef<HTMLDivElement | null>(null)',
+  '<Card title={title}><Text size="sm">{description}</Text></Card>',
+]
+
+/** TypeScript and JSX: generics, comparisons and elements, about `size` characters. */
+export function tsxText(size: number, seed: number): string {
+  const random = createRandom(seed)
+  const parts: string[] = []
+  let length = 0
+  while (length < size) {
+    const line = pick(random, TSX_LINES) + '\n'
+    parts.push(line)
+    length += line.length
+  }
+  return parts.join('').slice(0, size)
+}
+
+/**
+ * XML with the element names a markerless DSML tag would use, none of them a
+ * call: `<param name=…>`, `<parameters>`, and self-closing `<invoke …/>`.
+ */
+export function xmlParameters(size: number, seed: number): string {
+  const random = createRandom(seed)
+  const parts: string[] = []
+  let length = 0
+  while (length < size) {
+    const name = pick(random, WORDS)
+    const piece =
+      random() < 0.5
+        ? `<parameters><param name="${name}">${Math.floor(random() * 100)}</param><value>${pick(random, WORDS)}</value></parameters>\n`
+        : `<step><invoke name="${name}" target="${pick(random, WORDS)}"/><param name="retry">3</param></step>\n`
+    parts.push(piece)
+    length += piece.length
+  }
+  return parts.join('').slice(0, size)
+}

@@ -3,7 +3,7 @@
  * `run.ts` and the doubling runs it starts in fresh processes (`doubling.ts`).
  */
 import { createDsmlSanitizer, type DsmlSanitizerOptions, sanitizeText } from '../src/dsml/index.ts'
-import { bigParameter, blockDense, lessThanDense, prose } from './inputs.ts'
+import { bigParameter, blockDense, htmlText, lessThanDense, prose, tsxText, xmlParameters } from './inputs.ts'
 
 export const MB = 1e6
 
@@ -16,6 +16,13 @@ export function fedBy4(text: string, options?: DsmlSanitizerOptions): number {
   const sanitizer = createDsmlSanitizer(options)
   let events = 0
   for (let index = 0; index < text.length; index += 4) events += sanitizer.feed(text.slice(index, index + 4)).length
+  return events + sanitizer.end().length
+}
+
+export function fedBy64(text: string, options?: DsmlSanitizerOptions): number {
+  const sanitizer = createDsmlSanitizer(options)
+  let events = 0
+  for (let index = 0; index < text.length; index += 64) events += sanitizer.feed(text.slice(index, index + 64)).length
   return events + sanitizer.end().length
 }
 
@@ -63,4 +70,13 @@ export const SHAPES: Shape[] = [
     doublingNote: 'here maxHoldChars 16_000_000, so 4n is recovered too',
   },
   { key: 'd', label: '(d) prose, `<` every 5 chars', make: (size) => lessThanDense(size, 4), size: 200_000, n: 200_000 },
+]
+
+/** Markup-dense text with no DSML in it, each compared with prose of the same size. */
+export const DENSE_SHAPES: ReadonlyArray<{ key: string; label: string; make(size: number): string }> = [
+  { key: 'prose', label: 'prose, `<` every ~200 chars (the baseline)', make: (size) => prose(size, 11) },
+  { key: 'lt5', label: '`<` every 5 chars', make: (size) => lessThanDense(size, 12) },
+  { key: 'html', label: 'HTML', make: (size) => htmlText(size, 13) },
+  { key: 'tsx', label: 'TypeScript / JSX generics', make: (size) => tsxText(size, 14) },
+  { key: 'xml', label: 'XML: `<param name>`, `<parameters>`, `<invoke …/>`', make: (size) => xmlParameters(size, 15) },
 ]

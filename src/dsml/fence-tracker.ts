@@ -64,6 +64,14 @@ function startsLineStructure(code: number): boolean {
   return code < 128 && LINE_STRUCTURE[code] === 1
 }
 
+/** Texts this short are searched one character at a time; longer ones with `indexOf`, cached (see `#nextLineBreak`). */
+const SHORT_TEXT = 256
+
+function lineBreakIn(text: string, start: number, end: number): number {
+  for (let index = start; index < end; index++) if (isLineBreak(text.charCodeAt(index))) return index
+  return -1
+}
+
 function isDigit(code: number): boolean {
   return code >= DIGIT_ZERO && code <= DIGIT_NINE
 }
@@ -95,8 +103,9 @@ export class FenceTracker {
   #runCharacter = 0
   #runLength = 0
 
-  // Ranges of one long text arrive in order: remember where its next line
-  // feed and carriage return are, so each search runs past any character once.
+  // Ranges of one long text arrive in order (short texts may come between
+  // them): remember where its next line feed and carriage return are, so
+  // each search runs past any character once.
   #searchedText: string | undefined
   #searchedFrom = 0
   /** Next `\n` and `\r` at or after `#searchedFrom`; -1 when there is none. */
@@ -139,7 +148,7 @@ export class FenceTracker {
         continue
       }
       // Mid-line: only the next line break matters.
-      const next = this.#nextLineBreak(text, index)
+      const next = text.length <= SHORT_TEXT ? lineBreakIn(text, index, end) : this.#nextLineBreak(text, index)
       if (next === -1 || next >= end) return
       this.#endLine()
       index = next + 1

@@ -252,29 +252,49 @@ export const FENCED_JSON_INFO = 'json'
 
 export type TagKind = 'block' | 'invoke' | 'parameter' | 'empty' | 'unknown'
 
-/** Meaning of an opener's name (exact, case-insensitive). */
-export function classifyOpenerName(name: string): TagKind {
-  const lower = name.toLowerCase()
-  if (lower === '') return 'empty'
-  if (INVOKE_NAMES.includes(lower)) return 'invoke'
-  if (PARAMETER_NAMES.includes(lower)) return 'parameter'
-  if (BLOCK_NAMES.includes(lower)) return 'block'
+/** The kind of each of `KNOWN_NAMES`, in order. */
+const KNOWN_NAME_KINDS: readonly TagKind[] = KNOWN_NAMES.map((name) =>
+  INVOKE_NAMES.includes(name) ? 'invoke' : PARAMETER_NAMES.includes(name) ? 'parameter' : 'block',
+)
+const INVOKE_BIT = 1 << KNOWN_NAMES.indexOf('invoke')
+const PARAMETER_BIT = 1 << KNOWN_NAMES.indexOf('parameter')
+let blockBits = 0
+for (const name of BLOCK_NAMES) blockBits |= 1 << KNOWN_NAMES.indexOf(name)
+const BLOCK_BITS = blockBits
+
+/**
+ * Meaning of a tag name read `length` characters long, given the known names
+ * it still matches (`KNOWN_NAME_SET`). Openers must match a name exactly.
+ * Quantised models truncate closers (`</‹DSML›inv>`), so for a closer a
+ * prefix of a known name counts: at least 2 characters for invoke, 3 for
+ * parameter and 4 for a block name.
+ */
+export function nameKind(mask: number, length: number, closing: boolean): TagKind {
+  if (length === 0) return 'empty'
+  const exact = KNOWN_NAME_SET.matched(mask, length)
+  if (exact !== -1) return KNOWN_NAME_KINDS[exact]!
+  if (!closing) return 'unknown'
+  if (length >= 2 && (mask & INVOKE_BIT) !== 0) return 'invoke'
+  if (length >= 3 && (mask & PARAMETER_BIT) !== 0) return 'parameter'
+  if (length >= 4 && (mask & BLOCK_BITS) !== 0) return 'block'
   return 'unknown'
 }
 
-/**
- * Meaning of a closer's name. Quantised models truncate closers
- * (`</‹DSML›inv>`), so a prefix of a known name counts: at least 2 characters
- * for invoke, 3 for parameter and 4 for a block name.
- */
+/** The known names a whole name still matches (ignoring case). */
+function knownMaskOf(name: string): number {
+  let mask = KNOWN_NAME_SET.all
+  for (let index = 0; index < name.length && mask !== 0; index++) mask = KNOWN_NAME_SET.step(mask, index, name.charCodeAt(index))
+  return mask
+}
+
+/** Meaning of an opener's name (exact, case-insensitive). */
+export function classifyOpenerName(name: string): TagKind {
+  return nameKind(knownMaskOf(name), name.length, false)
+}
+
+/** Meaning of a closer's name: exact, or a long enough prefix of a known name (see `nameKind`). */
 export function classifyCloserName(name: string): TagKind {
-  const lower = name.toLowerCase()
-  const exact = classifyOpenerName(lower)
-  if (exact !== 'unknown') return exact
-  if (lower.length >= 2 && 'invoke'.startsWith(lower)) return 'invoke'
-  if (lower.length >= 3 && 'parameter'.startsWith(lower)) return 'parameter'
-  if (lower.length >= 4 && BLOCK_NAMES.some((block) => block.startsWith(lower))) return 'block'
-  return 'unknown'
+  return nameKind(knownMaskOf(name), name.length, true)
 }
 
 /** A usable tool name: 1–128 of letters, digits, `_ - . :` (identifier-like, DESIGN.md §5.1). */
@@ -316,6 +336,11 @@ export function canFollowLessThan(code: number, names: MarkerlessNames): boolean
   return code === SLASH || isMarkerSpace(code) || isBar(code) || (names.openers && MARKERLESS_OPENER_SET.canStart(code))
 }
 
+/** Can `code` follow the first bar of a fragment (a marker that lost its `<`)? Another bar, or the word `DSML`. */
+export function canFollowFragmentBar(code: number): boolean {
+  return isBar(code) || code === LATIN_CAPITAL_D
+}
+
 /** Can `code` follow `</`? A marker space, a bar, or the first letter of an allowed markerless closer. */
 export function canFollowClosingSlash(code: number, names: MarkerlessNames): boolean {
   return isMarkerSpace(code) || isBar(code) || (names.closers && MARKERLESS_CLOSER_SET.canStart(code))
@@ -337,7 +362,7 @@ export const LONGEST_BARLESS_TAG_START = 1 + Math.max(...MARKERLESS_OPENER_NAMES
  */
 const OPENER_ANCHORS: ReadonlyArray<{ anchor: string; names: ReadonlyArray<{ name: string; offset: number }> }> = [
   { anchor: 'voke', names: ['invoke'] },
-  { anchor: 'param', names: ['parameter'] },
+  { anchor: 'meter', names: ['parameter'] },
   { anchor: '_calls', names: ['tool_calls', 'function_calls'] },
 ].map(({ anchor, names }) => ({ anchor, names: names.map((name) => ({ name, offset: 1 + name.indexOf(anchor) })) }))
 
@@ -346,30 +371,53 @@ function isOpenerAt(text: string, start: number, name: string): boolean {
   return text.charCodeAt(start) === LESS_THAN && text.startsWith(name, start + 1) && !isTagNameCharacter(text.charCodeAt(start + 1 + name.length))
 }
 
-/** The first `<` followed by a whole markerless opener name at or after `from`, or -1. */
-export function indexOfMarkerlessOpener(text: string, from: number): number {
-  let first = -1
-  for (let anchorIndex = 0; anchorIndex < OPENER_ANCHORS.length; anchorIndex++) {
-    const { anchor, names } = OPENER_ANCHORS[anchorIndex]!
-    let at = text.indexOf(anchor, from)
-    while (at !== -1 && (first === -1 || at < first)) {
-      let found = -1
-      for (let nameIndex = 0; nameIndex < names.length; nameIndex++) {
-        const { name, offset } = names[nameIndex]!
-        const start = at - offset
-        if (start >= from && isOpenerAt(text, start, name)) {
-          found = start
-          break
-        }
+/**
+ * Finds `<` + a whole markerless opener name in one text, again and again
+ * from later positions: each anchor's next opener is remembered while it is
+ * still ahead, so a scan over the whole text reads it about once per anchor.
+ */
+export class MarkerlessOpenerFinder {
+  #text: string | undefined
+  /** Per anchor: where its last search began, and the opener it found there (-1: none to the end). */
+  #from: number[] = OPENER_ANCHORS.map(() => Number.MAX_SAFE_INTEGER)
+  #found: number[] = OPENER_ANCHORS.map(() => -1)
+
+  /** The first opener at or after `from`, or -1. */
+  next(text: string, from: number): number {
+    if (text !== this.#text) {
+      this.#text = text
+      this.#from.fill(Number.MAX_SAFE_INTEGER)
+    }
+    let first = -1
+    for (let anchor = 0; anchor < OPENER_ANCHORS.length; anchor++) {
+      let found = this.#found[anchor]!
+      if (from < this.#from[anchor]! || (found !== -1 && found < from)) {
+        found = searchAnchor(text, anchor, from)
+        this.#found[anchor] = found
+        this.#from[anchor] = from
       }
-      if (found !== -1) {
-        if (first === -1 || found < first) first = found
-        break
-      }
-      at = text.indexOf(anchor, at + 1)
+      if (found !== -1 && (first === -1 || found < first)) first = found
+    }
+    return first
+  }
+}
+
+/** The first opener at or after `from` that holds anchor number `anchor`, or -1. */
+function searchAnchor(text: string, anchor: number, from: number): number {
+  const { anchor: piece, names } = OPENER_ANCHORS[anchor]!
+  for (let at = text.indexOf(piece, from); at !== -1; at = text.indexOf(piece, at + 1)) {
+    for (let index = 0; index < names.length; index++) {
+      const { name, offset } = names[index]!
+      const start = at - offset
+      if (start >= from && isOpenerAt(text, start, name)) return start
     }
   }
-  return first
+  return -1
+}
+
+/** The first `<` followed by a whole markerless opener name at or after `from`, or -1. */
+export function indexOfMarkerlessOpener(text: string, from: number): number {
+  return new MarkerlessOpenerFinder().next(text, from)
 }
 
 /** The first bar at or after `from`, or -1. */

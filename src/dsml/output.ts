@@ -9,6 +9,7 @@
  */
 import type { FenceTracker } from './fence-tracker.ts'
 import { isWhitespace } from './grammar.ts'
+import type { Tag } from './tag-lexer.ts'
 import type { Diagnostic, DiagnosticKind, SanitizerEvent } from './types.ts'
 
 /** Most pieces one text event takes: past it, a long text is several adjacent text events. */
@@ -61,6 +62,12 @@ export class Output {
     this.#flushRange()
     this.#noteEmitted(text, 0, text.length)
     this.#append(text)
+  }
+
+  /** Emits a tag that turned out to be text (`text`: the tag's, perhaps after pending partial tags). */
+  emitTag(tag: Tag, text: string): void {
+    if (tag.input !== undefined && text.length === tag.length) this.emitRange(tag.input, tag.inputStart, tag.inputStart + tag.length)
+    else this.emitText(text)
   }
 
   push(event: SanitizerEvent): void {

@@ -24,8 +24,9 @@
 import {
   BARS,
   canFollowClosingSlash,
+  canFollowFragmentBar,
   canFollowLessThan,
-  indexOfMarkerlessOpener,
+  MarkerlessOpenerFinder,
   isBar,
   LESS_THAN,
   LONGEST_BARLESS_TAG_START,
@@ -35,7 +36,7 @@ import {
 } from './grammar.ts'
 import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
-import { readTag, STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, TagLexer } from './tag-lexer.ts'
+import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag, TagLexer } from './tag-lexer.ts'
 
 
 /** The next position of each of a few needles in one text, found lazily and reused while still ahead. */
@@ -105,10 +106,7 @@ export class Scanner {
   /** `<` and the bars: where a tag may start. */
   #candidates = new Positions(['<', ...BARS])
   #bars = new Positions([...BARS])
-  /** The next `<` + markerless opener name in `#openerText`, at or after `#openerFrom` (-1: none). */
-  #openerText: string | undefined
-  #openerFrom = 0
-  #openerAt = -1
+  #openers = new MarkerlessOpenerFinder()
   /** `#tailStart` for `#tailText`: where a partial tag held at its end may begin. */
   #tailText: string | undefined
   #tailFrom = 0
@@ -135,7 +133,7 @@ export class Scanner {
   scan(input: string): void {
     this.#candidates.reset()
     this.#bars.reset()
-    this.#openerText = undefined
+    this.#openers = new MarkerlessOpenerFinder()
     this.#tailText = undefined
     this.#read(input, 0)
     this.#drainQueue()
@@ -190,7 +188,7 @@ export class Scanner {
       }
     }
     const names = structure.names()
-    if (this.#pending !== '' && isTextLessThan(text, index, names)) {
+    if (this.#pending !== '' && isTextTagStart(text, index, names)) {
       // The partial tags before a `<` that is text are text too.
       this.#flushPending()
     }
@@ -223,14 +221,14 @@ export class Scanner {
 
   /**
    * The next character a tag may start at, from `index` (or `text.length`):
-   * a `<`, or a bar where bars matter — passing every `<` that is text
-   * whatever follows (`isTextLessThan`).
+   * a `<`, or a bar where bars matter — passing every one that is text
+   * whatever follows (`isTextTagStart`).
    */
   #nextTagStart(text: string, index: number, withBars: boolean, names: MarkerlessNames): number {
     const length = text.length
     for (;;) {
       const next = this.#nextCandidate(text, index, withBars)
-      if (next >= length || !isTextLessThan(text, next, names)) return next
+      if (next >= length || !isTextTagStart(text, next, names)) return next
       index = next + 1
     }
   }
@@ -263,7 +261,8 @@ export class Scanner {
    * of the chain of partial tags that would be pending there.
    */
   #plainUntil(text: string, from: number): number {
-    const needle = Math.min(this.#bars.first(text, from), this.#nextOpener(text, from))
+    const opener = this.#openers.next(text, from)
+    const needle = Math.min(this.#bars.first(text, from), opener === -1 ? text.length : opener)
     if (needle < text.length) return this.#chainStart(text, from, needle)
     if (text !== this.#tailText || from < this.#tailFrom || this.#tailStartAt < from) {
       this.#tailText = text
@@ -271,16 +270,6 @@ export class Scanner {
       this.#tailStartAt = this.#chainStart(text, from, text.length)
     }
     return this.#tailStartAt
-  }
-
-  /** `indexOfMarkerlessOpener`, reused while ahead of `from` (or `text.length`). */
-  #nextOpener(text: string, from: number): number {
-    if (text !== this.#openerText || from < this.#openerFrom || (this.#openerAt !== -1 && this.#openerAt < from)) {
-      this.#openerText = text
-      this.#openerAt = indexOfMarkerlessOpener(text, from)
-      this.#openerFrom = from
-    }
-    return this.#openerAt === -1 ? text.length : this.#openerAt
   }
 
   /**
@@ -311,16 +300,14 @@ export class Scanner {
     const structure = this.#structure
     const length = text.length
     while (index < length) {
-      if (lexer.length >= this.#tagBudget && !lexer.committed) {
+      index = lexer.run(text, index, length, this.#tagBudget)
+      const step = lexer.lastStep
+      if (step === STEP_CONTINUE) {
+        if (index >= length) break
         // Eager stop inside a tag: the region is given up; the tag is read on where it now stands.
         structure.giveUp()
         lexer.setNames(structure.names())
         this.#tagBudget = structure.budgetLeft()
-        continue
-      }
-      const step = lexer.step(text.charCodeAt(index))
-      if (step === STEP_CONTINUE) {
-        index++
         continue
       }
       if (step === STEP_COMPLETE) index++
@@ -343,7 +330,7 @@ export class Scanner {
     this.#tagParts = []
     /** How many of the tag's last characters are in `text`. */
     const inText = index - start
-    if (step !== STEP_REJECT) return this.#complete(tagText, inText, text, index)
+    if (step !== STEP_REJECT) return this.#complete(tagText, inText, whole ? start : -1, text, index)
     const structure = this.#structure
     const code = index < text.length ? text.charCodeAt(index) : -1
     if ((code === LESS_THAN || (isBar(code) && structure.barsMatter())) && structure.producesText()) {
@@ -375,11 +362,11 @@ export class Scanner {
     return index
   }
 
-  #complete(tagText: string, inText: number, text: string, index: number): number {
+  #complete(tagText: string, inText: number, start: number, text: string, index: number): number {
     const lexed = this.#lexer.tag()
     const prefix = this.#pending
     this.#pending = ''
-    const tag = readTag(lexed, tagText)
+    const tag = start === -1 ? new Tag(lexed, tagText) : new Tag(lexed, tagText, text, start)
     if (lexed.length < tagText.length) {
       this.#structure.handleTag(tag, prefix + tagText.slice(0, lexed.length))
       return this.#reread(tagText, lexed.length, inText, text, index)
@@ -428,15 +415,17 @@ export class Scanner {
 }
 
 /**
- * Is the `<` at `index` text, whatever follows? When the lexer rejects it at
- * its next character (`canFollowLessThan`), or at the one after `</`
- * (`canFollowClosingSlash`) — unless that character is itself a `<`, which
- * makes it a pending partial tag instead.
+ * Is the `<` or bar at `index` text, whatever follows? When the lexer rejects
+ * it at its next character (`canFollowLessThan`, `canFollowFragmentBar`), or
+ * at the one after `</` (`canFollowClosingSlash`) — unless that character is
+ * itself a `<` (or, after a bar, a bar), which makes it a pending partial tag.
  */
-function isTextLessThan(text: string, index: number, names: MarkerlessNames): boolean {
-  if (text.charCodeAt(index) !== LESS_THAN || index + 1 >= text.length) return false
+function isTextTagStart(text: string, index: number, names: MarkerlessNames): boolean {
+  if (index + 1 >= text.length) return false
+  const code = text.charCodeAt(index)
   const following = text.charCodeAt(index + 1)
   if (following === LESS_THAN) return false
+  if (code !== LESS_THAN) return isBar(code) && !canFollowFragmentBar(following)
   if (!canFollowLessThan(following, names)) return true
   if (following !== SLASH || index + 2 >= text.length) return false
   const third = text.charCodeAt(index + 2)

@@ -12,7 +12,7 @@
  */
 import { CallAcceptance, toolOf } from './acceptance.ts'
 import { parseFencedJsonCall, parseJsonObjectBody, parseXmlChildren, setArgument, typeValue } from './arguments.ts'
-import { classifyCloserName, classifyOpenerName, isStringFlag, isToolName, type MarkerlessNames, type TagKind } from './grammar.ts'
+import { isStringFlag, isToolName, type MarkerlessNames, type TagKind } from './grammar.ts'
 import { HeldText } from './hold.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
@@ -26,7 +26,7 @@ export type TagMeaning = TagKind | 'special' | 'fragment'
 export function meaningOf(tag: Tag): TagMeaning {
   if (tag.special) return 'special'
   if (tag.fragment) return 'fragment'
-  return tag.closing ? classifyCloserName(tag.name) : classifyOpenerName(tag.name)
+  return tag.kind
 }
 
 const NO_NAMES: MarkerlessNames = Object.freeze({ openers: false, closers: false })
@@ -244,9 +244,9 @@ export class Structure {
     if (tag.marker === 'none') {
       if (tag.closing) {
         if (output.afterRemoval) output.diagnose('dropped-markup', text, 'Stray closer right after removed DSML markup')
-        else output.emitText(text)
+        else output.emitTag(tag, text)
       } else if (tag.selfClosing) {
-        output.emitText(text)
+        output.emitTag(tag, text)
       } else if (meaning === 'block' && rescues.markerlessTags) {
         this.#begin({ kind: 'lone-block', region: newRegion(false, true) }, text)
       } else if (meaning === 'invoke' && rescues.markerlessTags) {
@@ -254,7 +254,7 @@ export class Structure {
       } else if (meaning === 'parameter' && (rescues.wrappedTool || rescues.markerlessTags)) {
         this.#begin({ kind: 'orphan-parameter', region: newRegion(false, false), parameter: newParameter(tag) }, text)
       } else {
-        output.emitText(text)
+        output.emitTag(tag, text)
       }
       return
     }

@@ -5,7 +5,7 @@
  * It knows spellings, not structure: which tags nest where is the structure
  * layer's business (`structure.ts`). It never sees the text, only character
  * codes: names and attribute values are kept as offsets into the tag, and
- * `readTag` slices them once the tag is complete. So a tag that is rejected
+ * `Tag` slices them when asked. So a tag that is rejected
  * after a character or two costs no allocation.
  *
  * Shapes read (bars are the grammar's `BARS`):
@@ -27,6 +27,7 @@
 import {
   ATTRIBUTE_NAME_SET,
   canFollowClosingSlash,
+  canFollowFragmentBar,
   canFollowLessThan,
   closingQuoteOf,
   EQUALS,
@@ -51,10 +52,12 @@ import {
   MAX_TAG_NAME_LENGTH,
   MAX_WORDLESS_BARS,
   NAME_ATTRIBUTE,
+  nameKind,
   SLASH,
   SPACE,
   SPECIAL_TOKEN_SET,
   STRING_ATTRIBUTE,
+  type TagKind,
   VALUE_ATTRIBUTE,
   type WordSet,
 } from './grammar.ts'
@@ -72,28 +75,50 @@ export type StepResult = typeof STEP_CONTINUE | typeof STEP_REJECT | typeof STEP
 
 export type MarkerKind = 'none' | 'bars' | 'dsml'
 
-type LexerState =
-  | 'after-less-than'
-  | 'after-slash'
-  | 'space-before-bars'
-  | 'opening-bars'
-  | 'space-before-word'
-  | 'word'
-  | 'after-word'
-  | 'closing-bars'
-  | 'space-before-name'
-  | 'name'
-  | 'wordless-name'
-  | 'special-bars'
-  | 'attributes'
-  | 'attribute-name'
-  | 'after-attribute-name'
-  | 'before-attribute-value'
-  | 'quoted-attribute-value'
-  | 'bare-attribute-value'
-  | 'self-closing'
+// The lexer's states. Numbers, not strings, so that `step` compiles to a jump
+// table; each is named, and `LexerState` lists them all.
+const AFTER_LESS_THAN = 0
+const AFTER_SLASH = 1
+const SPACE_BEFORE_BARS = 2
+const OPENING_BARS = 3
+const SPACE_BEFORE_WORD = 4
+const WORD = 5
+const AFTER_WORD = 6
+const CLOSING_BARS = 7
+const SPACE_BEFORE_NAME = 8
+const NAME = 9
+const WORDLESS_NAME = 10
+const SPECIAL_BARS = 11
+const ATTRIBUTES = 12
+const ATTRIBUTE_NAME = 13
+const AFTER_ATTRIBUTE_NAME = 14
+const BEFORE_ATTRIBUTE_VALUE = 15
+const QUOTED_ATTRIBUTE_VALUE = 16
+const BARE_ATTRIBUTE_VALUE = 17
+const SELF_CLOSING = 18
 
-/** A completed tag as offsets into its text (see `readTag`). */
+type LexerState =
+  | typeof AFTER_LESS_THAN
+  | typeof AFTER_SLASH
+  | typeof SPACE_BEFORE_BARS
+  | typeof OPENING_BARS
+  | typeof SPACE_BEFORE_WORD
+  | typeof WORD
+  | typeof AFTER_WORD
+  | typeof CLOSING_BARS
+  | typeof SPACE_BEFORE_NAME
+  | typeof NAME
+  | typeof WORDLESS_NAME
+  | typeof SPECIAL_BARS
+  | typeof ATTRIBUTES
+  | typeof ATTRIBUTE_NAME
+  | typeof AFTER_ATTRIBUTE_NAME
+  | typeof BEFORE_ATTRIBUTE_VALUE
+  | typeof QUOTED_ATTRIBUTE_VALUE
+  | typeof BARE_ATTRIBUTE_VALUE
+  | typeof SELF_CLOSING
+
+/** A completed tag as offsets into its text (see `Tag`). One per lexer, filled again by each tag. */
 export interface LexedTag {
   closing: boolean
   marker: MarkerKind
@@ -103,8 +128,10 @@ export interface LexedTag {
   special: boolean
   nameStart: number
   nameEnd: number
+  /** What the name means (`nameKind`). */
+  kind: TagKind
   /** `[start, end]` of the `name`, `string` and `value` attribute values; -1 when absent. */
-  attributes: readonly number[]
+  attributes: number[]
   /** The marker's bars and word, `[markerStart, markerEnd)` (empty for markerless tags). */
   markerStart: number
   markerEnd: number
@@ -121,45 +148,74 @@ export interface LexedTag {
   length: number
 }
 
-/** A completed tag, its strings sliced out. */
-export interface Tag {
-  closing: boolean
-  marker: MarkerKind
-  fragment: boolean
-  special: boolean
-  name: string
-  nameAttribute: string | undefined
-  stringAttribute: string | undefined
-  valueAttribute: string | undefined
-  selfClosing: boolean
-  terminated: boolean
-  broken: boolean
-  length: number
-  markerStart: number
-  markerEnd: number
-}
+/** A completed tag with its text. Its strings are sliced when first asked for (most tags are text). */
+export class Tag {
+  readonly text: string
+  /** The input the whole tag was read from, and where in it: so a tag that turns out to be text can come out as a range of it. */
+  readonly input: string | undefined
+  readonly inputStart: number
+  readonly closing: boolean
+  readonly marker: MarkerKind
+  readonly fragment: boolean
+  readonly special: boolean
+  /** What its name means (`nameKind`). */
+  readonly kind: TagKind
+  readonly selfClosing: boolean
+  readonly terminated: boolean
+  readonly broken: boolean
+  readonly length: number
+  readonly markerStart: number
+  readonly markerEnd: number
+  #nameStart: number
+  #nameEnd: number
+  #nameAttributeStart: number
+  #nameAttributeEnd: number
+  #stringAttributeStart: number
+  #stringAttributeEnd: number
+  #valueAttributeStart: number
+  #valueAttributeEnd: number
 
-/** The strings of a lexed tag, sliced from its text (`text` starts where the tag starts). */
-export function readTag(lexed: LexedTag, text: string): Tag {
-  const attribute = (id: number): string | undefined => {
-    const start = lexed.attributes[id * 2]!
-    return start === -1 ? undefined : text.slice(start, lexed.attributes[id * 2 + 1])
+  /** `text` starts where the tag starts; `input` holds it at `inputStart`, when it was read from one input. */
+  constructor(lexed: LexedTag, text: string, input?: string, inputStart = 0) {
+    this.text = text
+    this.input = input
+    this.inputStart = inputStart
+    this.closing = lexed.closing
+    this.marker = lexed.marker
+    this.fragment = lexed.fragment
+    this.special = lexed.special
+    this.kind = lexed.kind
+    this.selfClosing = lexed.selfClosing
+    this.terminated = lexed.terminated
+    this.broken = lexed.broken
+    this.length = lexed.length
+    this.markerStart = lexed.markerStart
+    this.markerEnd = lexed.markerEnd
+    this.#nameStart = lexed.nameStart
+    this.#nameEnd = lexed.nameEnd
+    const attributes = lexed.attributes
+    this.#nameAttributeStart = attributes[NAME_ATTRIBUTE * 2]!
+    this.#nameAttributeEnd = attributes[NAME_ATTRIBUTE * 2 + 1]!
+    this.#stringAttributeStart = attributes[STRING_ATTRIBUTE * 2]!
+    this.#stringAttributeEnd = attributes[STRING_ATTRIBUTE * 2 + 1]!
+    this.#valueAttributeStart = attributes[VALUE_ATTRIBUTE * 2]!
+    this.#valueAttributeEnd = attributes[VALUE_ATTRIBUTE * 2 + 1]!
   }
-  return {
-    closing: lexed.closing,
-    marker: lexed.marker,
-    fragment: lexed.fragment,
-    special: lexed.special,
-    name: text.slice(lexed.nameStart, lexed.nameEnd),
-    nameAttribute: attribute(NAME_ATTRIBUTE),
-    stringAttribute: attribute(STRING_ATTRIBUTE),
-    valueAttribute: attribute(VALUE_ATTRIBUTE),
-    selfClosing: lexed.selfClosing,
-    terminated: lexed.terminated,
-    broken: lexed.broken,
-    length: lexed.length,
-    markerStart: lexed.markerStart,
-    markerEnd: lexed.markerEnd,
+
+  get name(): string {
+    return this.text.slice(this.#nameStart, this.#nameEnd)
+  }
+
+  get nameAttribute(): string | undefined {
+    return this.#nameAttributeStart === -1 ? undefined : this.text.slice(this.#nameAttributeStart, this.#nameAttributeEnd)
+  }
+
+  get stringAttribute(): string | undefined {
+    return this.#stringAttributeStart === -1 ? undefined : this.text.slice(this.#stringAttributeStart, this.#stringAttributeEnd)
+  }
+
+  get valueAttribute(): string | undefined {
+    return this.#valueAttributeStart === -1 ? undefined : this.text.slice(this.#valueAttributeStart, this.#valueAttributeEnd)
   }
 }
 
@@ -173,7 +229,7 @@ const NO_NAMES: MarkerlessNames = { openers: false, closers: false }
 export class TagLexer {
   #maxTagChars: number
   #names: MarkerlessNames = NO_NAMES
-  #state: LexerState = 'after-less-than'
+  #state: LexerState = AFTER_LESS_THAN
   /** Characters read so far, the first included. */
   #length = 0
   #closing = false
@@ -202,7 +258,24 @@ export class TagLexer {
   #selfClosing = false
   #terminated = false
   #broken = false
-  #result: LexedTag | undefined
+  /** Filled by each completed tag. */
+  #result: LexedTag = {
+    closing: false,
+    marker: 'none',
+    fragment: false,
+    special: false,
+    nameStart: 0,
+    nameEnd: 0,
+    kind: 'empty',
+    attributes: [-1, -1, -1, -1, -1, -1],
+    markerStart: 0,
+    markerEnd: 0,
+    selfClosing: false,
+    terminated: false,
+    broken: false,
+    length: 0,
+  }
+  #completed = false
 
   constructor(maxTagChars: number) {
     this.#maxTagChars = maxTagChars
@@ -222,19 +295,19 @@ export class TagLexer {
     this.#selfClosing = false
     this.#terminated = false
     this.#broken = false
-    this.#result = undefined
+    this.#completed = false
     this.#length = 1
     if (this.#attributes[0] !== -1 || this.#attributes[2] !== -1 || this.#attributes[4] !== -1) this.#attributes.fill(-1)
     if (fragment) {
       this.#bars = 1
       this.#markerStart = 0
       this.#markerEnd = 1
-      this.#state = 'opening-bars'
+      this.#state = OPENING_BARS
     } else {
       this.#bars = 0
       this.#markerStart = 0
       this.#markerEnd = 0
-      this.#state = 'after-less-than'
+      this.#state = AFTER_LESS_THAN
     }
   }
 
@@ -248,15 +321,61 @@ export class TagLexer {
     return this.#committed
   }
 
-  /** The result, after a completing step. */
+  /** The result, after a completing step; valid until the next `begin`. */
   tag(): LexedTag {
-    if (this.#result === undefined) throw new Error('Cannot read tag: the lexer has not completed one')
+    if (!this.#completed) throw new Error('Cannot read tag: the lexer has not completed one')
     return this.#result
   }
 
   /** Changes which markerless names are allowed (when the surrounding candidate is released). */
   setNames(names: MarkerlessNames): void {
     this.#names = names
+  }
+
+  /**
+   * Steps through `text` from `from` until the tag is decided, the text
+   * ends (`end`), or the tag, uncommitted, reaches `budget` characters.
+   * Returns the index it stopped at: the deciding character (its result in
+   * `lastStep`), or where it stopped with the tag going on (`lastStep` is
+   * STEP_CONTINUE). The same as `step` on each character, with a quoted
+   * value's plain characters taken as one run.
+   */
+  run(text: string, from: number, end: number, budget: number): number {
+    let index = from
+    while (index < end) {
+      if (this.#length >= budget && !this.#committed) break
+      if (this.#state === QUOTED_ATTRIBUTE_VALUE) {
+        index = this.#quotedRun(text, index, end, budget)
+        if (index >= end || (this.#length >= budget && !this.#committed)) break
+      }
+      const step = this.step(text.charCodeAt(index))
+      if (step !== STEP_CONTINUE) {
+        this.lastStep = step
+        return index
+      }
+      index++
+    }
+    this.lastStep = STEP_CONTINUE
+    return index
+  }
+
+  /** The result of the character `run` stopped at. */
+  lastStep: StepResult = STEP_CONTINUE
+
+  /** Inside a quoted value: takes every character `step` would take plainly, up to the first that needs a decision. */
+  #quotedRun(text: string, index: number, end: number, budget: number): number {
+    const limit = Math.min(this.#maxTagChars, this.#committed ? Number.MAX_SAFE_INTEGER : budget)
+    const markerless = this.#marker === 'none'
+    const quote = this.#closingQuote
+    let length = this.#length
+    while (index < end && length < limit) {
+      const code = text.charCodeAt(index)
+      if (code === quote || (markerless && (code === LESS_THAN || isLineBreak(code) || isBar(code)))) break
+      length++
+      index++
+    }
+    this.#length = length
+    return index
   }
 
   step(code: number): StepResult {
@@ -266,43 +385,43 @@ export class TagLexer {
       return this.#complete(false)
     }
     switch (this.#state) {
-      case 'after-less-than':
+      case AFTER_LESS_THAN:
         if (!canFollowLessThan(code, this.#names)) return STEP_REJECT
         if (code === SLASH) {
           this.#closing = true
-          this.#state = 'after-slash'
+          this.#state = AFTER_SLASH
           return this.#accept()
         }
         return this.#afterOpening(code)
-      case 'after-slash':
+      case AFTER_SLASH:
         if (!canFollowClosingSlash(code, this.#names)) return STEP_REJECT
         return this.#afterOpening(code)
-      case 'space-before-bars':
+      case SPACE_BEFORE_BARS:
         if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
           this.#spaces++
           return this.#accept()
         }
         if (isBar(code)) return this.#firstBar()
         return STEP_REJECT
-      case 'opening-bars':
+      case OPENING_BARS:
         return this.#openingBars(code)
-      case 'space-before-word':
+      case SPACE_BEFORE_WORD:
         if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
           this.#spaces++
           return this.#accept()
         }
         if (code === LATIN_CAPITAL_D) {
           this.#wordIndex = 1
-          this.#state = 'word'
+          this.#state = WORD
           return this.#accept()
         }
         return STEP_REJECT
-      case 'word':
+      case WORD:
         return this.#word(code)
-      case 'after-word':
+      case AFTER_WORD:
         if (isBar(code)) {
           this.#bars = 1
-          this.#state = 'closing-bars'
+          this.#state = CLOSING_BARS
           this.#markerEnd = this.#length + 1
           if (this.#fragment) {
             this.#committed = true
@@ -316,7 +435,7 @@ export class TagLexer {
           return this.#accept()
         }
         return this.#afterMarker(code)
-      case 'closing-bars':
+      case CLOSING_BARS:
         if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
           this.#bars++
           this.#markerEnd = this.#length + 1
@@ -324,15 +443,15 @@ export class TagLexer {
           return this.#accept()
         }
         this.#spaces = 0
-        this.#state = 'space-before-name'
+        this.#state = SPACE_BEFORE_NAME
         return this.#afterMarker(code)
-      case 'space-before-name':
+      case SPACE_BEFORE_NAME:
         return this.#afterMarker(code)
-      case 'name':
+      case NAME:
         return this.#name(code)
-      case 'wordless-name':
+      case WORDLESS_NAME:
         return this.#wordlessName(code)
-      case 'special-bars':
+      case SPECIAL_BARS:
         if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
           this.#bars++
           this.#markerEnd = this.#length + 1
@@ -344,77 +463,77 @@ export class TagLexer {
           return this.#complete(true)
         }
         return STEP_REJECT
-      case 'attributes':
+      case ATTRIBUTES:
         return this.#attributesStep(code)
-      case 'attribute-name':
+      case ATTRIBUTE_NAME:
         if (isTagNameCharacter(code) && this.#attributeNameLength < MAX_ATTRIBUTE_NAME_LENGTH) {
           this.#attributeMask = ATTRIBUTE_NAME_SET.step(this.#attributeMask, this.#attributeNameLength, code)
           this.#attributeNameLength++
           return this.#accept()
         }
         if (isMarkerSpace(code)) {
-          this.#state = 'after-attribute-name'
+          this.#state = AFTER_ATTRIBUTE_NAME
           return this.#accept()
         }
         if (code === EQUALS) {
-          this.#state = 'before-attribute-value'
+          this.#state = BEFORE_ATTRIBUTE_VALUE
           return this.#accept()
         }
         this.#finishAttribute(this.#length, this.#length)
-        this.#state = 'attributes'
+        this.#state = ATTRIBUTES
         return this.#attributesStep(code)
-      case 'after-attribute-name':
+      case AFTER_ATTRIBUTE_NAME:
         if (isMarkerSpace(code)) return this.#accept()
         if (code === EQUALS) {
-          this.#state = 'before-attribute-value'
+          this.#state = BEFORE_ATTRIBUTE_VALUE
           return this.#accept()
         }
         this.#finishAttribute(this.#length, this.#length)
-        this.#state = 'attributes'
+        this.#state = ATTRIBUTES
         return this.#attributesStep(code)
-      case 'before-attribute-value': {
+      case BEFORE_ATTRIBUTE_VALUE: {
         if (isMarkerSpace(code)) return this.#accept()
         const closingQuote = closingQuoteOf(code)
         if (closingQuote !== -1) {
           this.#closingQuote = closingQuote
           this.#valueStart = this.#length + 1
-          this.#state = 'quoted-attribute-value'
+          this.#state = QUOTED_ATTRIBUTE_VALUE
           return this.#accept()
         }
         if (code === GREATER_THAN || code === LESS_THAN || isLineBreak(code)) {
           this.#finishAttribute(this.#length, this.#length)
-          this.#state = 'attributes'
+          this.#state = ATTRIBUTES
           return this.#attributesStep(code)
         }
         if (this.#marker === 'none' && isBar(code)) return STEP_REJECT
         this.#valueStart = this.#length
-        this.#state = 'bare-attribute-value'
+        this.#state = BARE_ATTRIBUTE_VALUE
         return this.#accept()
       }
-      case 'quoted-attribute-value':
+      case QUOTED_ATTRIBUTE_VALUE:
         if (code === this.#closingQuote) {
           this.#finishAttribute(this.#valueStart, this.#length)
-          this.#state = 'attributes'
+          this.#state = ATTRIBUTES
           return this.#accept()
         }
         if (this.#marker === 'none' && (code === LESS_THAN || isLineBreak(code) || isBar(code))) return STEP_REJECT
         return this.#accept()
-      case 'bare-attribute-value':
+      case BARE_ATTRIBUTE_VALUE:
         if (isMarkerSpace(code) || code === GREATER_THAN || code === LESS_THAN || isLineBreak(code)) {
           this.#finishAttribute(this.#valueStart, this.#length)
-          this.#state = 'attributes'
+          this.#state = ATTRIBUTES
           return this.#attributesStep(code)
         }
         if (this.#marker === 'none' && isBar(code)) return STEP_REJECT
         return this.#accept()
-      case 'self-closing':
+      case SELF_CLOSING:
         if (code === GREATER_THAN) {
           this.#selfClosing = true
           this.#terminated = true
           return this.#complete(true)
         }
         if (this.#marker === 'none') return STEP_REJECT
-        this.#state = 'attributes'
+        this.#state = ATTRIBUTES
         return this.#attributesStep(code)
     }
   }
@@ -429,28 +548,28 @@ export class TagLexer {
   finish(): typeof STEP_REJECT | typeof STEP_COMPLETE_BEFORE {
     if (this.#marker === 'none') return STEP_REJECT
     if (!this.#committed) {
-      if (this.#marker === 'bars' && this.#state === 'wordless-name' && KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)) {
+      if (this.#marker === 'bars' && this.#state === WORDLESS_NAME && KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)) {
         this.#complete(false)
         return STEP_COMPLETE_BEFORE
       }
       return STEP_REJECT
     }
     if (this.#fragment) {
-      const knownName = this.#state === 'name' && KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)
+      const knownName = this.#state === NAME && KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)
       this.#complete(false, knownName ? this.#length : this.#fragmentEnd)
       return STEP_COMPLETE_BEFORE
     }
     switch (this.#state) {
-      case 'quoted-attribute-value':
+      case QUOTED_ATTRIBUTE_VALUE:
         this.#broken = true
         this.#finishAttribute(this.#valueStart, this.#length)
         break
-      case 'bare-attribute-value':
+      case BARE_ATTRIBUTE_VALUE:
         this.#finishAttribute(this.#valueStart, this.#length)
         break
-      case 'attribute-name':
-      case 'after-attribute-name':
-      case 'before-attribute-value':
+      case ATTRIBUTE_NAME:
+      case AFTER_ATTRIBUTE_NAME:
+      case BEFORE_ATTRIBUTE_VALUE:
         this.#finishAttribute(this.#length, this.#length)
         break
       default:
@@ -469,21 +588,22 @@ export class TagLexer {
 
   #complete(consumed: boolean, tagLength?: number): StepResult {
     if (consumed) this.#length++
-    this.#result = {
-      closing: this.#closing,
-      marker: this.#marker,
-      fragment: this.#fragment,
-      special: this.#special,
-      nameStart: this.#nameStart,
-      nameEnd: this.#nameStart + this.#nameLength,
-      attributes: this.#attributes.slice(),
-      markerStart: this.#markerStart,
-      markerEnd: this.#markerEnd,
-      selfClosing: this.#selfClosing,
-      terminated: this.#terminated,
-      broken: this.#broken,
-      length: tagLength ?? this.#length,
-    }
+    const result = this.#result
+    result.closing = this.#closing
+    result.marker = this.#marker
+    result.fragment = this.#fragment
+    result.special = this.#special
+    result.nameStart = this.#nameStart
+    result.nameEnd = this.#nameStart + this.#nameLength
+    result.kind = nameKind(this.#knownMask, this.#nameLength, this.#closing)
+    for (let index = 0; index < 6; index++) result.attributes[index] = this.#attributes[index]!
+    result.markerStart = this.#markerStart
+    result.markerEnd = this.#markerEnd
+    result.selfClosing = this.#selfClosing
+    result.terminated = this.#terminated
+    result.broken = this.#broken
+    result.length = tagLength ?? this.#length
+    this.#completed = true
     return consumed ? STEP_COMPLETE : STEP_COMPLETE_BEFORE
   }
 
@@ -501,7 +621,7 @@ export class TagLexer {
   #afterOpening(code: number): StepResult {
     if (isMarkerSpace(code)) {
       this.#spaces = 1
-      this.#state = 'space-before-bars'
+      this.#state = SPACE_BEFORE_BARS
       return this.#accept()
     }
     if (isBar(code)) return this.#firstBar()
@@ -513,11 +633,12 @@ export class TagLexer {
     this.#bars = 1
     this.#markerStart = this.#length
     this.#markerEnd = this.#length + 1
-    this.#state = 'opening-bars'
+    this.#state = OPENING_BARS
     return this.#accept()
   }
 
   #openingBars(code: number): StepResult {
+    if (this.#fragment && !canFollowFragmentBar(code)) return STEP_REJECT
     if (isBar(code)) {
       if (this.#bars >= (this.#fragment ? MAX_MARKER_BARS : MAX_WORDLESS_BARS)) return STEP_REJECT
       this.#bars++
@@ -526,13 +647,13 @@ export class TagLexer {
     }
     if (code === LATIN_CAPITAL_D && this.#bars <= MAX_MARKER_BARS) {
       this.#wordIndex = 1
-      this.#state = 'word'
+      this.#state = WORD
       return this.#accept()
     }
     if (this.#fragment) return STEP_REJECT
     if (isMarkerSpace(code) && this.#bars <= MAX_MARKER_BARS) {
       this.#spaces = 1
-      this.#state = 'space-before-word'
+      this.#state = SPACE_BEFORE_WORD
       return this.#accept()
     }
     if (!isAsciiLetter(code)) return STEP_REJECT
@@ -543,7 +664,7 @@ export class TagLexer {
     this.#marker = 'bars'
     this.#nameStart = this.#length
     this.#nameLength = 1
-    this.#state = 'wordless-name'
+    this.#state = WORDLESS_NAME
     return this.#accept()
   }
 
@@ -556,7 +677,7 @@ export class TagLexer {
       this.#markerEnd = this.#length + 1
       this.#spaces = 0
       this.#bars = 0
-      this.#state = 'after-word'
+      this.#state = AFTER_WORD
     }
     return this.#accept()
   }
@@ -565,7 +686,7 @@ export class TagLexer {
   #afterMarker(code: number): StepResult {
     if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
       this.#spaces++
-      this.#state = 'space-before-name'
+      this.#state = SPACE_BEFORE_NAME
       return this.#accept()
     }
     if (isNameStart(code)) return this.#startName(code)
@@ -581,7 +702,7 @@ export class TagLexer {
       return this.#complete(true)
     }
     if (code === SLASH) {
-      this.#state = 'self-closing'
+      this.#state = SELF_CLOSING
       return this.#accept()
     }
     return this.#complete(false)
@@ -596,7 +717,7 @@ export class TagLexer {
       this.#nameMask = set.step(set.all, 0, code)
       if (this.#nameMask === 0) return STEP_REJECT
     }
-    this.#state = 'name'
+    this.#state = NAME
     return this.#accept()
   }
 
@@ -637,7 +758,7 @@ export class TagLexer {
     if (isBar(code)) {
       if (!SPECIAL_TOKEN_SET.ends(this.#specialMask, this.#nameLength)) return STEP_REJECT
       this.#bars = 1
-      this.#state = 'special-bars'
+      this.#state = SPECIAL_BARS
       return this.#accept()
     }
     if (!KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)) return STEP_REJECT
@@ -647,7 +768,7 @@ export class TagLexer {
   #nameEnded(code: number): StepResult {
     // Past a known name, a wordless tag can no longer be text (see `#attributesStep`).
     if (this.#marker === 'bars') this.#committed = true
-    this.#state = 'attributes'
+    this.#state = ATTRIBUTES
     if (code === GREATER_THAN) {
       this.#terminated = true
       return this.#complete(true)
@@ -665,7 +786,7 @@ export class TagLexer {
       return this.#complete(true)
     }
     if (code === SLASH) {
-      this.#state = 'self-closing'
+      this.#state = SELF_CLOSING
       return this.#accept()
     }
     if (code === LESS_THAN || isLineBreak(code)) return this.#endWithoutGreaterThan()
@@ -674,7 +795,7 @@ export class TagLexer {
     if (isNameStart(code)) {
       this.#attributeMask = ATTRIBUTE_NAME_SET.step(ATTRIBUTE_NAME_SET.all, 0, code)
       this.#attributeNameLength = 1
-      this.#state = 'attribute-name'
+      this.#state = ATTRIBUTE_NAME
       return this.#accept()
     }
     // Junk inside a markered tag (`<‹DSML›tool name="x"...>`): read past it.

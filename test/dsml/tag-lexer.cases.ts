@@ -4,7 +4,7 @@
  * means at the end of input. Markers are built at run time.
  */
 import type { MarkerlessNames } from '../../src/dsml/grammar.ts'
-import { readTag, STEP_COMPLETE, STEP_COMPLETE_BEFORE, STEP_CONTINUE, STEP_REJECT, type Tag, TagLexer } from '../../src/dsml/tag-lexer.ts'
+import { STEP_COMPLETE, STEP_COMPLETE_BEFORE, STEP_CONTINUE, STEP_REJECT, Tag, TagLexer } from '../../src/dsml/tag-lexer.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { DOUBLE_BAR, eos, FW_BAR, marker, WORD } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
@@ -31,14 +31,14 @@ function lex(text: string, names: MarkerlessNames = NONE, options: { finish?: bo
     const step = lexer.step(text.charCodeAt(index))
     if (step === STEP_CONTINUE) continue
     if (step === STEP_REJECT) return { outcome: 'reject', read: index, tag: undefined, committed: lexer.committed }
-    const tag = readTag(lexer.tag(), text)
+    const tag = new Tag(lexer.tag(), text)
     return { outcome: step === STEP_COMPLETE ? 'complete' : 'before', read: step === STEP_COMPLETE ? index + 1 : index, tag, committed: lexer.committed }
   }
   if (!options.finish) return { outcome: 'open', read: text.length, tag: undefined, committed: lexer.committed }
   const step = lexer.finish()
   if (step === STEP_REJECT) return { outcome: 'reject', read: text.length, tag: undefined, committed: lexer.committed }
   assertEqual(step, STEP_COMPLETE_BEFORE, 'finish completes before the end')
-  return { outcome: 'end', read: text.length, tag: readTag(lexer.tag(), text), committed: lexer.committed }
+  return { outcome: 'end', read: text.length, tag: new Tag(lexer.tag(), text), committed: lexer.committed }
 }
 
 function completed(text: string, names: MarkerlessNames = NONE): Tag {
