@@ -7,7 +7,7 @@
  * a block may span them. Neither does an empty delta on the other channel.
  */
 import type { Channel, Part } from '../parts.ts'
-import { type DsmlSanitizerOptions, resolveOptions } from './options.ts'
+import { type DsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from './options.ts'
 import { createDsmlSanitizer } from './sanitizer.ts'
 import type { DsmlSanitizer, NativeToolCall, SanitizerEvent } from './types.ts'
 
@@ -27,22 +27,18 @@ export interface DsmlPartSanitizer {
   readonly idle: boolean
 }
 
-export function createDsmlPartSanitizer(options: DsmlSanitizerOptions = {}): DsmlPartSanitizer {
-  resolveOptions(options) // fail fast on bad options
-  return new PartSanitizer(options)
+export function createDsmlPartSanitizer(options: DsmlSanitizerOptions | ResolvedOptions = {}): DsmlPartSanitizer {
+  return new PartSanitizer(resolveOptions(options))
 }
 
 /** A class, so that one per open stream pays for its fields only and every instance shares one map. */
 class PartSanitizer implements DsmlPartSanitizer {
-  #options: DsmlSanitizerOptions
-  #nativeCalls: NativeToolCall[] = []
   #textEngine: DsmlSanitizer
   #reasoningEngine: DsmlSanitizer
 
-  constructor(options: DsmlSanitizerOptions) {
-    this.#options = options
-    this.#textEngine = createDsmlSanitizer(options)
-    this.#reasoningEngine = createDsmlSanitizer(options)
+  constructor(resolved: ResolvedOptions) {
+    this.#textEngine = createDsmlSanitizer(resolved)
+    this.#reasoningEngine = createDsmlSanitizer(resolved)
   }
 
   feed(part: Part): Part[] {
@@ -85,7 +81,6 @@ class PartSanitizer implements DsmlPartSanitizer {
   noteNativeToolCall(call: NativeToolCall): void {
     this.#textEngine.noteNativeToolCall(call)
     this.#reasoningEngine.noteNativeToolCall(call)
-    this.#nativeCalls.push(call)
   }
 
   get heldChars(): number {
@@ -96,19 +91,11 @@ class PartSanitizer implements DsmlPartSanitizer {
     return this.#textEngine.idle && this.#reasoningEngine.heldChars === 0
   }
 
-  #newEngine(): DsmlSanitizer {
-    const engine = createDsmlSanitizer(this.#options)
-    for (const call of this.#nativeCalls) engine.noteNativeToolCall(call)
-    return engine
-  }
-
-  /** Resolves a channel's held text (only if it holds any: an idle engine keeps its fence state). */
+  /** Resolves what a channel holds (`flush`: its fence state and noted native calls go on). */
   #resolve(channel: Channel, out: Part[]): void {
     const engine = channel === 'text' ? this.#textEngine : this.#reasoningEngine
     if (engine.heldChars === 0) return
-    toParts(engine.end(), channel, out)
-    if (channel === 'text') this.#textEngine = this.#newEngine()
-    else this.#reasoningEngine = this.#newEngine()
+    toParts(engine.flush(), channel, out)
   }
 
   #clean(part: Part & { type: 'text' | 'reasoning' }, channel: Channel, out: Part[]): void {
