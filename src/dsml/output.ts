@@ -9,7 +9,7 @@
  */
 import type { FenceTracker } from './fence-tracker.ts'
 import { isWhitespace } from './grammar.ts'
-import type { Tag } from './tag-lexer.ts'
+import type { Tag } from './tag.ts'
 import type { Diagnostic, DiagnosticKind, SanitizerEvent } from './types.ts'
 
 /** Most pieces one text event takes: past it, a long text is several adjacent text events. */

@@ -4,7 +4,7 @@
  * opener outside and ends when its markup is recovered, removed, or (for a
  * markerless candidate) released as text.
  */
-import type { Tag } from './tag-lexer.ts'
+import type { Tag } from './tag.ts'
 
 export interface Region {
   /** A DSML marker was seen in it: it is markup, removed unless recovered. False: a markerless candidate. */

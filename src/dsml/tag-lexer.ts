@@ -3,9 +3,10 @@
  * as it can whether the characters seen so far can still be markup.
  *
  * It knows spellings, not structure: which tags nest where is the structure
- * layer's business (`structure.ts`). It never sees the text, only character
- * codes: names and attribute values are kept as offsets into the tag, and
- * `Tag` slices them when asked. So a tag that is rejected
+ * layer's business (`structure.ts`); the attribute list after a name is read
+ * by `AttributeReader`. It sees character codes, not strings: names and
+ * attribute values are kept as offsets into the tag, and `Tag` slices them
+ * when asked. So a tag that is rejected
  * after a character or two costs no allocation.
  *
  * Shapes read (bars are the grammar's `BARS`):
@@ -25,12 +26,17 @@
  * inside it could start another tag: releasing it as text is safe.
  */
 import {
-  ATTRIBUTE_NAME_SET,
+  ATTRIBUTES_CONTINUE,
+  ATTRIBUTES_END,
+  ATTRIBUTES_END_BEFORE,
+  ATTRIBUTES_REJECT,
+  AttributeReader,
+} from './attribute-reader.ts'
+import type { LexedTag, MarkerKind } from './tag.ts'
+import {
   canFollowClosingSlash,
   canFollowFragmentBar,
   canFollowLessThan,
-  closingQuoteOf,
-  EQUALS,
   GREATER_THAN,
   isAsciiLetter,
   isBar,
@@ -46,19 +52,14 @@ import {
   type MarkerlessNames,
   MARKERLESS_CLOSER_SET,
   MARKERLESS_OPENER_SET,
-  MAX_ATTRIBUTE_NAME_LENGTH,
   MAX_MARKER_BARS,
   MAX_MARKER_SPACES,
   MAX_TAG_NAME_LENGTH,
   MAX_WORDLESS_BARS,
-  NAME_ATTRIBUTE,
   nameKind,
   SLASH,
   SPACE,
   SPECIAL_TOKEN_SET,
-  STRING_ATTRIBUTE,
-  type TagKind,
-  VALUE_ATTRIBUTE,
   type WordSet,
 } from './grammar.ts'
 
@@ -73,7 +74,6 @@ export const STEP_COMPLETE_BEFORE = 3
 
 export type StepResult = typeof STEP_CONTINUE | typeof STEP_REJECT | typeof STEP_COMPLETE | typeof STEP_COMPLETE_BEFORE
 
-export type MarkerKind = 'none' | 'bars' | 'dsml'
 
 // The lexer's states. Numbers, not strings, so that `step` compiles to a jump
 // table; each is named, and `LexerState` lists them all.
@@ -89,13 +89,7 @@ const SPACE_BEFORE_NAME = 8
 const NAME = 9
 const WORDLESS_NAME = 10
 const SPECIAL_BARS = 11
-const ATTRIBUTES = 12
-const ATTRIBUTE_NAME = 13
-const AFTER_ATTRIBUTE_NAME = 14
-const BEFORE_ATTRIBUTE_VALUE = 15
-const QUOTED_ATTRIBUTE_VALUE = 16
-const BARE_ATTRIBUTE_VALUE = 17
-const SELF_CLOSING = 18
+const ATTRIBUTE_LIST = 12
 
 type LexerState =
   | typeof AFTER_LESS_THAN
@@ -110,114 +104,7 @@ type LexerState =
   | typeof NAME
   | typeof WORDLESS_NAME
   | typeof SPECIAL_BARS
-  | typeof ATTRIBUTES
-  | typeof ATTRIBUTE_NAME
-  | typeof AFTER_ATTRIBUTE_NAME
-  | typeof BEFORE_ATTRIBUTE_VALUE
-  | typeof QUOTED_ATTRIBUTE_VALUE
-  | typeof BARE_ATTRIBUTE_VALUE
-  | typeof SELF_CLOSING
-
-/** A completed tag as offsets into its text (see `Tag`). One per lexer, filled again by each tag. */
-export interface LexedTag {
-  closing: boolean
-  marker: MarkerKind
-  /** Began with a bar: a marker that lost its `<`. */
-  fragment: boolean
-  /** A DeepSeek special token such as end-of-sentence. */
-  special: boolean
-  nameStart: number
-  nameEnd: number
-  /** What the name means (`nameKind`). */
-  kind: TagKind
-  /** `[start, end]` of the `name`, `string` and `value` attribute values; -1 when absent. */
-  attributes: number[]
-  /** The marker's bars and word, `[markerStart, markerEnd)` (empty for markerless tags). */
-  markerStart: number
-  markerEnd: number
-  selfClosing: boolean
-  /** Saw its `>`. */
-  terminated: boolean
-  /** An unterminated quote at end of input, or longer than the tag limit. */
-  broken: boolean
-  /**
-   * How many of the characters read belong to the tag. Less than all of them
-   * only for a fragment followed by a word that is not a tag name: the
-   * scanner reads the rest again as text.
-   */
-  length: number
-}
-
-/** A completed tag with its text. Its strings are sliced when first asked for (most tags are text). */
-export class Tag {
-  readonly text: string
-  /** The input the whole tag was read from, and where in it: so a tag that turns out to be text can come out as a range of it. */
-  readonly input: string | undefined
-  readonly inputStart: number
-  readonly closing: boolean
-  readonly marker: MarkerKind
-  readonly fragment: boolean
-  readonly special: boolean
-  /** What its name means (`nameKind`). */
-  readonly kind: TagKind
-  readonly selfClosing: boolean
-  readonly terminated: boolean
-  readonly broken: boolean
-  readonly length: number
-  readonly markerStart: number
-  readonly markerEnd: number
-  #nameStart: number
-  #nameEnd: number
-  #nameAttributeStart: number
-  #nameAttributeEnd: number
-  #stringAttributeStart: number
-  #stringAttributeEnd: number
-  #valueAttributeStart: number
-  #valueAttributeEnd: number
-
-  /** `text` starts where the tag starts; `input` holds it at `inputStart`, when it was read from one input. */
-  constructor(lexed: LexedTag, text: string, input?: string, inputStart = 0) {
-    this.text = text
-    this.input = input
-    this.inputStart = inputStart
-    this.closing = lexed.closing
-    this.marker = lexed.marker
-    this.fragment = lexed.fragment
-    this.special = lexed.special
-    this.kind = lexed.kind
-    this.selfClosing = lexed.selfClosing
-    this.terminated = lexed.terminated
-    this.broken = lexed.broken
-    this.length = lexed.length
-    this.markerStart = lexed.markerStart
-    this.markerEnd = lexed.markerEnd
-    this.#nameStart = lexed.nameStart
-    this.#nameEnd = lexed.nameEnd
-    const attributes = lexed.attributes
-    this.#nameAttributeStart = attributes[NAME_ATTRIBUTE * 2]!
-    this.#nameAttributeEnd = attributes[NAME_ATTRIBUTE * 2 + 1]!
-    this.#stringAttributeStart = attributes[STRING_ATTRIBUTE * 2]!
-    this.#stringAttributeEnd = attributes[STRING_ATTRIBUTE * 2 + 1]!
-    this.#valueAttributeStart = attributes[VALUE_ATTRIBUTE * 2]!
-    this.#valueAttributeEnd = attributes[VALUE_ATTRIBUTE * 2 + 1]!
-  }
-
-  get name(): string {
-    return this.text.slice(this.#nameStart, this.#nameEnd)
-  }
-
-  get nameAttribute(): string | undefined {
-    return this.#nameAttributeStart === -1 ? undefined : this.text.slice(this.#nameAttributeStart, this.#nameAttributeEnd)
-  }
-
-  get stringAttribute(): string | undefined {
-    return this.#stringAttributeStart === -1 ? undefined : this.text.slice(this.#stringAttributeStart, this.#stringAttributeEnd)
-  }
-
-  get valueAttribute(): string | undefined {
-    return this.#valueAttributeStart === -1 ? undefined : this.text.slice(this.#valueAttributeStart, this.#valueAttributeEnd)
-  }
-}
+  | typeof ATTRIBUTE_LIST
 
 const NO_NAMES: MarkerlessNames = { openers: false, closers: false }
 
@@ -246,18 +133,13 @@ export class TagLexer {
   #knownMask = 0
   #specialMask = 0
   #special = false
-  #attributeMask = 0
-  #attributeNameLength = 0
-  #valueStart = 0
-  #closingQuote = 0
-  #attributes = [-1, -1, -1, -1, -1, -1]
   #markerStart = 0
   #markerEnd = 0
   /** For fragments: the length after the marker's closing bars. */
   #fragmentEnd = 0
-  #selfClosing = false
   #terminated = false
   #broken = false
+  #attributes = new AttributeReader()
   /** Filled by each completed tag. */
   #result: LexedTag = {
     closing: false,
@@ -292,12 +174,11 @@ export class TagLexer {
     this.#nameLength = 0
     this.#nameStart = 0
     this.#special = false
-    this.#selfClosing = false
     this.#terminated = false
     this.#broken = false
     this.#completed = false
     this.#length = 1
-    if (this.#attributes[0] !== -1 || this.#attributes[2] !== -1 || this.#attributes[4] !== -1) this.#attributes.fill(-1)
+    this.#attributes.begin(false, false)
     if (fragment) {
       this.#bars = 1
       this.#markerStart = 0
@@ -344,8 +225,12 @@ export class TagLexer {
     let index = from
     while (index < end) {
       if (this.#length >= budget && !this.#committed) break
-      if (this.#state === QUOTED_ATTRIBUTE_VALUE) {
-        index = this.#quotedRun(text, index, end, budget)
+      if (this.#state === ATTRIBUTE_LIST) {
+        // A quoted value's plain characters, at once (up to the tag limit and the budget).
+        const limit = Math.min(this.#maxTagChars, this.#committed ? Number.MAX_SAFE_INTEGER : budget) - this.#length
+        const stop = this.#attributes.plainValueEnd(text, index, Math.min(end, index + Math.max(limit, 0)))
+        this.#length += stop - index
+        index = stop
         if (index >= end || (this.#length >= budget && !this.#committed)) break
       }
       const step = this.step(text.charCodeAt(index))
@@ -362,22 +247,6 @@ export class TagLexer {
   /** The result of the character `run` stopped at. */
   lastStep: StepResult = STEP_CONTINUE
 
-  /** Inside a quoted value: takes every character `step` would take plainly, up to the first that needs a decision. */
-  #quotedRun(text: string, index: number, end: number, budget: number): number {
-    const limit = Math.min(this.#maxTagChars, this.#committed ? Number.MAX_SAFE_INTEGER : budget)
-    const markerless = this.#marker === 'none'
-    const quote = this.#closingQuote
-    let length = this.#length
-    while (index < end && length < limit) {
-      const code = text.charCodeAt(index)
-      if (code === quote || (markerless && (code === LESS_THAN || isLineBreak(code) || isBar(code)))) break
-      length++
-      index++
-    }
-    this.#length = length
-    return index
-  }
-
   step(code: number): StepResult {
     if (this.#length >= this.#maxTagChars) {
       if (!this.#committed) return STEP_REJECT
@@ -386,65 +255,22 @@ export class TagLexer {
     }
     switch (this.#state) {
       case AFTER_LESS_THAN:
-        if (!canFollowLessThan(code, this.#names)) return STEP_REJECT
-        if (code === SLASH) {
-          this.#closing = true
-          this.#state = AFTER_SLASH
-          return this.#accept()
-        }
-        return this.#afterOpening(code)
+        return this.#afterLessThan(code)
       case AFTER_SLASH:
         if (!canFollowClosingSlash(code, this.#names)) return STEP_REJECT
         return this.#afterOpening(code)
       case SPACE_BEFORE_BARS:
-        if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
-          this.#spaces++
-          return this.#accept()
-        }
-        if (isBar(code)) return this.#firstBar()
-        return STEP_REJECT
+        return this.#spaceBeforeBars(code)
       case OPENING_BARS:
         return this.#openingBars(code)
       case SPACE_BEFORE_WORD:
-        if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
-          this.#spaces++
-          return this.#accept()
-        }
-        if (code === LATIN_CAPITAL_D) {
-          this.#wordIndex = 1
-          this.#state = WORD
-          return this.#accept()
-        }
-        return STEP_REJECT
+        return this.#spaceBeforeWord(code)
       case WORD:
         return this.#word(code)
       case AFTER_WORD:
-        if (isBar(code)) {
-          this.#bars = 1
-          this.#state = CLOSING_BARS
-          this.#markerEnd = this.#length + 1
-          if (this.#fragment) {
-            this.#committed = true
-            this.#fragmentEnd = this.#length + 1
-          }
-          return this.#accept()
-        }
-        if (this.#fragment) return STEP_REJECT
-        if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
-          this.#spaces++
-          return this.#accept()
-        }
-        return this.#afterMarker(code)
+        return this.#afterWord(code)
       case CLOSING_BARS:
-        if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
-          this.#bars++
-          this.#markerEnd = this.#length + 1
-          if (this.#fragment) this.#fragmentEnd = this.#length + 1
-          return this.#accept()
-        }
-        this.#spaces = 0
-        this.#state = SPACE_BEFORE_NAME
-        return this.#afterMarker(code)
+        return this.#closingBars(code)
       case SPACE_BEFORE_NAME:
         return this.#afterMarker(code)
       case NAME:
@@ -452,89 +278,9 @@ export class TagLexer {
       case WORDLESS_NAME:
         return this.#wordlessName(code)
       case SPECIAL_BARS:
-        if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
-          this.#bars++
-          this.#markerEnd = this.#length + 1
-          return this.#accept()
-        }
-        if (code === GREATER_THAN) {
-          this.#special = true
-          this.#terminated = true
-          return this.#complete(true)
-        }
-        return STEP_REJECT
-      case ATTRIBUTES:
-        return this.#attributesStep(code)
-      case ATTRIBUTE_NAME:
-        if (isTagNameCharacter(code) && this.#attributeNameLength < MAX_ATTRIBUTE_NAME_LENGTH) {
-          this.#attributeMask = ATTRIBUTE_NAME_SET.step(this.#attributeMask, this.#attributeNameLength, code)
-          this.#attributeNameLength++
-          return this.#accept()
-        }
-        if (isMarkerSpace(code)) {
-          this.#state = AFTER_ATTRIBUTE_NAME
-          return this.#accept()
-        }
-        if (code === EQUALS) {
-          this.#state = BEFORE_ATTRIBUTE_VALUE
-          return this.#accept()
-        }
-        this.#finishAttribute(this.#length, this.#length)
-        this.#state = ATTRIBUTES
-        return this.#attributesStep(code)
-      case AFTER_ATTRIBUTE_NAME:
-        if (isMarkerSpace(code)) return this.#accept()
-        if (code === EQUALS) {
-          this.#state = BEFORE_ATTRIBUTE_VALUE
-          return this.#accept()
-        }
-        this.#finishAttribute(this.#length, this.#length)
-        this.#state = ATTRIBUTES
-        return this.#attributesStep(code)
-      case BEFORE_ATTRIBUTE_VALUE: {
-        if (isMarkerSpace(code)) return this.#accept()
-        const closingQuote = closingQuoteOf(code)
-        if (closingQuote !== -1) {
-          this.#closingQuote = closingQuote
-          this.#valueStart = this.#length + 1
-          this.#state = QUOTED_ATTRIBUTE_VALUE
-          return this.#accept()
-        }
-        if (code === GREATER_THAN || code === LESS_THAN || isLineBreak(code)) {
-          this.#finishAttribute(this.#length, this.#length)
-          this.#state = ATTRIBUTES
-          return this.#attributesStep(code)
-        }
-        if (this.#marker === 'none' && isBar(code)) return STEP_REJECT
-        this.#valueStart = this.#length
-        this.#state = BARE_ATTRIBUTE_VALUE
-        return this.#accept()
-      }
-      case QUOTED_ATTRIBUTE_VALUE:
-        if (code === this.#closingQuote) {
-          this.#finishAttribute(this.#valueStart, this.#length)
-          this.#state = ATTRIBUTES
-          return this.#accept()
-        }
-        if (this.#marker === 'none' && (code === LESS_THAN || isLineBreak(code) || isBar(code))) return STEP_REJECT
-        return this.#accept()
-      case BARE_ATTRIBUTE_VALUE:
-        if (isMarkerSpace(code) || code === GREATER_THAN || code === LESS_THAN || isLineBreak(code)) {
-          this.#finishAttribute(this.#valueStart, this.#length)
-          this.#state = ATTRIBUTES
-          return this.#attributesStep(code)
-        }
-        if (this.#marker === 'none' && isBar(code)) return STEP_REJECT
-        return this.#accept()
-      case SELF_CLOSING:
-        if (code === GREATER_THAN) {
-          this.#selfClosing = true
-          this.#terminated = true
-          return this.#complete(true)
-        }
-        if (this.#marker === 'none') return STEP_REJECT
-        this.#state = ATTRIBUTES
-        return this.#attributesStep(code)
+        return this.#specialBars(code)
+      case ATTRIBUTE_LIST:
+        return this.#attributeStep(code)
     }
   }
 
@@ -559,22 +305,7 @@ export class TagLexer {
       this.#complete(false, knownName ? this.#length : this.#fragmentEnd)
       return STEP_COMPLETE_BEFORE
     }
-    switch (this.#state) {
-      case QUOTED_ATTRIBUTE_VALUE:
-        this.#broken = true
-        this.#finishAttribute(this.#valueStart, this.#length)
-        break
-      case BARE_ATTRIBUTE_VALUE:
-        this.#finishAttribute(this.#valueStart, this.#length)
-        break
-      case ATTRIBUTE_NAME:
-      case AFTER_ATTRIBUTE_NAME:
-      case BEFORE_ATTRIBUTE_VALUE:
-        this.#finishAttribute(this.#length, this.#length)
-        break
-      default:
-        break
-    }
+    if (this.#state === ATTRIBUTE_LIST && this.#attributes.finish(this.#length)) this.#broken = true
     this.#complete(false)
     return STEP_COMPLETE_BEFORE
   }
@@ -584,6 +315,81 @@ export class TagLexer {
   #accept(): StepResult {
     this.#length++
     return STEP_CONTINUE
+  }
+
+  // ── the marker ────────────────────────────────────────────────────────
+
+  #afterLessThan(code: number): StepResult {
+    if (!canFollowLessThan(code, this.#names)) return STEP_REJECT
+    if (code === SLASH) {
+      this.#closing = true
+      this.#state = AFTER_SLASH
+      return this.#accept()
+    }
+    return this.#afterOpening(code)
+  }
+
+  #spaceBeforeBars(code: number): StepResult {
+    if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
+      this.#spaces++
+      return this.#accept()
+    }
+    if (isBar(code)) return this.#firstBar()
+    return STEP_REJECT
+  }
+
+  #spaceBeforeWord(code: number): StepResult {
+    if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
+      this.#spaces++
+      return this.#accept()
+    }
+    if (code !== LATIN_CAPITAL_D) return STEP_REJECT
+    this.#wordIndex = 1
+    this.#state = WORD
+    return this.#accept()
+  }
+
+  #afterWord(code: number): StepResult {
+    if (isBar(code)) {
+      this.#bars = 1
+      this.#state = CLOSING_BARS
+      this.#markerEnd = this.#length + 1
+      if (this.#fragment) {
+        this.#committed = true
+        this.#fragmentEnd = this.#length + 1
+      }
+      return this.#accept()
+    }
+    if (this.#fragment) return STEP_REJECT
+    if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
+      this.#spaces++
+      return this.#accept()
+    }
+    return this.#afterMarker(code)
+  }
+
+  #closingBars(code: number): StepResult {
+    if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
+      this.#bars++
+      this.#markerEnd = this.#length + 1
+      if (this.#fragment) this.#fragmentEnd = this.#length + 1
+      return this.#accept()
+    }
+    this.#spaces = 0
+    this.#state = SPACE_BEFORE_NAME
+    return this.#afterMarker(code)
+  }
+
+  #specialBars(code: number): StepResult {
+    if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
+      this.#bars++
+      this.#markerEnd = this.#length + 1
+      return this.#accept()
+    }
+    if (code !== GREATER_THAN) return STEP_REJECT
+    this.#special = true
+    this.#terminated = true
+    return this.#complete(true)
   }
 
   #complete(consumed: boolean, tagLength?: number): StepResult {
@@ -596,10 +402,11 @@ export class TagLexer {
     result.nameStart = this.#nameStart
     result.nameEnd = this.#nameStart + this.#nameLength
     result.kind = nameKind(this.#knownMask, this.#nameLength, this.#closing)
-    for (let index = 0; index < 6; index++) result.attributes[index] = this.#attributes[index]!
+    const attributes = this.#attributes.attributes
+    for (let index = 0; index < 6; index++) result.attributes[index] = attributes[index]!
     result.markerStart = this.#markerStart
     result.markerEnd = this.#markerEnd
-    result.selfClosing = this.#selfClosing
+    result.selfClosing = this.#attributes.selfClosing
     result.terminated = this.#terminated
     result.broken = this.#broken
     result.length = tagLength ?? this.#length
@@ -701,10 +508,7 @@ export class TagLexer {
       this.#terminated = true
       return this.#complete(true)
     }
-    if (code === SLASH) {
-      this.#state = SELF_CLOSING
-      return this.#accept()
-    }
+    if (code === SLASH) return this.#startAttributes(code)
     return this.#complete(false)
   }
 
@@ -766,53 +570,32 @@ export class TagLexer {
   }
 
   #nameEnded(code: number): StepResult {
-    // Past a known name, a wordless tag can no longer be text (see `#attributesStep`).
+    // Past a known name, a wordless tag can no longer be text (its attributes never reject it).
     if (this.#marker === 'bars') this.#committed = true
-    this.#state = ATTRIBUTES
-    if (code === GREATER_THAN) {
-      this.#terminated = true
-      return this.#complete(true)
-    }
-    if (isMarkerSpace(code) || code === SLASH) return this.#attributesStep(code)
-    if (code === LESS_THAN || isLineBreak(code)) return this.#endWithoutGreaterThan()
+    if (code === GREATER_THAN || code === SLASH || code === LESS_THAN || isMarkerSpace(code) || isLineBreak(code)) return this.#startAttributes(code)
     if (this.#marker === 'none') return STEP_REJECT
     return this.#complete(false)
   }
 
-  #attributesStep(code: number): StepResult {
-    if (isMarkerSpace(code)) return this.#accept()
-    if (code === GREATER_THAN) {
-      this.#terminated = true
-      return this.#complete(true)
-    }
-    if (code === SLASH) {
-      this.#state = SELF_CLOSING
-      return this.#accept()
-    }
-    if (code === LESS_THAN || isLineBreak(code)) return this.#endWithoutGreaterThan()
-    // Markerless: only well-formed attributes on openers; closers take none.
-    if (this.#marker === 'none' && (this.#closing || !isAsciiLetter(code))) return STEP_REJECT
-    if (isNameStart(code)) {
-      this.#attributeMask = ATTRIBUTE_NAME_SET.step(ATTRIBUTE_NAME_SET.all, 0, code)
-      this.#attributeNameLength = 1
-      this.#state = ATTRIBUTE_NAME
-      return this.#accept()
-    }
-    // Junk inside a markered tag (`<‹DSML›tool name="x"...>`): read past it.
-    return this.#accept()
+  // ── attributes ────────────────────────────────────────────────────────
+
+  #startAttributes(code: number): StepResult {
+    this.#state = ATTRIBUTE_LIST
+    this.#attributes.begin(this.#marker === 'none', this.#closing)
+    return this.#attributeStep(code)
   }
 
-  /** A markered tag may end without `>`; a markerless one may not. */
-  #endWithoutGreaterThan(): StepResult {
-    return this.#marker === 'none' ? STEP_REJECT : this.#complete(false)
-  }
-
-  /** Records an attribute's value `[start, end)`, if it is one the grammar names and the first of its name. */
-  #finishAttribute(start: number, end: number): void {
-    const id = ATTRIBUTE_NAME_SET.matched(this.#attributeMask, this.#attributeNameLength)
-    this.#attributeMask = 0
-    if (id === -1 || this.#attributes[id * 2] !== -1) return
-    this.#attributes[id * 2] = start
-    this.#attributes[id * 2 + 1] = end
+  #attributeStep(code: number): StepResult {
+    switch (this.#attributes.step(code, this.#length)) {
+      case ATTRIBUTES_CONTINUE:
+        return this.#accept()
+      case ATTRIBUTES_REJECT:
+        return STEP_REJECT
+      case ATTRIBUTES_END:
+        this.#terminated = true
+        return this.#complete(true)
+      case ATTRIBUTES_END_BEFORE:
+        return this.#complete(false)
+    }
   }
 }

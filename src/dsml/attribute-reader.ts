@@ -1,0 +1,218 @@
+/**
+ * The attribute list of a tag, after its name: `name="x" string='true' value=y`,
+ * up to `>`, `/>`, or (markered tags only) a line break or the next `<`. The
+ * tag lexer (`tag-lexer.ts`) hands each character here once the name ends.
+ *
+ * Values are kept as offsets into the tag; only the attributes the grammar
+ * names (`ATTRIBUTE_NAMES`) are kept, the first of each name. A markerless
+ * tag must be well formed (letters for names, no bar, `<` or line break in a
+ * value, a `>` at the end); a markered one is read past anything.
+ */
+import {
+  ATTRIBUTE_NAME_SET,
+  closingQuoteOf,
+  EQUALS,
+  GREATER_THAN,
+  isAsciiLetter,
+  isBar,
+  isLineBreak,
+  isMarkerSpace,
+  isNameStart,
+  isTagNameCharacter,
+  LESS_THAN,
+  MAX_ATTRIBUTE_NAME_LENGTH,
+  SLASH,
+} from './grammar.ts'
+
+/** The character was consumed; the list goes on. */
+export const ATTRIBUTES_CONTINUE = 0
+/** The character was not consumed; the tag is not markup. */
+export const ATTRIBUTES_REJECT = 1
+/** The character was the tag's `>` (after `/` when `selfClosing`). */
+export const ATTRIBUTES_END = 2
+/** The character was not consumed; a markered tag ended before it, without `>`. */
+export const ATTRIBUTES_END_BEFORE = 3
+
+export type AttributesStep = typeof ATTRIBUTES_CONTINUE | typeof ATTRIBUTES_REJECT | typeof ATTRIBUTES_END | typeof ATTRIBUTES_END_BEFORE
+
+// The reader's states, named.
+const BETWEEN = 0
+const ATTRIBUTE_NAME = 1
+const AFTER_ATTRIBUTE_NAME = 2
+const BEFORE_VALUE = 3
+const QUOTED_VALUE = 4
+const BARE_VALUE = 5
+const SELF_CLOSING = 6
+
+type ReaderState =
+  | typeof BETWEEN
+  | typeof ATTRIBUTE_NAME
+  | typeof AFTER_ATTRIBUTE_NAME
+  | typeof BEFORE_VALUE
+  | typeof QUOTED_VALUE
+  | typeof BARE_VALUE
+  | typeof SELF_CLOSING
+
+export class AttributeReader {
+  /** `[start, end]` of the `name`, `string` and `value` attribute values; -1 when absent. */
+  readonly attributes = [-1, -1, -1, -1, -1, -1]
+  selfClosing = false
+  #state: ReaderState = BETWEEN
+  #markerless = false
+  #closing = false
+  #nameMask = 0
+  #nameLength = 0
+  #valueStart = 0
+  #closingQuote = 0
+
+  /** A tag's list begins (its name just ended, or its marker if it has none). */
+  begin(markerless: boolean, closing: boolean): void {
+    this.#state = BETWEEN
+    this.#markerless = markerless
+    this.#closing = closing
+    this.selfClosing = false
+    const attributes = this.attributes
+    if (attributes[0] !== -1 || attributes[2] !== -1 || attributes[4] !== -1) attributes.fill(-1)
+  }
+
+  /** Reads the character at `position` in the tag. */
+  step(code: number, position: number): AttributesStep {
+    switch (this.#state) {
+      case BETWEEN:
+        return this.#between(code)
+      case ATTRIBUTE_NAME:
+        if (isTagNameCharacter(code) && this.#nameLength < MAX_ATTRIBUTE_NAME_LENGTH) {
+          this.#nameMask = ATTRIBUTE_NAME_SET.step(this.#nameMask, this.#nameLength, code)
+          this.#nameLength++
+          return ATTRIBUTES_CONTINUE
+        }
+        if (isMarkerSpace(code)) {
+          this.#state = AFTER_ATTRIBUTE_NAME
+          return ATTRIBUTES_CONTINUE
+        }
+        return this.#afterName(code, position)
+      case AFTER_ATTRIBUTE_NAME:
+        return this.#afterName(code, position)
+      case BEFORE_VALUE:
+        return this.#beforeValue(code, position)
+      case QUOTED_VALUE:
+        if (code === this.#closingQuote) {
+          this.#finishAttribute(this.#valueStart, position)
+          this.#state = BETWEEN
+          return ATTRIBUTES_CONTINUE
+        }
+        return this.#markerless && (code === LESS_THAN || isLineBreak(code) || isBar(code)) ? ATTRIBUTES_REJECT : ATTRIBUTES_CONTINUE
+      case BARE_VALUE:
+        if (isMarkerSpace(code) || code === GREATER_THAN || code === LESS_THAN || isLineBreak(code)) {
+          this.#finishAttribute(this.#valueStart, position)
+          return this.#between(code)
+        }
+        return this.#markerless && isBar(code) ? ATTRIBUTES_REJECT : ATTRIBUTES_CONTINUE
+      case SELF_CLOSING:
+        if (code === GREATER_THAN) {
+          this.selfClosing = true
+          return ATTRIBUTES_END
+        }
+        if (this.#markerless) return ATTRIBUTES_REJECT
+        return this.#between(code)
+    }
+  }
+
+  /**
+   * Inside a quoted value: how far from `index` (up to `limit`) the text holds
+   * nothing but characters `step` would take plainly. Lets the lexer take a
+   * value's characters as one run.
+   */
+  plainValueEnd(text: string, index: number, limit: number): number {
+    if (this.#state !== QUOTED_VALUE) return index
+    const quote = this.#closingQuote
+    const markerless = this.#markerless
+    while (index < limit) {
+      const code = text.charCodeAt(index)
+      if (code === quote || (markerless && (code === LESS_THAN || isLineBreak(code) || isBar(code)))) break
+      index++
+    }
+    return index
+  }
+
+  /** End of input at `position`: an attribute being read ends there. Returns whether a quote was left open. */
+  finish(position: number): boolean {
+    switch (this.#state) {
+      case QUOTED_VALUE:
+        this.#finishAttribute(this.#valueStart, position)
+        return true
+      case BARE_VALUE:
+        this.#finishAttribute(this.#valueStart, position)
+        return false
+      case ATTRIBUTE_NAME:
+      case AFTER_ATTRIBUTE_NAME:
+      case BEFORE_VALUE:
+        this.#finishAttribute(position, position)
+        return false
+      case BETWEEN:
+      case SELF_CLOSING:
+        return false
+    }
+  }
+
+  #between(code: number): AttributesStep {
+    this.#state = BETWEEN
+    if (isMarkerSpace(code)) return ATTRIBUTES_CONTINUE
+    if (code === GREATER_THAN) return ATTRIBUTES_END
+    if (code === SLASH) {
+      this.#state = SELF_CLOSING
+      return ATTRIBUTES_CONTINUE
+    }
+    // A markered tag may end without `>`; a markerless one may not.
+    if (code === LESS_THAN || isLineBreak(code)) return this.#markerless ? ATTRIBUTES_REJECT : ATTRIBUTES_END_BEFORE
+    // Markerless: only well-formed attributes on openers; closers take none.
+    if (this.#markerless && (this.#closing || !isAsciiLetter(code))) return ATTRIBUTES_REJECT
+    if (isNameStart(code)) {
+      this.#nameMask = ATTRIBUTE_NAME_SET.step(ATTRIBUTE_NAME_SET.all, 0, code)
+      this.#nameLength = 1
+      this.#state = ATTRIBUTE_NAME
+      return ATTRIBUTES_CONTINUE
+    }
+    // Junk inside a markered tag (`<‹DSML›tool name="x"...>`): read past it.
+    return ATTRIBUTES_CONTINUE
+  }
+
+  #afterName(code: number, position: number): AttributesStep {
+    if (isMarkerSpace(code)) return ATTRIBUTES_CONTINUE
+    if (code === EQUALS) {
+      this.#state = BEFORE_VALUE
+      return ATTRIBUTES_CONTINUE
+    }
+    this.#finishAttribute(position, position)
+    return this.#between(code)
+  }
+
+  #beforeValue(code: number, position: number): AttributesStep {
+    if (isMarkerSpace(code)) return ATTRIBUTES_CONTINUE
+    const closingQuote = closingQuoteOf(code)
+    if (closingQuote !== -1) {
+      this.#closingQuote = closingQuote
+      this.#valueStart = position + 1
+      this.#state = QUOTED_VALUE
+      return ATTRIBUTES_CONTINUE
+    }
+    if (code === GREATER_THAN || code === LESS_THAN || isLineBreak(code)) {
+      this.#finishAttribute(position, position)
+      return this.#between(code)
+    }
+    if (this.#markerless && isBar(code)) return ATTRIBUTES_REJECT
+    this.#valueStart = position
+    this.#state = BARE_VALUE
+    return ATTRIBUTES_CONTINUE
+  }
+
+  /** Records an attribute's value `[start, end)`, if the grammar names it and it is the first of its name. */
+  #finishAttribute(start: number, end: number): void {
+    const id = ATTRIBUTE_NAME_SET.matched(this.#nameMask, this.#nameLength)
+    this.#nameMask = 0
+    this.#nameLength = 0
+    if (id === -1 || this.attributes[id * 2] !== -1) return
+    this.attributes[id * 2] = start
+    this.attributes[id * 2 + 1] = end
+  }
+}

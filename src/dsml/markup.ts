@@ -1,0 +1,239 @@
+/**
+ * What becomes of a region's markup (`states.ts`): held while the region is
+ * read, then recovered as a call, removed and reported, or released as text.
+ * The structure layer (`structure.ts`) decides when; each method here does
+ * one outcome and returns the state that follows it.
+ */
+import { type CallAcceptance, toolOf } from './acceptance.ts'
+import { parseFencedJsonCall, parseJsonObjectBody, parseXmlChildren, setArgument, typeValue } from './arguments.ts'
+import { HeldText } from './hold.ts'
+import type { ResolvedOptions } from './options.ts'
+import type { Output } from './output.ts'
+import { type Invoke, OUTSIDE, type Region, type State } from './states.ts'
+import type { ToolCall } from './types.ts'
+
+type ParameterState = Extract<State, { kind: 'parameter' | 'orphan-parameter' }>
+type BlockState = Extract<State, { kind: 'lone-block' | 'block' }>
+
+export class Markup {
+  #resolved: ResolvedOptions
+  #output: Output
+  #acceptance: CallAcceptance
+  /** Markup of the current region. */
+  #held = new HeldText()
+  /** Text after a lone block opener: released if the block turns out empty. */
+  #gap = new HeldText()
+
+  constructor(resolved: ResolvedOptions, output: Output, acceptance: CallAcceptance) {
+    this.#resolved = resolved
+    this.#output = output
+    this.#acceptance = acceptance
+  }
+
+  get heldChars(): number {
+    return this.#held.length + this.#gap.length
+  }
+
+  /** Text after a lone block opener, so far. */
+  get gapChars(): number {
+    return this.#gap.length
+  }
+
+  // ── holding ───────────────────────────────────────────────────────────
+
+  /** Appends markup to `state`'s region, reporting it in capped pieces instead of growing. */
+  hold(state: State, text: string): void {
+    if (state.kind !== 'outside') state.region.consumed += text.length
+    const cap = this.#resolved.maxMarkupChars
+    while (this.#held.length + text.length > cap) {
+      const room = cap - this.#held.length
+      this.#held.add(text.slice(0, room))
+      text = text.slice(room)
+      this.#overflow(state)
+    }
+    this.#held.add(text)
+  }
+
+  /** Text after a lone block opener. */
+  holdGap(region: Region, text: string): void {
+    region.consumed += text.length
+    this.#gap.add(text)
+  }
+
+  /** Enters a region's first state with its opener's text. */
+  begin(state: State, text: string): State {
+    this.hold(state, text)
+    return state
+  }
+
+  /** A tag between a block's elements: the gap after a lone opener becomes markup too. */
+  startElement(state: BlockState, text: string): State {
+    const region = state.region
+    const block: State = state.kind === 'block' ? state : { kind: 'block', region }
+    if (state.kind === 'lone-block' && this.#gap.length > 0) {
+      const gap = this.#gap.take()
+      region.consumed -= gap.length
+      this.hold(block, gap)
+    }
+    this.hold(block, text)
+    return block
+  }
+
+  // ── regions ───────────────────────────────────────────────────────────
+
+  /** An unconfirmed candidate proved to be text: everything it held comes out unchanged. */
+  release(): State {
+    const held = this.#held.take()
+    this.#output.emitText(this.#gap.length > 0 ? held + this.#gap.take() : held)
+    return OUTSIDE
+  }
+
+  closeBlock(region: Region): State {
+    if (!region.confirmed) return this.release()
+    this.#drop('DSML block markup removed')
+    return this.#endRegion()
+  }
+
+  /** A block the text ended in: what it still holds is removed. */
+  closeUnclosedBlock(): State {
+    this.#drop('Unclosed DSML block removed')
+    return OUTSIDE
+  }
+
+  /** A markered block opener followed by text only: try the fenced-JSON rescue, else drop the opener and release the text. */
+  resolveLoneBlock(region: Region): State {
+    if (this.#resolved.rescues.fencedJson) {
+      const gap = this.#gap.take()
+      const fenced = parseFencedJsonCall(gap)
+      if (fenced !== undefined) {
+        const block: State = { kind: 'block', region }
+        this.hold(block, gap.slice(0, fenced.end))
+        this.#finishCall(region, fenced.name, fenced.arguments, [])
+        this.hold(block, gap.slice(fenced.end))
+        return block
+      }
+      this.#gap.add(gap)
+    }
+    this.#drop('DSML block opener with no call after it')
+    const text = this.#gap.take()
+    const next = this.#endRegion()
+    this.#output.emitText(text)
+    return next
+  }
+
+  /** The end of an invoke, a parameter or a tag the text ended in: removed (V16). */
+  cutOff(invoke: Invoke | undefined): void {
+    this.#drop('DSML markup cut off by the end of the text removed', invoke === undefined ? undefined : toolOf(invoke))
+  }
+
+  // ── invokes and parameters ────────────────────────────────────────────
+
+  closeParameter(state: ParameterState, loose: boolean): State {
+    const { region, parameter } = state
+    if (state.kind === 'orphan-parameter') {
+      // V10: a parameter with no invoke names no tool.
+      if (!region.confirmed) return this.release()
+      this.#drop('DSML parameter outside any invoke removed (no tool name)')
+      return this.#afterElement(region)
+    }
+    const invoke = state.invoke
+    const next: State = { kind: state.wrapped ? 'wrapped-tool' : 'invoke', region, invoke }
+    if (loose) invoke.loose = true
+    if (parameter.overflowed) {
+      invoke.overflowed = true
+      return next
+    }
+    const name = parameter.name
+    if (name === undefined || name === '') {
+      invoke.loose = true
+      return next
+    }
+    const typed = typeValue(parameter.value.join(''), parameter.stringAttribute)
+    setArgument(invoke.args, name, typed.value)
+    invoke.argumentCount++
+    if (!parameter.markerless) invoke.markeredArgumentCount++
+    if (parameter.stringAttribute !== undefined) invoke.hasStringAttribute = true
+    if (typed.invalidJson) invoke.invalidJson.push(name)
+    return next
+  }
+
+  abandonInvoke(region: Region, invoke: Invoke, message: string): State {
+    if (!region.confirmed) return this.release()
+    this.#drop(message, toolOf(invoke))
+    return this.#afterElement(region)
+  }
+
+  finishInvoke(region: Region, invoke: Invoke, wrapped: boolean): State {
+    let args: Record<string, unknown> | undefined = invoke.argumentCount > 0 ? invoke.args : undefined
+    let usedBody = false
+    if (args === undefined && !wrapped && !invoke.overflowed) {
+      args = parseJsonObjectBody(invoke.body.join(''))
+      usedBody = args !== undefined
+    }
+    const reason =
+      args === undefined
+        ? 'DSML invoke removed: no arguments'
+        : this.#acceptance.rejectionOf(invoke, { wrapped, inBlock: region.inBlock, usedBody, confirmed: region.confirmed })
+    if (reason !== undefined) {
+      if (!region.confirmed) return this.release()
+      this.#drop(reason, toolOf(invoke))
+    } else {
+      this.#finishCall(region, invoke.name!, args!, invoke.invalidJson)
+    }
+    return this.#afterElement(region)
+  }
+
+  finishToolNameTag(region: Region, invoke: Invoke): State {
+    const args = invoke.overflowed ? undefined : parseXmlChildren(invoke.body.join(''))
+    if (args === undefined) this.#drop('DSML tag named after a tool removed: no arguments', invoke.name)
+    else if (!this.#resolved.rescues.toolNameTag) this.#drop('Tool-name tag removed: the toolNameTag rescue is off', invoke.name)
+    else this.#finishCall(region, invoke.name!, args, [])
+    return this.#endRegion()
+  }
+
+  // ── outcomes ──────────────────────────────────────────────────────────
+
+  /** Emits a complete call (or the reason it is not sent), with the held markup as its source. */
+  #finishCall(region: Region, name: string, args: Record<string, unknown>, invalidJson: string[]): void {
+    const output = this.#output
+    region.confirmed = true
+    for (const parameter of invalidJson) {
+      output.diagnose('invalid-json', '', `Parameter "${parameter}" of "${name}" is not JSON; used as a string`, name)
+    }
+    const verdict = this.#acceptance.verdict(name, args)
+    if (verdict.kind !== 'call') {
+      output.diagnose(verdict.kind, this.#held.take(), verdict.message, name)
+      return
+    }
+    const call: ToolCall = { id: this.#resolved.generateId(), name, arguments: args }
+    output.push({ type: 'tool-call', call, source: this.#held.take() })
+    output.push({ type: 'diagnostic', diagnostic: { kind: 'recovered-call', text: '', tool: name, message: `Recovered a call to "${name}"` } })
+    output.afterRemoval = true
+  }
+
+  /** Back to the enclosing block after an element, or out of the region. */
+  #afterElement(region: Region): State {
+    return region.inBlock ? { kind: 'block', region } : this.#endRegion()
+  }
+
+  #endRegion(): State {
+    this.#output.afterRemoval = true
+    return OUTSIDE
+  }
+
+  #overflow(state: State): void {
+    this.#output.diagnose('hold-limit', this.#held.take(), `Held DSML markup passed maxHoldChars (${this.#resolved.maxHoldChars}); removed and reported`)
+    if (state.kind === 'parameter' || state.kind === 'orphan-parameter') {
+      state.parameter.overflowed = true
+      state.parameter.value = []
+    }
+    if (state.kind === 'parameter' || state.kind === 'invoke' || state.kind === 'wrapped-tool' || state.kind === 'tool-name-tag') {
+      state.invoke.overflowed = true
+      state.invoke.body = []
+    }
+  }
+
+  #drop(message: string, tool?: string): void {
+    if (this.#held.length > 0) this.#output.diagnose('dropped-markup', this.#held.take(), message, tool)
+  }
+}
