@@ -119,18 +119,25 @@ export class AttributeReader {
   }
 
   /**
-   * Inside a quoted value: how far from `index` (up to `limit`) the text holds
-   * nothing but characters `step` would take plainly. Lets the lexer take a
-   * value's characters as one run.
+   * How far from `index` (up to `limit`) the text holds nothing but
+   * characters `step` would take plainly where the reader stands: a quoted
+   * value's characters, or the rest of an attribute name no attribute of the
+   * grammar has. Lets the lexer take them as one run.
    */
-  plainValueEnd(text: string, index: number, limit: number): number {
-    if (this.#state !== QUOTED_VALUE) return index
-    const quote = this.#closingQuote
-    const markerless = this.#markerless
-    while (index < limit) {
-      const code = text.charCodeAt(index)
-      if (code === quote || (markerless && (code === LESS_THAN || isLineBreak(code) || isBar(code)))) break
-      index++
+  plainRunEnd(text: string, index: number, limit: number): number {
+    if (this.#state === QUOTED_VALUE) {
+      const quote = this.#closingQuote
+      const markerless = this.#markerless
+      while (index < limit) {
+        const code = text.charCodeAt(index)
+        if (code === quote || (markerless && (code === LESS_THAN || isLineBreak(code) || isBar(code)))) break
+        index++
+      }
+    } else if (this.#state === ATTRIBUTE_NAME && this.#nameMask === 0) {
+      const start = index
+      limit = Math.min(limit, index + MAX_ATTRIBUTE_NAME_LENGTH - this.#nameLength)
+      while (index < limit && isTagNameCharacter(text.charCodeAt(index))) index++
+      this.#nameLength += index - start
     }
     return index
   }

@@ -381,13 +381,19 @@ export class MarkerlessOpenerFinder {
   /** Per anchor: where its last search began, and the opener it found there (-1: none to the end). */
   #from: number[] = OPENER_ANCHORS.map(() => Number.MAX_SAFE_INTEGER)
   #found: number[] = OPENER_ANCHORS.map(() => -1)
+  /** The last answer, for searches from `#firstFrom` on, while still ahead (-2: none kept). */
+  #first = -2
+  #firstFrom = 0
 
   /** The first opener at or after `from`, or -1. */
   next(text: string, from: number): number {
     if (text !== this.#text) {
       this.#text = text
       this.#from.fill(Number.MAX_SAFE_INTEGER)
+      this.#first = -2
     }
+    const kept = this.#first
+    if (kept !== -2 && from >= this.#firstFrom && (kept === -1 || kept >= from)) return kept
     let first = -1
     for (let anchor = 0; anchor < OPENER_ANCHORS.length; anchor++) {
       let found = this.#found[anchor]!
@@ -398,6 +404,8 @@ export class MarkerlessOpenerFinder {
       }
       if (found !== -1 && (first === -1 || found < first)) first = found
     }
+    this.#first = first
+    this.#firstFrom = from
     return first
   }
 }

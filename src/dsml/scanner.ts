@@ -90,6 +90,8 @@ export class Scanner {
   #lexer: TagLexer
   /** A second lexer, to test whether a stretch of text is still a tag start (see `#chainStart`). */
   #probe: TagLexer
+  /** The view of each completed tag handed to the structure layer (which reads it at once). */
+  #tag: Tag | undefined
   #structure: Structure
   #output: Output
   #maxPendingChars: number
@@ -185,7 +187,8 @@ export class Scanner {
       const plain = this.#plainUntil(text, index)
       if (plain > index) {
         output.emitRange(text, index, plain)
-        return plain
+        if (plain === length) return plain
+        index = plain
       }
     }
     const names = structure.names()
@@ -284,6 +287,7 @@ export class Scanner {
     while (start > from) {
       const previous = text.lastIndexOf('<', start - 1)
       if (previous < from || start - previous > LONGEST_BARLESS_TAG_START) return start
+      if (previous + 1 < start && isTextTagStart(text, previous, names)) return start
       this.#probe.begin(false, names)
       for (let index = previous + 1; index < start; index++) {
         if (this.#probe.step(text.charCodeAt(index)) !== STEP_CONTINUE) return start
@@ -367,7 +371,8 @@ export class Scanner {
     const lexed = this.#lexer.tag()
     const prefix = this.#pending
     this.#pending = ''
-    const tag = start === -1 ? new Tag(lexed, tagText) : new Tag(lexed, tagText, text, start)
+    const input = start === -1 ? undefined : text
+    const tag = this.#tag === undefined ? (this.#tag = new Tag(lexed, tagText, input, start)) : this.#tag.read(lexed, tagText, input, start)
     if (lexed.length < tagText.length) {
       this.#structure.handleTag(tag, prefix + tagText.slice(0, lexed.length))
       return this.#reread(tagText, lexed.length, inText, text, index)

@@ -218,17 +218,17 @@ export class TagLexer {
    * ends (`end`), or the tag, uncommitted, reaches `budget` characters.
    * Returns the index it stopped at: the deciding character (its result in
    * `lastStep`), or where it stopped with the tag going on (`lastStep` is
-   * STEP_CONTINUE). The same as `step` on each character, with a quoted
-   * value's plain characters taken as one run.
+   * STEP_CONTINUE). The same as `step` on each character, with the plain
+   * characters of an attribute value or name taken as one run.
    */
   run(text: string, from: number, end: number, budget: number): number {
     let index = from
     while (index < end) {
       if (this.#length >= budget && !this.#committed) break
       if (this.#state === ATTRIBUTE_LIST) {
-        // A quoted value's plain characters, at once (up to the tag limit and the budget).
+        // Characters of a value or name the reader takes plainly, at once (up to the tag limit and the budget).
         const limit = Math.min(this.#maxTagChars, this.#committed ? Number.MAX_SAFE_INTEGER : budget) - this.#length
-        const stop = this.#attributes.plainValueEnd(text, index, Math.min(end, index + Math.max(limit, 0)))
+        const stop = this.#attributes.plainRunEnd(text, index, Math.min(end, index + Math.max(limit, 0)))
         this.#length += stop - index
         index = stop
         if (index >= end || (this.#length >= budget && !this.#committed)) break

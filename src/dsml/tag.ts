@@ -37,73 +37,111 @@ export interface LexedTag {
   length: number
 }
 
-/** A completed tag with its text. Its strings are sliced when first asked for (most tags are text). */
+/**
+ * A completed tag with its text: a view of the lexer's `LexedTag`, read by the
+ * structure layer before the lexer reads another tag. Its strings are sliced
+ * when first asked for (most tags turn out to be text).
+ */
 export class Tag {
-  readonly text: string
-  /** The input the whole tag was read from, and where in it: so a tag that turns out to be text can come out as a range of it. */
-  readonly input: string | undefined
-  readonly inputStart: number
-  readonly closing: boolean
-  readonly marker: MarkerKind
-  readonly fragment: boolean
-  readonly special: boolean
-  /** What its name means (`nameKind`). */
-  readonly kind: TagKind
-  readonly selfClosing: boolean
-  readonly terminated: boolean
-  readonly broken: boolean
-  readonly length: number
-  readonly markerStart: number
-  readonly markerEnd: number
-  #nameStart: number
-  #nameEnd: number
-  #nameAttributeStart: number
-  #nameAttributeEnd: number
-  #stringAttributeStart: number
-  #stringAttributeEnd: number
-  #valueAttributeStart: number
-  #valueAttributeEnd: number
+  #lexed: LexedTag
+  #text: string
+  #input: string | undefined
+  #inputStart: number
 
   /** `text` starts where the tag starts; `input` holds it at `inputStart`, when it was read from one input. */
   constructor(lexed: LexedTag, text: string, input?: string, inputStart = 0) {
-    this.text = text
-    this.input = input
-    this.inputStart = inputStart
-    this.closing = lexed.closing
-    this.marker = lexed.marker
-    this.fragment = lexed.fragment
-    this.special = lexed.special
-    this.kind = lexed.kind
-    this.selfClosing = lexed.selfClosing
-    this.terminated = lexed.terminated
-    this.broken = lexed.broken
-    this.length = lexed.length
-    this.markerStart = lexed.markerStart
-    this.markerEnd = lexed.markerEnd
-    this.#nameStart = lexed.nameStart
-    this.#nameEnd = lexed.nameEnd
-    const attributes = lexed.attributes
-    this.#nameAttributeStart = attributes[NAME_ATTRIBUTE * 2]!
-    this.#nameAttributeEnd = attributes[NAME_ATTRIBUTE * 2 + 1]!
-    this.#stringAttributeStart = attributes[STRING_ATTRIBUTE * 2]!
-    this.#stringAttributeEnd = attributes[STRING_ATTRIBUTE * 2 + 1]!
-    this.#valueAttributeStart = attributes[VALUE_ATTRIBUTE * 2]!
-    this.#valueAttributeEnd = attributes[VALUE_ATTRIBUTE * 2 + 1]!
+    this.#lexed = lexed
+    this.#text = text
+    this.#input = input
+    this.#inputStart = inputStart
+  }
+
+  /** Points the view at the next completed tag. */
+  read(lexed: LexedTag, text: string, input: string | undefined, inputStart: number): this {
+    this.#lexed = lexed
+    this.#text = text
+    this.#input = input
+    this.#inputStart = inputStart
+    return this
+  }
+
+  get text(): string {
+    return this.#text
+  }
+
+  /** The input the whole tag was read from, if it was read from one (then a tag that is text can come out as a range of it). */
+  get input(): string | undefined {
+    return this.#input
+  }
+
+  get inputStart(): number {
+    return this.#inputStart
+  }
+
+  get closing(): boolean {
+    return this.#lexed.closing
+  }
+
+  get marker(): MarkerKind {
+    return this.#lexed.marker
+  }
+
+  get fragment(): boolean {
+    return this.#lexed.fragment
+  }
+
+  get special(): boolean {
+    return this.#lexed.special
+  }
+
+  /** What its name means (`nameKind`). */
+  get kind(): TagKind {
+    return this.#lexed.kind
+  }
+
+  get selfClosing(): boolean {
+    return this.#lexed.selfClosing
+  }
+
+  get terminated(): boolean {
+    return this.#lexed.terminated
+  }
+
+  get broken(): boolean {
+    return this.#lexed.broken
+  }
+
+  get length(): number {
+    return this.#lexed.length
+  }
+
+  get markerStart(): number {
+    return this.#lexed.markerStart
+  }
+
+  get markerEnd(): number {
+    return this.#lexed.markerEnd
   }
 
   get name(): string {
-    return this.text.slice(this.#nameStart, this.#nameEnd)
+    return this.#text.slice(this.#lexed.nameStart, this.#lexed.nameEnd)
   }
 
   get nameAttribute(): string | undefined {
-    return this.#nameAttributeStart === -1 ? undefined : this.text.slice(this.#nameAttributeStart, this.#nameAttributeEnd)
+    return this.#attribute(NAME_ATTRIBUTE)
   }
 
   get stringAttribute(): string | undefined {
-    return this.#stringAttributeStart === -1 ? undefined : this.text.slice(this.#stringAttributeStart, this.#stringAttributeEnd)
+    return this.#attribute(STRING_ATTRIBUTE)
   }
 
   get valueAttribute(): string | undefined {
-    return this.#valueAttributeStart === -1 ? undefined : this.text.slice(this.#valueAttributeStart, this.#valueAttributeEnd)
+    return this.#attribute(VALUE_ATTRIBUTE)
+  }
+
+  #attribute(id: number): string | undefined {
+    const attributes = this.#lexed.attributes
+    const start = attributes[id * 2]!
+    return start === -1 ? undefined : this.#text.slice(start, attributes[id * 2 + 1])
   }
 }
