@@ -69,7 +69,7 @@ export const SHAPES: Shape[] = [
     doublingOptions: { maxHoldChars: 16_000_000 },
     doublingNote: 'here maxHoldChars 16_000_000, so 4n is recovered too',
   },
-  { key: 'd', label: '(d) prose, `<` every 5 chars', make: (size) => lessThanDense(size, 4), size: 200_000, n: 200_000 },
+  { key: 'd', label: '(d) prose, `<` every 5 chars', make: (size) => lessThanDense(size, 4), size: 1 * MB, n: 1 * MB },
 ]
 
 /** Markup-dense text with no DSML in it, each compared with prose of the same size. */

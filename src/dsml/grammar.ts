@@ -153,6 +153,8 @@ export function isSpecialTokenSeparator(code: number): boolean {
 export class WordSet {
   readonly words: readonly string[]
   readonly longest: number
+  /** The mask of every word. */
+  readonly all: number
   /** `#table[position * 128 + code]`: the words with `code` at `position`. */
   #table: Uint32Array
   /** `#ends[length]`: the words exactly that long. */
@@ -163,6 +165,7 @@ export class WordSet {
   constructor(words: readonly string[], fold: (code: number) => number = (code) => code) {
     if (words.length > 32) throw new RangeError('Cannot build a WordSet of more than 32 words')
     this.words = words
+    this.all = words.length === 32 ? 0xffffffff : (1 << words.length) - 1
     this.#fold = fold
     this.longest = Math.max(...words.map((word) => word.length))
     this.#table = new Uint32Array(this.longest * 128)
@@ -177,10 +180,6 @@ export class WordSet {
     })
   }
 
-  /** Every word. */
-  get all(): number {
-    return this.words.length === 32 ? 0xffffffff : (1 << this.words.length) - 1
-  }
 
   /** The words of `mask` with `code` at `position` (0 when none). */
   step(mask: number, position: number, code: number): number {

@@ -47,6 +47,10 @@ class Positions {
   /** Per needle: its first position at or after `#from[needle]`; -2 when there is none. */
   #at: number[]
   #from: number[]
+  /** The last answer (for `#firstCount` needles, from `#firstFrom`), kept while still ahead. */
+  #first = -1
+  #firstFrom = 0
+  #firstCount = 0
 
   constructor(needles: readonly string[]) {
     this.#needles = needles
@@ -57,6 +61,7 @@ class Positions {
   /** Forgets what was found: the next text may be the same string read again from its start. */
   reset(): void {
     this.#text = undefined
+    this.#first = -1
   }
 
   /** The first position at or after `from` where any of the first `count` needles starts, or `text.length`. */
@@ -64,7 +69,10 @@ class Positions {
     if (text !== this.#text) {
       this.#text = text
       this.#from.fill(Number.MAX_SAFE_INTEGER)
+      this.#first = -1
     }
+    const kept = this.#first
+    if (kept >= from && count === this.#firstCount && from >= this.#firstFrom) return kept
     let first = text.length
     for (let needle = 0; needle < count; needle++) {
       let at = this.#at[needle]!
@@ -77,6 +85,9 @@ class Positions {
       }
       if (at !== -2 && at < first) first = at
     }
+    this.#first = first
+    this.#firstFrom = from
+    this.#firstCount = count
     return first
   }
 }
@@ -196,7 +207,11 @@ export class Scanner {
       // The partial tags before a `<` that is text are text too.
       this.#flushPending()
     }
-    const next = this.#nextTagStart(text, index, structure.barsMatter(), names)
+    // A `<` that is not text is where the next tag starts (a needle the plain-text pass stopped at).
+    const next =
+      text.charCodeAt(index) === LESS_THAN && index + 1 < length && !isTextTagStart(text, index, names)
+        ? index
+        : this.#nextTagStart(text, index, structure.barsMatter(), names)
     const budget = structure.budgetLeft()
     if (next - index >= budget) {
       // Eager stop: the region may not hold this much plain text.
