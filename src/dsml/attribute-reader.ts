@@ -119,28 +119,45 @@ export class AttributeReader {
   }
 
   /**
-   * How far from `index` (up to `limit`) the text holds nothing but
-   * characters `step` would take plainly where the reader stands: a quoted
-   * value's characters, or the rest of an attribute name no attribute of the
-   * grammar has. Lets the lexer take them as one run.
+   * Reads `text` from `index` (at `position` in the tag) until a character's
+   * result is not ATTRIBUTES_CONTINUE, or up to `limit`. Returns where it
+   * stopped: at that character (its result in `lastResult`), or at `limit`
+   * (`lastResult` is ATTRIBUTES_CONTINUE). The same as `step` on each
+   * character, with a quoted value's characters, and the rest of a name no
+   * attribute of the grammar has, taken as runs.
    */
-  plainRunEnd(text: string, index: number, limit: number): number {
-    if (this.#state === QUOTED_VALUE) {
-      const quote = this.#closingQuote
-      const markerless = this.#markerless
-      while (index < limit) {
-        const code = text.charCodeAt(index)
-        if (code === quote || (markerless && (code === LESS_THAN || isLineBreak(code) || isBar(code)))) break
-        index++
+  run(text: string, index: number, limit: number, position: number): number {
+    const start = index
+    while (index < limit) {
+      if (this.#state === QUOTED_VALUE) {
+        const quote = this.#closingQuote
+        const markerless = this.#markerless
+        while (index < limit) {
+          const code = text.charCodeAt(index)
+          if (code === quote || (markerless && (code === LESS_THAN || isLineBreak(code) || isBar(code)))) break
+          index++
+        }
+        if (index === limit) break
+      } else if (this.#state === ATTRIBUTE_NAME && this.#nameMask === 0) {
+        const nameStart = index
+        const nameLimit = Math.min(limit, index + MAX_ATTRIBUTE_NAME_LENGTH - this.#nameLength)
+        while (index < nameLimit && isTagNameCharacter(text.charCodeAt(index))) index++
+        this.#nameLength += index - nameStart
+        if (index === limit) break
       }
-    } else if (this.#state === ATTRIBUTE_NAME && this.#nameMask === 0) {
-      const start = index
-      limit = Math.min(limit, index + MAX_ATTRIBUTE_NAME_LENGTH - this.#nameLength)
-      while (index < limit && isTagNameCharacter(text.charCodeAt(index))) index++
-      this.#nameLength += index - start
+      const result = this.step(text.charCodeAt(index), position + index - start)
+      if (result !== ATTRIBUTES_CONTINUE) {
+        this.lastResult = result
+        return index
+      }
+      index++
     }
+    this.lastResult = ATTRIBUTES_CONTINUE
     return index
   }
+
+  /** The result of the character `run` stopped at. */
+  lastResult: AttributesStep = ATTRIBUTES_CONTINUE
 
   /** End of input at `position`: an attribute being read ends there. Returns whether a quote was left open. */
   finish(position: number): boolean {

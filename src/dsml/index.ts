@@ -3,5 +3,12 @@ export { createDsmlPartSanitizer, type DsmlPartSanitizer } from './part-sanitize
 export { DsmlSanitizerStream, type DsmlSanitizerStreamOptions, type DsmlSanitizerStreamOutput } from './sanitizer-stream.ts'
 export { createDsmlSanitizer } from './sanitizer.ts'
 export { parseDsml, type ParseDsmlResult, sanitizeText, type SanitizeTextResult } from './sanitize-text.ts'
-export { generateCallId, type DsmlPreset, type DsmlRescues, type DsmlSanitizerOptions } from './options.ts'
+export {
+  generateCallId,
+  type DsmlPreset,
+  type DsmlRescues,
+  type DsmlSanitizerOptions,
+  resolveOptions as resolveDsmlSanitizerOptions,
+  type ResolvedOptions as ResolvedDsmlSanitizerOptions,
+} from './options.ts'
 export type { Diagnostic, DiagnosticKind, DsmlSanitizer, NativeToolCall, SanitizerEvent, ToolCall } from './types.ts'

@@ -210,13 +210,15 @@ export function resolveOptions(options: DsmlSanitizerOptions | ResolvedOptions =
   if (options.generateId !== undefined && typeof options.generateId !== 'function') {
     throw new TypeError('Cannot use option "generateId": expected a function returning a string')
   }
-  return Object.freeze({
-    [RESOLVED]: true as const,
+  const resolved = {
     mode,
     rescues,
     knownTools: options.knownTools === undefined ? undefined : new Set(options.knownTools),
     maxHoldChars,
     ...limits,
     generateId: options.generateId ?? generateCallId,
-  })
+  }
+  // Not enumerable: options spread from resolved ones (`{ ...resolved, maxHoldChars }`) are resolved again.
+  Object.defineProperty(resolved, RESOLVED, { value: true, enumerable: false })
+  return Object.freeze(resolved) as ResolvedOptions
 }

@@ -2,7 +2,7 @@
  * Whole-text entry points. They are the streaming engine fed once: there is
  * one implementation, not two.
  */
-import type { DsmlSanitizerOptions } from './options.ts'
+import type { DsmlSanitizerOptions, ResolvedOptions } from './options.ts'
 import { createDsmlSanitizer } from './sanitizer.ts'
 import type { Diagnostic, SanitizerEvent, ToolCall } from './types.ts'
 
@@ -14,7 +14,7 @@ export interface SanitizeTextResult {
   diagnostics: Diagnostic[]
 }
 
-function run(text: string, options: DsmlSanitizerOptions | undefined): SanitizerEvent[] {
+function run(text: string, options: DsmlSanitizerOptions | ResolvedOptions | undefined): SanitizerEvent[] {
   if (typeof text !== 'string') throw new TypeError(`Cannot sanitize DSML: expected a string, got ${typeof text}`)
   const sanitizer = createDsmlSanitizer(options)
   const events = sanitizer.feed(text)
@@ -30,7 +30,7 @@ function run(text: string, options: DsmlSanitizerOptions | undefined): Sanitizer
  * const { text, calls } = sanitizeText(storedAssistantText)
  * ```
  */
-export function sanitizeText(text: string, options?: DsmlSanitizerOptions): SanitizeTextResult {
+export function sanitizeText(text: string, options?: DsmlSanitizerOptions | ResolvedOptions): SanitizeTextResult {
   let clean = ''
   const calls: ToolCall[] = []
   const diagnostics: Diagnostic[] = []
@@ -56,7 +56,7 @@ export interface ParseDsmlResult {
  * const { calls, ranges } = parseDsml(text)
  * ```
  */
-export function parseDsml(text: string, options?: DsmlSanitizerOptions): ParseDsmlResult {
+export function parseDsml(text: string, options?: DsmlSanitizerOptions | ResolvedOptions): ParseDsmlResult {
   const calls: ToolCall[] = []
   const ranges: Array<[number, number]> = []
   let offset = 0

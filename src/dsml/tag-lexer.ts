@@ -31,6 +31,7 @@ import {
   ATTRIBUTES_END_BEFORE,
   ATTRIBUTES_REJECT,
   AttributeReader,
+  type AttributesStep,
 } from './attribute-reader.ts'
 import type { LexedTag, MarkerKind } from './tag.ts'
 import {
@@ -218,19 +219,24 @@ export class TagLexer {
    * ends (`end`), or the tag, uncommitted, reaches `budget` characters.
    * Returns the index it stopped at: the deciding character (its result in
    * `lastStep`), or where it stopped with the tag going on (`lastStep` is
-   * STEP_CONTINUE). The same as `step` on each character, with the plain
-   * characters of an attribute value or name taken as one run.
+   * STEP_CONTINUE). The same as `step` on each character, with the
+   * attribute list read as a run (`AttributeReader.run`).
    */
   run(text: string, from: number, end: number, budget: number): number {
     let index = from
     while (index < end) {
       if (this.#length >= budget && !this.#committed) break
       if (this.#state === ATTRIBUTE_LIST) {
-        // Characters of a value or name the reader takes plainly, at once (up to the tag limit and the budget).
-        const limit = Math.min(this.#maxTagChars, this.#committed ? Number.MAX_SAFE_INTEGER : budget) - this.#length
-        const stop = this.#attributes.plainRunEnd(text, index, Math.min(end, index + Math.max(limit, 0)))
+        // The attribute list, read by the reader as a run (up to the tag limit and the budget).
+        const room = Math.min(this.#maxTagChars, this.#committed ? Number.MAX_SAFE_INTEGER : budget) - this.#length
+        const stop = this.#attributes.run(text, index, Math.min(end, index + Math.max(room, 0)), this.#length)
         this.#length += stop - index
         index = stop
+        const result = this.#attributes.lastResult
+        if (result !== ATTRIBUTES_CONTINUE) {
+          this.lastStep = this.#attributesEnded(result)
+          return index
+        }
         if (index >= end || (this.#length >= budget && !this.#committed)) break
       }
       const step = this.step(text.charCodeAt(index))
@@ -586,7 +592,13 @@ export class TagLexer {
   }
 
   #attributeStep(code: number): StepResult {
-    switch (this.#attributes.step(code, this.#length)) {
+    const result = this.#attributes.step(code, this.#length)
+    return result === ATTRIBUTES_CONTINUE ? this.#accept() : this.#attributesEnded(result)
+  }
+
+  /** What the attribute list's last result means for the tag. */
+  #attributesEnded(result: AttributesStep): StepResult {
+    switch (result) {
       case ATTRIBUTES_CONTINUE:
         return this.#accept()
       case ATTRIBUTES_REJECT:

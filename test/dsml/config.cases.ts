@@ -10,7 +10,7 @@
  * an invoke without a block; tool-name tags have loose children; a fenced JSON
  * body is also a JSON body), the "others stay on" checks skip that pair.
  */
-import { createDsmlSanitizer, parseDsml, sanitizeText } from '../../src/dsml/index.ts'
+import { createDsmlSanitizer, parseDsml, resolveDsmlSanitizerOptions, sanitizeText } from '../../src/dsml/index.ts'
 import { resolveOptions } from '../../src/dsml/options.ts'
 import type { DsmlRescues, DsmlSanitizerOptions } from '../../src/dsml/options.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
@@ -383,6 +383,22 @@ export const suite = defineSuite('dsml/config', (test) => {
       assertThrows(() => sanitizeText('hello', o), TypeError)
       assertThrows(() => parseDsml('hello', o), TypeError)
     }
+  })
+
+  test('options: resolved once (resolveDsmlSanitizerOptions), then accepted as they are by every entry point', () => {
+    const resolved = resolveDsmlSanitizerOptions({ knownTools: ['bash'], maxHoldChars: 4096 })
+    assert(Object.isFrozen(resolved), 'resolved options are frozen')
+    assertEqual(resolveDsmlSanitizerOptions(resolved), resolved, 'resolving resolved options gives them back')
+    assertEqual(resolved.maxTagChars + resolved.maxPendingChars + resolved.eagerStopChars + resolved.maxMarkupChars, 4096, 'maxHoldChars is shared out whole')
+    const input = `a ${bashBlock()} b ${block([invoke('read', [param('path', 'x')])])}`
+    const result = sanitizeText(input, resolved)
+    assertEqual(result.text, 'a  b ', 'sanitizeText(resolved): text')
+    assertEqual(result.calls.map((call) => call.name), ['bash'], 'sanitizeText(resolved): calls')
+    assert(kindsOf(result.diagnostics).includes('unknown-tool'), 'knownTools applied')
+    const sanitizer = createDsmlSanitizer(resolved)
+    assertEqual(callsOf([...sanitizer.feed(input), ...sanitizer.end()]), [BASH], 'createDsmlSanitizer(resolved)')
+    const spread = resolveDsmlSanitizerOptions({ ...resolved, maxHoldChars: 300 })
+    assertEqual(spread.maxTagChars + spread.maxPendingChars + spread.eagerStopChars + spread.maxMarkupChars, 300, 'options spread from resolved ones are resolved again')
   })
 
   test('options: minimal legal values are accepted', () => {
