@@ -82,7 +82,7 @@ class Repair implements ChatCompletionsRepairCore {
   #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined
   #out = ''
   /** The sanitizer would pass a plain text part through and stay as it is (`DsmlPartSanitizer.idle`). */
-  #quiet = true
+  #quiet: boolean
 
   constructor(options: ChatCompletionsRepairOptions) {
     this.#sse = createSseDecoderCore(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize })
@@ -90,6 +90,7 @@ class Repair implements ChatCompletionsRepairCore {
     this.#synthesizer = createToolCallSynthesizer(options)
     this.#encoder = createChatCompletionsEncoderCore()
     this.#onDiagnostic = options.onDiagnostic
+    this.#quiet = this.#sanitizer.idle
   }
 
   feed(chunk: string | Uint8Array): string | undefined {

@@ -408,7 +408,7 @@ export const suite = defineSuite('chat-completions/fast-paths', (test) => {
     )
   })
 
-  test('prose one event per read: every read, the first too, comes out as it went in, the same bytes', async () => {
+  test('prose one event per read: every read but those at a line start comes out as it went in, the same bytes', async () => {
     const pieces = ['Hello', ' there', ',', ' \\"quoted\\"', ' line\\n', 'é', ' \u{1F600}', ' done.']
     const events = [
       `data: ${JSON.stringify({ ...ENVELOPE, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, logprobs: null, finish_reason: null }] })}\n\n`,
@@ -416,7 +416,9 @@ export const suite = defineSuite('chat-completions/fast-paths', (test) => {
     ]
     const reads = events.map(utf8)
     const run = fused(reads)
-    assertEqual(run.unchanged, pieces.length + 1, 'reads forwarded as they came')
+    // The stream starts at a line start, where text may begin a code fence: the sanitizer reads
+    // the first chunks (the role chunk and "Hello"); every later one is forwarded as it came.
+    assertEqual(run.unchanged, pieces.length - 1, 'reads forwarded as they came')
     const out = await fusedBytes(reads)
     assert(bytesEqual(out, utf8(events.join(''))), 'the stream gives the input bytes back')
   })
@@ -428,12 +430,12 @@ export const suite = defineSuite('chat-completions/fast-paths', (test) => {
     const reads = [role, role, event.subarray(0, split), event.subarray(split), role]
     const run = fused(reads)
     checkSame(run, reference(new Uint8Array([...role, ...role, ...event, ...role])), 'split character')
-    assertEqual(run.unchanged, 3, 'only the whole reads')
+    assertEqual(run.unchanged, 2, 'only the whole reads after the first (at a line start)')
     const bad = utf8(`data: ${JSON.stringify({ ...ENVELOPE, choices: [{ index: 0, delta: { content: 'xy' }, finish_reason: null }] })}\n\n`)
     const invalid = new Uint8Array(bad)
     invalid[invalid.indexOf(0x78)] = 0xff
     const badRun = fused([role, role, invalid, role])
-    assertEqual(badRun.unchanged, 3, 'invalid UTF-8 is decoded (U+FFFD), not forwarded')
+    assertEqual(badRun.unchanged, 2, 'invalid UTF-8 is decoded (U+FFFD), not forwarded')
     checkSame(badRun, reference(new Uint8Array([...role, ...role, ...invalid, ...role])), 'invalid byte')
   })
 
