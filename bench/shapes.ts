@@ -4,6 +4,7 @@
  */
 import { createDsmlSanitizer, type DsmlSanitizerOptions, sanitizeText } from '../src/dsml/index.ts'
 import { bigParameter, blockDense, htmlText, lessThanDense, prose, tsxText, xmlParameters } from './inputs.ts'
+import { measureInterleaved } from './measure.ts'
 
 export const MB = 1e6
 
@@ -80,3 +81,21 @@ export const DENSE_SHAPES: ReadonlyArray<{ key: string; label: string; make(size
   { key: 'tsx', label: 'TypeScript / JSX generics', make: (size) => tsxText(size, 14) },
   { key: 'xml', label: 'XML: `<param name>`, `<parameters>`, `<invoke …/>`', make: (size) => xmlParameters(size, 15) },
 ]
+
+export const DENSE_SIZE = 1_000_000
+
+export interface DenseResult {
+  /** Median ms per shape (in `DENSE_SHAPES` order), whole and fed by 64. */
+  whole: number[]
+  fed: number[]
+}
+
+/** Times every dense shape and prose in interleaved rounds, whole and fed by 64. */
+export function measureDense(): DenseResult {
+  const texts = DENSE_SHAPES.map((shape) => shape.make(DENSE_SIZE))
+  const options = { warmup: 3, minRuns: 9, maxRuns: 31, budgetMs: 3000 }
+  return {
+    whole: measureInterleaved(texts.map((text) => () => whole(text)), options),
+    fed: measureInterleaved(texts.map((text) => () => fedBy64(text)), options),
+  }
+}

@@ -384,6 +384,11 @@ export class MarkerlessOpenerFinder {
   #first = -2
   #firstFrom = 0
 
+  /** Forgets what was found: the next text may be the same string read again from its start. */
+  reset(): void {
+    this.#text = undefined
+  }
+
   /** The first opener at or after `from`, or -1. */
   next(text: string, from: number): number {
     if (text !== this.#text) {

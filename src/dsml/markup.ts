@@ -9,7 +9,7 @@ import { parseFencedJsonCall, parseJsonObjectBody, parseXmlChildren, setArgument
 import { HeldText } from './hold.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
-import { type Invoke, OUTSIDE, type Region, type State } from './states.ts'
+import { block, inInvoke, inWrappedTool, type Invoke, OUTSIDE, type Region, type State } from './states.ts'
 import type { ToolCall } from './types.ts'
 
 type ParameterState = Extract<State, { kind: 'parameter' | 'orphan-parameter' }>
@@ -69,14 +69,14 @@ export class Markup {
   /** A tag between a block's elements: the gap after a lone opener becomes markup too. */
   startElement(state: BlockState, text: string): State {
     const region = state.region
-    const block: State = state.kind === 'block' ? state : { kind: 'block', region }
+    const next: State = state.kind === 'block' ? state : block(region)
     if (state.kind === 'lone-block' && this.#gap.length > 0) {
       const gap = this.#gap.take()
       region.consumed -= gap.length
-      this.hold(block, gap)
+      this.hold(next, gap)
     }
-    this.hold(block, text)
-    return block
+    this.hold(next, text)
+    return next
   }
 
   // ── regions ───────────────────────────────────────────────────────────
@@ -106,11 +106,11 @@ export class Markup {
       const gap = this.#gap.take()
       const fenced = parseFencedJsonCall(gap)
       if (fenced !== undefined) {
-        const block: State = { kind: 'block', region }
-        this.hold(block, gap.slice(0, fenced.end))
+        const next: State = block(region)
+        this.hold(next, gap.slice(0, fenced.end))
         this.#finishCall(region, fenced.name, fenced.arguments, [])
-        this.hold(block, gap.slice(fenced.end))
-        return block
+        this.hold(next, gap.slice(fenced.end))
+        return next
       }
       this.#gap.add(gap)
     }
@@ -137,7 +137,7 @@ export class Markup {
       return this.#afterElement(region)
     }
     const invoke = state.invoke
-    const next: State = { kind: state.wrapped ? 'wrapped-tool' : 'invoke', region, invoke }
+    const next: State = state.wrapped ? inWrappedTool(region, invoke) : inInvoke(region, invoke)
     if (loose) invoke.loose = true
     if (parameter.overflowed) {
       invoke.overflowed = true
@@ -213,7 +213,7 @@ export class Markup {
 
   /** Back to the enclosing block after an element, or out of the region. */
   #afterElement(region: Region): State {
-    return region.inBlock ? { kind: 'block', region } : this.#endRegion()
+    return region.inBlock ? block(region) : this.#endRegion()
   }
 
   #endRegion(): State {

@@ -147,7 +147,7 @@ export class Scanner {
   scan(input: string): void {
     this.#candidates.reset()
     this.#bars.reset()
-    this.#openers = new MarkerlessOpenerFinder()
+    this.#openers.reset()
     this.#tailText = undefined
     this.#read(input, 0)
     this.#drainQueue()

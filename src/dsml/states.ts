@@ -64,7 +64,45 @@ export type State =
 
 export type StateKind = State['kind']
 
-export const OUTSIDE: State = Object.freeze({ kind: 'outside' })
+/**
+ * Every state is made here, with the same fields in the same order (the ones
+ * a state does not use are undefined), so V8 gives all of them one hidden
+ * class: reading `state.kind` stays a fast, single-shape load in every state.
+ */
+function state(kind: StateKind, region?: Region, invoke?: Invoke, parameter?: Parameter, wrapped = false): State {
+  return { kind, region, invoke, parameter, wrapped } as State
+}
+
+export const OUTSIDE: State = state('outside')
+
+export function loneBlock(region: Region): State {
+  return state('lone-block', region)
+}
+
+export function block(region: Region): State {
+  return state('block', region)
+}
+
+export function inInvoke(region: Region, invoke: Invoke): State {
+  return state('invoke', region, invoke)
+}
+
+export function inWrappedTool(region: Region, invoke: Invoke): State {
+  return state('wrapped-tool', region, invoke)
+}
+
+export function inToolNameTag(region: Region, invoke: Invoke): State {
+  return state('tool-name-tag', region, invoke)
+}
+
+/** A parameter value of an invoke (or, `wrapped`, of a wrapped tool). */
+export function inParameter(region: Region, invoke: Invoke, wrapped: boolean, parameter: Parameter): State {
+  return state('parameter', region, invoke, parameter, wrapped)
+}
+
+export function inOrphanParameter(region: Region, parameter: Parameter): State {
+  return state('orphan-parameter', region, undefined, parameter)
+}
 
 export function newRegion(confirmed: boolean, inBlock: boolean): Region {
   return { confirmed, consumed: 0, inBlock }

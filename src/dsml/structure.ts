@@ -17,7 +17,20 @@ import { isStringFlag, isToolName, type MarkerlessNames, type TagKind } from './
 import { Markup } from './markup.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
-import { type Invoke, newInvoke, newParameter, newRegion, OUTSIDE, type State } from './states.ts'
+import {
+  inInvoke,
+  inOrphanParameter,
+  inParameter,
+  inToolNameTag,
+  inWrappedTool,
+  type Invoke,
+  loneBlock,
+  newInvoke,
+  newParameter,
+  newRegion,
+  OUTSIDE,
+  type State,
+} from './states.ts'
 import type { Tag } from './tag.ts'
 
 /** What a tag is, where it stands: its name's kind, or a special token, or a fragment that lost its `<`. */
@@ -242,11 +255,11 @@ export class Structure {
       } else if (tag.selfClosing) {
         output.emitTag(tag, text)
       } else if (meaning === 'block' && rescues.markerlessTags) {
-        this.state = this.#markup.begin({ kind: 'lone-block', region: newRegion(false, true) }, text)
+        this.state = this.#markup.begin(loneBlock(newRegion(false, true)), text)
       } else if (meaning === 'invoke' && rescues.markerlessTags) {
-        this.state = this.#markup.begin({ kind: 'invoke', region: newRegion(false, false), invoke: newInvoke(nameOf(tag), true) }, text)
+        this.state = this.#markup.begin(inInvoke(newRegion(false, false), newInvoke(nameOf(tag), true)), text)
       } else if (meaning === 'parameter' && (rescues.wrappedTool || rescues.markerlessTags)) {
-        this.state = this.#markup.begin({ kind: 'orphan-parameter', region: newRegion(false, false), parameter: newParameter(tag) }, text)
+        this.state = this.#markup.begin(inOrphanParameter(newRegion(false, false), newParameter(tag)), text)
       } else {
         output.emitTag(tag, text)
       }
@@ -256,7 +269,7 @@ export class Structure {
       // A stray inner closer: the model is inside markup whose opener was lost.
       // What follows is held like a lone block's content: removed if a block
       // closer confirms it, released as text otherwise (fixture gameforge-256).
-      this.state = this.#markup.begin({ kind: 'lone-block', region: newRegion(true, true) }, text)
+      this.state = this.#markup.begin(loneBlock(newRegion(true, true)), text)
       return
     }
     if (tag.closing || tag.selfClosing || meaning === 'special' || meaning === 'fragment' || meaning === 'empty') {
@@ -265,17 +278,17 @@ export class Structure {
     }
     switch (meaning) {
       case 'block':
-        this.state = this.#markup.begin({ kind: 'lone-block', region: newRegion(true, true) }, text)
+        this.state = this.#markup.begin(loneBlock(newRegion(true, true)), text)
         return
       case 'invoke':
-        this.state = this.#markup.begin({ kind: 'invoke', region: newRegion(true, false), invoke: newInvoke(nameOf(tag), false) }, text)
+        this.state = this.#markup.begin(inInvoke(newRegion(true, false), newInvoke(nameOf(tag), false)), text)
         return
       case 'parameter':
-        this.state = this.#markup.begin({ kind: 'orphan-parameter', region: newRegion(true, false), parameter: newParameter(tag) }, text)
+        this.state = this.#markup.begin(inOrphanParameter(newRegion(true, false), newParameter(tag)), text)
         return
       case 'unknown':
         if (tag.marker === 'dsml' && !tag.broken && isToolName(tag.name)) {
-          this.state = this.#markup.begin({ kind: 'tool-name-tag', region: newRegion(true, false), invoke: newInvoke(tag.name, false) }, text)
+          this.state = this.#markup.begin(inToolNameTag(newRegion(true, false), newInvoke(tag.name, false)), text)
         } else {
           output.diagnose('dropped-markup', text, describeRemoval(tag, meaning))
         }
@@ -293,10 +306,10 @@ export class Structure {
         // Markerless inner tags in a markered block need the looseParameters rescue.
         const invoke = newInvoke(nameOf(tag), true)
         if (region.confirmed) invoke.loose = true
-        this.state = { kind: 'invoke', region, invoke }
+        this.state = inInvoke(region, invoke)
       } else if (opener && meaning === 'parameter') {
         markup.startElement(state, text)
-        this.state = { kind: 'orphan-parameter', region, parameter: newParameter(tag) }
+        this.state = inOrphanParameter(region, newParameter(tag))
       } else if (tag.closing && meaning === 'block') {
         markup.startElement(state, text)
         this.state = markup.closeBlock(region)
@@ -311,9 +324,9 @@ export class Structure {
     } else if (tag.selfClosing) {
       // a self-closing tag between elements: junk, removed with the block
     } else if (meaning === 'invoke') {
-      this.state = { kind: 'invoke', region, invoke: newInvoke(nameOf(tag), false) }
+      this.state = inInvoke(region, newInvoke(nameOf(tag), false))
     } else if (meaning === 'parameter') {
-      this.state = { kind: 'orphan-parameter', region, parameter: newParameter(tag) }
+      this.state = inOrphanParameter(region, newParameter(tag))
     }
     // Anything else inside a block (special tokens, fragments, nested openers) is junk, removed with the block.
   }
@@ -328,7 +341,7 @@ export class Structure {
         selfClosingParameter(invoke, tag)
       } else {
         if (tag.marker === 'none' && !invoke.markerless) invoke.loose = true
-        this.state = { kind: 'parameter', region, invoke, wrapped, parameter: newParameter(tag) }
+        this.state = inParameter(region, invoke, wrapped, newParameter(tag))
       }
       return true
     }
@@ -384,7 +397,7 @@ export class Structure {
     if (meaning === 'parameter' && state.kind === 'orphan-parameter') {
       // V26: the outer parameter names the tool; its inner parameters are the arguments.
       const outer = state.parameter
-      this.state = { kind: 'wrapped-tool', region: state.region, invoke: newInvoke(outer.name, outer.markerless) }
+      this.state = inWrappedTool(state.region, newInvoke(outer.name, outer.markerless))
       return false
     }
     this.state = markup.closeParameter(state, true)
