@@ -16,12 +16,12 @@ import type { Diagnostic, DiagnosticKind, SanitizerEvent } from './types.ts'
 const TEXT_BATCH = 256
 
 export class Output {
-  readonly fences: FenceTracker
   /**
    * Markup was removed and nothing but whitespace was emitted since: a
    * markerless closer here is the tail of that markup (PATTERNS.md §5).
    */
-  afterRemoval = false
+  #afterRemoval = false
+  #fences: FenceTracker
   #events: SanitizerEvent[] = []
   /** Pieces appended to the last text event. */
   #textPieces = 0
@@ -29,9 +29,27 @@ export class Output {
   #rangeInput: string | undefined
   #rangeStart = 0
   #rangeEnd = 0
+  /** How much of that range the fence tracker (and the after-removal check) has read. */
+  #rangeNoted = 0
 
   constructor(fences: FenceTracker) {
-    this.fences = fences
+    this.#fences = fences
+  }
+
+  /** The fence tracker, up to date with everything emitted. */
+  get fences(): FenceTracker {
+    this.#noteRange()
+    return this.#fences
+  }
+
+  get afterRemoval(): boolean {
+    if (this.#afterRemoval) this.#noteRange()
+    return this.#afterRemoval
+  }
+
+  set afterRemoval(value: boolean) {
+    this.#noteRange()
+    this.#afterRemoval = value
   }
 
   /** The events since the last call, in order. */
@@ -43,10 +61,13 @@ export class Output {
     return events
   }
 
-  /** Emits `input.slice(start, end)` as text. */
+  /**
+   * Emits `input.slice(start, end)` as text. Consecutive ranges of one input
+   * are kept as one range, noted by the fence tracker and sliced only when
+   * needed.
+   */
   emitRange(input: string, start: number, end: number): void {
     if (end <= start) return
-    this.#noteEmitted(input, start, end)
     if (this.#rangeInput === input && this.#rangeEnd === start) {
       this.#rangeEnd = end
       return
@@ -55,12 +76,13 @@ export class Output {
     this.#rangeInput = input
     this.#rangeStart = start
     this.#rangeEnd = end
+    this.#rangeNoted = start
   }
 
   emitText(text: string): void {
     if (text.length === 0) return
     this.#flushRange()
-    this.#noteEmitted(text, 0, text.length)
+    this.#note(text, 0, text.length)
     this.#append(text)
   }
 
@@ -79,24 +101,34 @@ export class Output {
   diagnose(kind: DiagnosticKind, text: string, message: string, tool?: string): void {
     const diagnostic: Diagnostic = tool === undefined ? { kind, text, message } : { kind, text, tool, message }
     this.push({ type: 'diagnostic', diagnostic })
-    if (text.length > 0) this.afterRemoval = true
+    if (text.length > 0) this.#afterRemoval = true
   }
 
-  #noteEmitted(text: string, start: number, end: number): void {
-    this.fences.track(text, start, end)
-    if (this.afterRemoval) {
+  /** What the emitted text says about what follows: its fences, and the end of an after-removal stretch. */
+  #note(text: string, start: number, end: number): void {
+    this.#fences.track(text, start, end)
+    if (this.#afterRemoval) {
       for (let index = start; index < end; index++) {
         if (!isWhitespace(text.charCodeAt(index))) {
-          this.afterRemoval = false
+          this.#afterRemoval = false
           break
         }
       }
     }
   }
 
+  /** Notes the part of the pending range not noted yet. */
+  #noteRange(): void {
+    const input = this.#rangeInput
+    if (input === undefined || this.#rangeNoted === this.#rangeEnd) return
+    this.#note(input, this.#rangeNoted, this.#rangeEnd)
+    this.#rangeNoted = this.#rangeEnd
+  }
+
   #flushRange(): void {
     const input = this.#rangeInput
     if (input === undefined) return
+    this.#noteRange()
     this.#rangeInput = undefined
     this.#append(input.slice(this.#rangeStart, this.#rangeEnd))
   }

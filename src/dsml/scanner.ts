@@ -300,8 +300,11 @@ export class Scanner {
     const names = this.#structure.names()
     let start = at
     while (start > from) {
-      const previous = text.lastIndexOf('<', start - 1)
-      if (previous < from || start - previous > LONGEST_BARLESS_TAG_START) return start
+      // The `<` before, if it is near enough to start a partial tag that reaches `start`.
+      const nearest = Math.max(from, start - LONGEST_BARLESS_TAG_START)
+      let previous = start - 1
+      while (previous >= nearest && text.charCodeAt(previous) !== LESS_THAN) previous--
+      if (previous < nearest) return start
       if (previous + 1 < start && isTextTagStart(text, previous, names)) return start
       this.#probe.begin(false, names)
       for (let index = previous + 1; index < start; index++) {
@@ -346,8 +349,13 @@ export class Scanner {
    */
   #decide(step: StepResult, text: string, start: number, index: number): number {
     const whole = this.#tagParts.length === 0
-    const tagText = whole ? text.slice(start, index) : this.#tagParts.join('') + text.slice(start, index)
-    this.#tagParts = []
+    let tagText: string
+    if (whole) {
+      tagText = text.slice(start, index)
+    } else {
+      tagText = this.#tagParts.join('') + text.slice(start, index)
+      this.#tagParts = []
+    }
     /** How many of the tag's last characters are in `text`. */
     const inText = index - start
     if (step !== STEP_REJECT) return this.#complete(tagText, inText, whole ? start : -1, text, index)
