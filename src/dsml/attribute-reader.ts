@@ -3,6 +3,8 @@
  * up to `>`, `/>`, or (markered tags only) a line break or the next `<`. The
  * tag lexer (`tag-lexer.ts`) hands each character here once the name ends.
  *
+ * Each character's result is a tag step (`tag.ts`): STEP_COMPLETE at the
+ * tag's `>`, STEP_COMPLETE_BEFORE where a markered tag ends without one.
  * Values are kept as offsets into the tag; only the attributes the grammar
  * names (`ATTRIBUTE_NAMES`) are kept, the first of each name. A markerless
  * tag must be well formed (letters for names, no bar, `<` or line break in a
@@ -23,17 +25,7 @@ import {
   MAX_ATTRIBUTE_NAME_LENGTH,
   SLASH,
 } from './grammar.ts'
-
-/** The character was consumed; the list goes on. */
-export const ATTRIBUTES_CONTINUE = 0
-/** The character was not consumed; the tag is not markup. */
-export const ATTRIBUTES_REJECT = 1
-/** The character was the tag's `>` (after `/` when `selfClosing`). */
-export const ATTRIBUTES_END = 2
-/** The character was not consumed; a markered tag ended before it, without `>`. */
-export const ATTRIBUTES_END_BEFORE = 3
-
-export type AttributesStep = typeof ATTRIBUTES_CONTINUE | typeof ATTRIBUTES_REJECT | typeof ATTRIBUTES_END | typeof ATTRIBUTES_END_BEFORE
+import { STEP_COMPLETE, STEP_COMPLETE_BEFORE, STEP_CONTINUE, STEP_REJECT, type StepResult } from './tag.ts'
 
 // The reader's states, named.
 const BETWEEN = 0
@@ -76,7 +68,7 @@ export class AttributeReader {
   }
 
   /** Reads the character at `position` in the tag. */
-  step(code: number, position: number): AttributesStep {
+  step(code: number, position: number): StepResult {
     switch (this.#state) {
       case BETWEEN:
         return this.#between(code)
@@ -84,11 +76,11 @@ export class AttributeReader {
         if (isTagNameCharacter(code) && this.#nameLength < MAX_ATTRIBUTE_NAME_LENGTH) {
           this.#nameMask = ATTRIBUTE_NAME_SET.step(this.#nameMask, this.#nameLength, code)
           this.#nameLength++
-          return ATTRIBUTES_CONTINUE
+          return STEP_CONTINUE
         }
         if (isMarkerSpace(code)) {
           this.#state = AFTER_ATTRIBUTE_NAME
-          return ATTRIBUTES_CONTINUE
+          return STEP_CONTINUE
         }
         return this.#afterName(code, position)
       case AFTER_ATTRIBUTE_NAME:
@@ -99,30 +91,30 @@ export class AttributeReader {
         if (code === this.#closingQuote) {
           this.#finishAttribute(this.#valueStart, position)
           this.#state = BETWEEN
-          return ATTRIBUTES_CONTINUE
+          return STEP_CONTINUE
         }
-        return this.#markerless && (code === LESS_THAN || isLineBreak(code) || isBar(code)) ? ATTRIBUTES_REJECT : ATTRIBUTES_CONTINUE
+        return this.#markerless && (code === LESS_THAN || isLineBreak(code) || isBar(code)) ? STEP_REJECT : STEP_CONTINUE
       case BARE_VALUE:
         if (isMarkerSpace(code) || code === GREATER_THAN || code === LESS_THAN || isLineBreak(code)) {
           this.#finishAttribute(this.#valueStart, position)
           return this.#between(code)
         }
-        return this.#markerless && isBar(code) ? ATTRIBUTES_REJECT : ATTRIBUTES_CONTINUE
+        return this.#markerless && isBar(code) ? STEP_REJECT : STEP_CONTINUE
       case SELF_CLOSING:
         if (code === GREATER_THAN) {
           this.selfClosing = true
-          return ATTRIBUTES_END
+          return STEP_COMPLETE
         }
-        if (this.#markerless) return ATTRIBUTES_REJECT
+        if (this.#markerless) return STEP_REJECT
         return this.#between(code)
     }
   }
 
   /**
    * Reads `text` from `index` (at `position` in the tag) until a character's
-   * result is not ATTRIBUTES_CONTINUE, or up to `limit`. Returns where it
-   * stopped: at that character (its result in `lastResult`), or at `limit`
-   * (`lastResult` is ATTRIBUTES_CONTINUE). The same as `step` on each
+   * result is not STEP_CONTINUE, or up to `limit`. Returns where it
+   * stopped: at that character (its result in `lastStep`), or at `limit`
+   * (`lastStep` is STEP_CONTINUE). The same as `step` on each
    * character, with a quoted value's characters, and the rest of a name no
    * attribute of the grammar has, taken as runs.
    */
@@ -146,18 +138,18 @@ export class AttributeReader {
         if (index === limit) break
       }
       const result = this.step(text.charCodeAt(index), position + index - start)
-      if (result !== ATTRIBUTES_CONTINUE) {
-        this.lastResult = result
+      if (result !== STEP_CONTINUE) {
+        this.lastStep = result
         return index
       }
       index++
     }
-    this.lastResult = ATTRIBUTES_CONTINUE
+    this.lastStep = STEP_CONTINUE
     return index
   }
 
   /** The result of the character `run` stopped at. */
-  lastResult: AttributesStep = ATTRIBUTES_CONTINUE
+  lastStep: StepResult = STEP_CONTINUE
 
   /** End of input at `position`: an attribute being read ends there. Returns whether a quote was left open. */
   finish(position: number): boolean {
@@ -179,55 +171,55 @@ export class AttributeReader {
     }
   }
 
-  #between(code: number): AttributesStep {
+  #between(code: number): StepResult {
     this.#state = BETWEEN
-    if (isMarkerSpace(code)) return ATTRIBUTES_CONTINUE
-    if (code === GREATER_THAN) return ATTRIBUTES_END
+    if (isMarkerSpace(code)) return STEP_CONTINUE
+    if (code === GREATER_THAN) return STEP_COMPLETE
     if (code === SLASH) {
       this.#state = SELF_CLOSING
-      return ATTRIBUTES_CONTINUE
+      return STEP_CONTINUE
     }
     // A markered tag may end without `>`; a markerless one may not.
-    if (code === LESS_THAN || isLineBreak(code)) return this.#markerless ? ATTRIBUTES_REJECT : ATTRIBUTES_END_BEFORE
+    if (code === LESS_THAN || isLineBreak(code)) return this.#markerless ? STEP_REJECT : STEP_COMPLETE_BEFORE
     // Markerless: only well-formed attributes on openers; closers take none.
-    if (this.#markerless && (this.#closing || !isAsciiLetter(code))) return ATTRIBUTES_REJECT
+    if (this.#markerless && (this.#closing || !isAsciiLetter(code))) return STEP_REJECT
     if (isNameStart(code)) {
       this.#nameMask = ATTRIBUTE_NAME_SET.step(ATTRIBUTE_NAME_SET.all, 0, code)
       this.#nameLength = 1
       this.#state = ATTRIBUTE_NAME
-      return ATTRIBUTES_CONTINUE
+      return STEP_CONTINUE
     }
     // Junk inside a markered tag (`<‹DSML›tool name="x"...>`): read past it.
-    return ATTRIBUTES_CONTINUE
+    return STEP_CONTINUE
   }
 
-  #afterName(code: number, position: number): AttributesStep {
-    if (isMarkerSpace(code)) return ATTRIBUTES_CONTINUE
+  #afterName(code: number, position: number): StepResult {
+    if (isMarkerSpace(code)) return STEP_CONTINUE
     if (code === EQUALS) {
       this.#state = BEFORE_VALUE
-      return ATTRIBUTES_CONTINUE
+      return STEP_CONTINUE
     }
     this.#finishAttribute(position, position)
     return this.#between(code)
   }
 
-  #beforeValue(code: number, position: number): AttributesStep {
-    if (isMarkerSpace(code)) return ATTRIBUTES_CONTINUE
+  #beforeValue(code: number, position: number): StepResult {
+    if (isMarkerSpace(code)) return STEP_CONTINUE
     const closingQuote = closingQuoteOf(code)
     if (closingQuote !== -1) {
       this.#closingQuote = closingQuote
       this.#valueStart = position + 1
       this.#state = QUOTED_VALUE
-      return ATTRIBUTES_CONTINUE
+      return STEP_CONTINUE
     }
     if (code === GREATER_THAN || code === LESS_THAN || isLineBreak(code)) {
       this.#finishAttribute(position, position)
       return this.#between(code)
     }
-    if (this.#markerless && isBar(code)) return ATTRIBUTES_REJECT
+    if (this.#markerless && isBar(code)) return STEP_REJECT
     this.#valueStart = position
     this.#state = BARE_VALUE
-    return ATTRIBUTES_CONTINUE
+    return STEP_CONTINUE
   }
 
   /** Records an attribute's value `[start, end)`, if the grammar names it and it is the first of its name. */

@@ -36,8 +36,8 @@ import {
 } from './grammar.ts'
 import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
-import { Tag } from './tag.ts'
-import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, TagLexer } from './tag-lexer.ts'
+import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from './tag.ts'
+import { TagLexer } from './tag-lexer.ts'
 
 
 /** The next position of each of a few needles in one text, found lazily and reused while still ahead. */

@@ -10,7 +10,8 @@
  * markup", with the same characters and limits.
  */
 import { BARS, CANONICAL_BAR, LESS_THAN, MARKER_WORD, type MarkerlessNames } from './grammar.ts'
-import { STEP_CONTINUE, STEP_REJECT, TagLexer } from './tag-lexer.ts'
+import { STEP_CONTINUE, STEP_REJECT } from './tag.ts'
+import { TagLexer } from './tag-lexer.ts'
 
 const NO_NAMES: MarkerlessNames = { openers: false, closers: false }
 /** Longer than any marker or special token: the lexer commits or rejects well before. */

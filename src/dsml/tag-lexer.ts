@@ -25,15 +25,16 @@
  * it is markerless, and a markerless tag holds no `<` and no bar, so nothing
  * inside it could start another tag: releasing it as text is safe.
  */
+import { AttributeReader } from './attribute-reader.ts'
 import {
-  ATTRIBUTES_CONTINUE,
-  ATTRIBUTES_END,
-  ATTRIBUTES_END_BEFORE,
-  ATTRIBUTES_REJECT,
-  AttributeReader,
-  type AttributesStep,
-} from './attribute-reader.ts'
-import type { LexedTag, MarkerKind } from './tag.ts'
+  type LexedTag,
+  type MarkerKind,
+  STEP_COMPLETE,
+  STEP_COMPLETE_BEFORE,
+  STEP_CONTINUE,
+  STEP_REJECT,
+  type StepResult,
+} from './tag.ts'
 import {
   canFollowClosingSlash,
   canFollowFragmentBar,
@@ -63,18 +64,6 @@ import {
   SPECIAL_TOKEN_SET,
   type WordSet,
 } from './grammar.ts'
-
-/** The character was consumed; the tag goes on. */
-export const STEP_CONTINUE = 0
-/** The character was not consumed; what was read is not markup. */
-export const STEP_REJECT = 1
-/** The character was consumed and completed the tag. */
-export const STEP_COMPLETE = 2
-/** The character was not consumed; the tag ended before it (no `>`, or too long). */
-export const STEP_COMPLETE_BEFORE = 3
-
-export type StepResult = typeof STEP_CONTINUE | typeof STEP_REJECT | typeof STEP_COMPLETE | typeof STEP_COMPLETE_BEFORE
-
 
 // The lexer's states. Numbers, not strings, so that `step` compiles to a jump
 // table; each is named, and `LexerState` lists them all.
@@ -232,8 +221,8 @@ export class TagLexer {
         const stop = this.#attributes.run(text, index, Math.min(end, index + Math.max(room, 0)), this.#length)
         this.#length += stop - index
         index = stop
-        const result = this.#attributes.lastResult
-        if (result !== ATTRIBUTES_CONTINUE) {
+        const result = this.#attributes.lastStep
+        if (result !== STEP_CONTINUE) {
           this.lastStep = this.#attributesEnded(result)
           return index
         }
@@ -593,20 +582,20 @@ export class TagLexer {
 
   #attributeStep(code: number): StepResult {
     const result = this.#attributes.step(code, this.#length)
-    return result === ATTRIBUTES_CONTINUE ? this.#accept() : this.#attributesEnded(result)
+    return result === STEP_CONTINUE ? this.#accept() : this.#attributesEnded(result)
   }
 
-  /** What the attribute list's last result means for the tag. */
-  #attributesEnded(result: AttributesStep): StepResult {
+  /** What the attribute list's result means for the tag: the same step, with the tag completed. */
+  #attributesEnded(result: StepResult): StepResult {
     switch (result) {
-      case ATTRIBUTES_CONTINUE:
+      case STEP_CONTINUE:
         return this.#accept()
-      case ATTRIBUTES_REJECT:
+      case STEP_REJECT:
         return STEP_REJECT
-      case ATTRIBUTES_END:
+      case STEP_COMPLETE:
         this.#terminated = true
         return this.#complete(true)
-      case ATTRIBUTES_END_BEFORE:
+      case STEP_COMPLETE_BEFORE:
         return this.#complete(false)
     }
   }

@@ -7,6 +7,18 @@ import { NAME_ATTRIBUTE, STRING_ATTRIBUTE, type TagKind, VALUE_ATTRIBUTE } from 
 
 export type MarkerKind = 'none' | 'bars' | 'dsml'
 
+// What reading one more character of a tag gives (the lexer's and the attribute reader's steps).
+/** The character was consumed; the tag goes on. */
+export const STEP_CONTINUE = 0
+/** The character was not consumed; what was read is not markup. */
+export const STEP_REJECT = 1
+/** The character was consumed and completed the tag. */
+export const STEP_COMPLETE = 2
+/** The character was not consumed; the tag ended before it (no `>`, or too long). */
+export const STEP_COMPLETE_BEFORE = 3
+
+export type StepResult = typeof STEP_CONTINUE | typeof STEP_REJECT | typeof STEP_COMPLETE | typeof STEP_COMPLETE_BEFORE
+
 /** A completed tag as offsets into its text (see `Tag`). One per lexer, filled again by each tag. */
 export interface LexedTag {
   closing: boolean

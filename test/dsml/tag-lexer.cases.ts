@@ -4,8 +4,8 @@
  * means at the end of input. Markers are built at run time.
  */
 import type { MarkerlessNames } from '../../src/dsml/grammar.ts'
-import { Tag } from '../../src/dsml/tag.ts'
-import { STEP_COMPLETE, STEP_COMPLETE_BEFORE, STEP_CONTINUE, STEP_REJECT, TagLexer } from '../../src/dsml/tag-lexer.ts'
+import { STEP_COMPLETE, STEP_COMPLETE_BEFORE, STEP_CONTINUE, STEP_REJECT, Tag } from '../../src/dsml/tag.ts'
+import { TagLexer } from '../../src/dsml/tag-lexer.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { DOUBLE_BAR, eos, FW_BAR, marker, WORD } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
