@@ -187,6 +187,13 @@ export function bigParameter(valueSize: number, seed: number): string {
   return `I will write the file now.\n\n${block}\n\nDone.`
 }
 
+/** One block whose parameter value is `&` and words, with no `;`: every `&` looks for an entity. */
+export function ampersandParameter(valueSize: number): string {
+  const value = 'a && b & '.repeat(Math.ceil(valueSize / 9)).slice(0, valueSize)
+  const block = canonicalBlock('write_file', [{ name: 'content', value, string: true }])
+  return `I will write the file now.\n\n${block}\n\nDone.`
+}
+
 // ── markup-dense text with no DSML in it ─────────────────────────────────
 
 const TAGS = ['div', 'span', 'a', 'p', 'li', 'td', 'em', 'strong', 'code', 'section']

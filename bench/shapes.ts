@@ -3,7 +3,7 @@
  * `run.ts` and the doubling runs it starts in fresh processes (`doubling.ts`).
  */
 import { createDsmlSanitizer, type DsmlSanitizerOptions, sanitizeText } from '../src/dsml/index.ts'
-import { bigParameter, blockDense, htmlText, lessThanDense, prose, tsxText, xmlParameters } from './inputs.ts'
+import { ampersandParameter, bigParameter, blockDense, htmlText, lessThanDense, prose, tsxText, xmlParameters } from './inputs.ts'
 import { measureInterleaved } from './measure.ts'
 
 export const MB = 1e6
@@ -71,6 +71,16 @@ export const SHAPES: Shape[] = [
     doublingNote: 'here maxHoldChars 16_000_000, so 4n is recovered too',
   },
   { key: 'd', label: '(d) prose, `<` every 5 chars', make: (size) => lessThanDense(size, 4), size: 1 * MB, n: 1 * MB },
+  {
+    key: 'e',
+    label: '(e) one 1 MB parameter value of `&` with no `;`, maxHoldChars 4_000_000 (entities)',
+    make: (size) => ampersandParameter(size),
+    options: { maxHoldChars: 4_000_000 },
+    size: 1 * MB,
+    n: 1 * MB,
+    doublingOptions: { maxHoldChars: 16_000_000 },
+    doublingNote: 'here maxHoldChars 16_000_000, so 4n is recovered too',
+  },
 ]
 
 /** Markup-dense text with no DSML in it, each compared with prose of the same size. */

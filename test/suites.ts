@@ -26,6 +26,8 @@ import * as dsmlFenceTracker from './dsml/fence-tracker.cases.ts'
 import * as dsmlFixtures from './dsml/fixtures.cases.ts'
 import * as dsmlGrammar from './dsml/grammar.cases.ts'
 import * as dsmlParse from './dsml/parse.cases.ts'
+import * as dsmlPartSanitizer from './dsml/part-sanitizer.cases.ts'
+import * as dsmlPartialTags from './dsml/partial-tags.cases.ts'
 import * as dsmlProperties from './dsml/properties.cases.ts'
 import * as dsmlRepair from './dsml/repair.cases.ts'
 import * as dsmlSanitizerStream from './dsml/sanitizer-stream.cases.ts'
@@ -66,6 +68,8 @@ const modules: Record<string, CasesModule> = {
   './dsml/fixtures.cases.ts': dsmlFixtures,
   './dsml/grammar.cases.ts': dsmlGrammar,
   './dsml/parse.cases.ts': dsmlParse,
+  './dsml/part-sanitizer.cases.ts': dsmlPartSanitizer,
+  './dsml/partial-tags.cases.ts': dsmlPartialTags,
   './dsml/properties.cases.ts': dsmlProperties,
   './dsml/repair.cases.ts': dsmlRepair,
   './dsml/sanitizer-stream.cases.ts': dsmlSanitizerStream,

@@ -6,8 +6,10 @@
  *   held back until the first clean text of its id, so a text part that ends
  *   up empty emits neither `text-start` nor `text-end`.
  * - Any part other than a delta of an id (reasoning, native tool parts, other
- *   text ids, finish; not `raw` or `ping`) first resolves what that id holds,
- *   so order is kept. `text-end` / `reasoning-end` resolve their own id.
+ *   text ids; not `raw` or `ping`) first resolves what that id holds, so
+ *   order is kept — all but a tag start whose marker is still undecided,
+ *   which waits for the id's next delta (`DsmlSanitizer.flush`).
+ *   `text-end` / `reasoning-end` resolve their own id, `finish` every id.
  * - Recovered calls are kept until the `finish` part (or the end of the
  *   stream), then emitted as `tool-input-start` / `tool-input-delta` /
  *   `tool-input-end` / `tool-call`, unless the upstream sent a native tool call
@@ -74,22 +76,35 @@ export function createStreamRepair(
     out.push(part)
   }
 
-  /** Resolves what a part's engine holds; the next delta of the id starts a new engine. */
-  function resolveHold(entry: OpenPart): void {
+  /**
+   * Another part interrupts an id's text: resolves what its engine holds
+   * (`flush`: a tag start whose marker is undecided waits for the id's next
+   * delta or its end, so no marker can be joined across the interruption).
+   */
+  function interrupt(entry: OpenPart): void {
     const engine = entry.engine
     if (engine === undefined || engine.heldChars === 0) return
-    entry.engine = undefined
-    emitText(entry, recovery.absorb(recovery.end(engine), entry.channel, entry.id))
+    emitText(entry, recovery.absorb(engine.flush(), entry.channel, entry.id))
   }
 
-  function resolveAllBut(except: OpenPart | undefined): void {
-    for (const entry of open.values()) if (entry !== except) resolveHold(entry)
+  function interruptAllBut(except: OpenPart | undefined): void {
+    for (const entry of open.values()) if (entry !== except) interrupt(entry)
+  }
+
+  /** The message ends (its finish): resolves everything every id holds; a later delta of an id starts a new engine. */
+  function endAll(): void {
+    for (const entry of open.values()) {
+      const engine = entry.engine
+      if (engine === undefined || engine.heldChars === 0) continue
+      entry.engine = undefined
+      emitText(entry, recovery.absorb(recovery.end(engine), entry.channel, entry.id))
+    }
   }
 
   function delta(channel: Channel, part: Extract<Part, { type: 'text-delta' | 'reasoning-delta' }>): void {
     const key = keyOf(channel, part.id)
     const entry = open.get(key) ?? openPart(channel, part.id, undefined)
-    resolveAllBut(entry)
+    interruptAllBut(entry)
     if (typeof (part.delta as unknown) !== 'string') return invalid(part, `${part.type} without a string delta`)
     entry.received += part.delta.length
     const engine = (entry.engine ??= recovery.engine(channel))
@@ -109,7 +124,7 @@ export function createStreamRepair(
   function endPart(channel: Channel, part: Part & { id: string }): void {
     const key = keyOf(channel, part.id)
     const entry = open.get(key)
-    resolveAllBut(entry)
+    interruptAllBut(entry)
     if (entry === undefined) {
       out.push(part)
       return
@@ -127,7 +142,7 @@ export function createStreamRepair(
 
   function startPart(channel: Channel, part: Part & { id: string }): void {
     const existing = open.get(keyOf(channel, part.id))
-    resolveAllBut(undefined)
+    interruptAllBut(undefined)
     if (existing !== undefined) {
       // A second start for an open id: close the first one's engine.
       if (existing.engine !== undefined) {
@@ -159,7 +174,7 @@ export function createStreamRepair(
   }
 
   function finish(part: Extract<Part, { type: 'finish' }>): void {
-    resolveAllBut(undefined)
+    endAll()
     const reason = isFinishReason(part.finishReason) ? part.finishReason : undefined
     finishReason = reason
     const rewritten = emitCalls(reason)
@@ -192,19 +207,19 @@ export function createStreamRepair(
         if (!hasId) return invalid(part, `${part.type} without an id`)
         return endPart(part.type === 'text-end' ? 'text' : 'reasoning', part)
       case 'tool-call':
-        resolveAllBut(undefined)
+        interruptAllBut(undefined)
         recovery.noteNative(part, true)
         out.push(part)
         return
       case 'tool-input-start':
-        resolveAllBut(undefined)
+        interruptAllBut(undefined)
         recovery.noteNative({ toolCallId: part.id }, false)
         out.push(part)
         return
       case 'finish':
         return finish(part)
       default:
-        resolveAllBut(undefined)
+        interruptAllBut(undefined)
         out.push(part)
     }
   }

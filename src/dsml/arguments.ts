@@ -5,18 +5,26 @@
  */
 import { asksForJson, ENTITIES, FENCE, FENCED_JSON_INFO, isElementNameCharacter, isToolName, isWhitespace, LESS_THAN, GREATER_THAN } from './grammar.ts'
 
-/** Longest entity name (`&apos;`), so a lone `&` costs a bounded look ahead. */
+/** Longest entity name (`&apos;`): an `&` farther than this from the next `;` starts none. */
 const LONGEST_ENTITY = Math.max(...Object.keys(ENTITIES).map((name) => name.length))
 
-/** Decodes `&amp; &lt; &gt; &quot; &apos;`; anything else stays as written. */
+/**
+ * Decodes `&amp; &lt; &gt; &quot; &apos;`; anything else stays as written.
+ * Linear: the next `;` is searched for again only once an `&` has passed it.
+ */
 export function decodeEntities(text: string): string {
   let ampersand = text.indexOf('&')
   if (ampersand === -1) return text
   let out = ''
   let sectionStart = 0
+  let semicolon = -1
   while (ampersand !== -1) {
-    const semicolon = text.indexOf(';', ampersand + 1)
-    if (semicolon === -1 || semicolon - ampersand > LONGEST_ENTITY + 1) {
+    if (semicolon <= ampersand) {
+      semicolon = text.indexOf(';', ampersand + 1)
+      // No `;` after this `&`: no entity from here on.
+      if (semicolon === -1) break
+    }
+    if (semicolon - ampersand > LONGEST_ENTITY + 1) {
       ampersand = text.indexOf('&', ampersand + 1)
       continue
     }

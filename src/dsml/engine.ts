@@ -6,7 +6,8 @@
  */
 import { CallAcceptance } from './acceptance.ts'
 import { FenceTracker } from './fence-tracker.ts'
-import { couldOpenMarkup, SHORT_TEXT } from './grammar.ts'
+import { SHORT_TEXT } from './grammar.ts'
+import { couldHoldMarkup } from './partial-tags.ts'
 import { type ResolvedOptions, resolveOptions } from './options.ts'
 import { Output } from './output.ts'
 import { Scanner } from './scanner.ts'
@@ -31,16 +32,18 @@ export class Engine {
   #output: Output
   #structure: Structure
   #scanner: Scanner
+  #maxPendingChars: number
 
   constructor(resolved: ResolvedOptions, fences: FenceTracker, acceptance: CallAcceptance) {
     this.#output = new Output(fences)
     this.#structure = new Structure(resolved, this.#output, acceptance)
     this.#scanner = new Scanner(this.#structure, this.#output, resolved.maxTagChars, resolved.maxPendingChars)
+    this.#maxPendingChars = resolved.maxPendingChars
   }
 
   feed(chunk: string): SanitizerEvent[] {
-    if (chunk.length <= SHORT_TEXT && this.#structure.idle && this.#scanner.idle && !couldOpenMarkup(chunk)) {
-      // A short chunk, outside markup, nothing held, and the grammar clears it: it is text as it is.
+    if (chunk.length <= SHORT_TEXT && this.#structure.idle && this.#scanner.idle && !couldHoldMarkup(chunk, this.#maxPendingChars)) {
+      // A short chunk, outside markup, nothing held, and nothing in it could be held: it is text as it is.
       // (Longer chunks are cleared as fast by the scanner's own search.)
       if (chunk.length === 0) return []
       this.#output.fences.track(chunk)
@@ -50,8 +53,16 @@ export class Engine {
     return this.#output.take()
   }
 
-  /** Resolves everything held as if the text ended here. The engine can go on. */
+  /** See `DsmlSanitizer.flush`: resolves what is held but a tag start not yet decided. The engine goes on. */
   flush(): SanitizerEvent[] {
+    this.#scanner.interrupt()
+    this.#structure.endOfInput()
+    this.#scanner.regionResolved()
+    return this.#output.take()
+  }
+
+  /** End of input: resolves everything held. */
+  end(): SanitizerEvent[] {
     this.#scanner.end()
     this.#structure.endOfInput()
     return this.#output.take()

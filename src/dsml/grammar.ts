@@ -38,7 +38,7 @@ export const LATIN_CAPITAL_D = 0x44 // "D", the first letter of the marker word
 /** "▁", the word separator of DeepSeek's special tokens. */
 export const LOWER_ONE_EIGHTH_BLOCK = 0x2581
 
-/** Bars seen in markers: ASCII `|`, full-width `｜` (canonical), `‖`, and box-drawing `│`. */
+/** Bars seen in markers: ASCII `|`, full-width U+FF5C (canonical), `‖`, and box-drawing `│`. */
 export const BARS = '|\uFF5C\u2016\u2502'
 /** The bar DeepSeek's encoders write (docs show it as `‹` and `›`). */
 export const CANONICAL_BAR = '\uFF5C'
@@ -325,6 +325,11 @@ export interface MarkerlessNames {
   /** Markerless closers (`</invoke>`, `</parameter>`, block closers) may be read. */
   closers: boolean
 }
+
+export const NO_NAMES: MarkerlessNames = Object.freeze({ openers: false, closers: false })
+export const OPENERS: MarkerlessNames = Object.freeze({ openers: true, closers: false })
+export const CLOSERS: MarkerlessNames = Object.freeze({ openers: false, closers: true })
+export const ALL_NAMES: MarkerlessNames = Object.freeze({ openers: true, closers: true })
 
 /**
  * Can `code` follow a `<` in a tag, given which markerless names are allowed?

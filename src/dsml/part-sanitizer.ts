@@ -2,7 +2,10 @@
  * `createDsmlPartSanitizer`: the engine on the neutral part stream. One engine
  * cleans the answer text, another the reasoning (DESIGN.md §4: markup leaks
  * into reasoning too). Every other part passes through, after the held text
- * of both channels is resolved, so the order of the transcript is kept.
+ * of both channels is resolved, so the order of the transcript is kept: a
+ * switch of channel or a native call interrupts a channel (`flush`, which
+ * keeps a tag start not yet decided for the channel's next text); a finish,
+ * an error or the end of the stream ends it.
  * `chunk-end`, comments, usage and unreadable chunks do not resolve anything:
  * a block may span them. Neither does an empty delta on the other channel.
  */
@@ -36,7 +39,12 @@ class PartSanitizer implements DsmlPartSanitizer {
   #textEngine: DsmlSanitizer
   #reasoningEngine: DsmlSanitizer
 
+  #resolved: ResolvedOptions
+  /** Noted native calls, for an engine made after a finish. */
+  #nativeCalls: NativeToolCall[] | undefined
+
   constructor(resolved: ResolvedOptions) {
+    this.#resolved = resolved
     this.#textEngine = createDsmlSanitizer(resolved)
     this.#reasoningEngine = createDsmlSanitizer(resolved)
   }
@@ -46,11 +54,11 @@ class PartSanitizer implements DsmlPartSanitizer {
     switch (part.type) {
       case 'text':
         // An empty delta on one channel beside text on the other is not a switch.
-        if (part.text !== '') this.#resolve('reasoning', out)
+        if (part.text !== '') this.#interrupt('reasoning', out)
         this.#clean(part, 'text', out)
         return out
       case 'reasoning':
-        if (part.text !== '') this.#resolve('text', out)
+        if (part.text !== '') this.#interrupt('text', out)
         this.#clean(part, 'reasoning', out)
         return out
       case 'chunk-end':
@@ -63,9 +71,18 @@ class PartSanitizer implements DsmlPartSanitizer {
       case 'passthrough':
         out.push(part)
         return out
-      default:
-        this.#resolve('text', out)
-        this.#resolve('reasoning', out)
+      case 'finish':
+      case 'error':
+      case 'done':
+        // The message ends here: nothing held can go on.
+        this.#end('text', out)
+        this.#end('reasoning', out)
+        out.push(part)
+        return out
+      case 'native-tool-call':
+      case 'synthesized-tool-call':
+        this.#interrupt('text', out)
+        this.#interrupt('reasoning', out)
         out.push(part)
         return out
     }
@@ -73,12 +90,13 @@ class PartSanitizer implements DsmlPartSanitizer {
 
   end(): Part[] {
     const out: Part[] = []
-    this.#resolve('text', out)
-    this.#resolve('reasoning', out)
+    this.#end('text', out)
+    this.#end('reasoning', out)
     return out
   }
 
   noteNativeToolCall(call: NativeToolCall): void {
+    ;(this.#nativeCalls ??= []).push(call)
     this.#textEngine.noteNativeToolCall(call)
     this.#reasoningEngine.noteNativeToolCall(call)
   }
@@ -91,11 +109,22 @@ class PartSanitizer implements DsmlPartSanitizer {
     return this.#textEngine.idle && this.#reasoningEngine.heldChars === 0
   }
 
-  /** Resolves what a channel holds (`flush`: its fence state and noted native calls go on). */
-  #resolve(channel: Channel, out: Part[]): void {
+  /** The channel is interrupted: resolves what it holds (`flush`: a tag start not yet decided waits for its next text). */
+  #interrupt(channel: Channel, out: Part[]): void {
     const engine = channel === 'text' ? this.#textEngine : this.#reasoningEngine
     if (engine.heldChars === 0) return
     toParts(engine.flush(), channel, out)
+  }
+
+  /** The channel's text ends: resolves everything it holds. Text after that (after a finish) starts afresh. */
+  #end(channel: Channel, out: Part[]): void {
+    const engine = channel === 'text' ? this.#textEngine : this.#reasoningEngine
+    if (engine.heldChars === 0) return
+    toParts(engine.end(), channel, out)
+    const fresh = createDsmlSanitizer(this.#resolved)
+    for (const call of this.#nativeCalls ?? []) fresh.noteNativeToolCall(call)
+    if (channel === 'text') this.#textEngine = fresh
+    else this.#reasoningEngine = fresh
   }
 
   #clean(part: Part & { type: 'text' | 'reasoning' }, channel: Channel, out: Part[]): void {

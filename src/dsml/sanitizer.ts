@@ -12,7 +12,8 @@
 import { CallAcceptance } from './acceptance.ts'
 import { Engine } from './engine.ts'
 import { FenceTracker, wakesFenceTracker } from './fence-tracker.ts'
-import { couldOpenMarkup, isBar, LESS_THAN } from './grammar.ts'
+import { isBar, LESS_THAN } from './grammar.ts'
+import { couldHoldMarkup } from './partial-tags.ts'
 import { type DsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from './options.ts'
 import type { DsmlSanitizer, NativeToolCall, SanitizerEvent } from './types.ts'
 
@@ -59,7 +60,7 @@ class LazySanitizer implements DsmlSanitizer {
     if (this.#resolved.mode === 'off') return chunk.length > 0 ? [{ type: 'text', text: chunk }] : []
     if (this.#engine !== undefined) return this.#engine.feed(chunk)
     if (chunk.length === 0) return []
-    if (!couldOpenMarkup(chunk)) {
+    if (!couldHoldMarkup(chunk, this.#resolved.maxPendingChars)) {
       this.#fences.track(chunk)
       return [{ type: 'text', text: chunk }]
     }
@@ -70,7 +71,7 @@ class LazySanitizer implements DsmlSanitizer {
   end(): SanitizerEvent[] {
     if (this.#ended) throw new TypeError('Cannot end the DSML sanitizer: end() was already called')
     this.#ended = true
-    return this.#engine === undefined || this.#resolved.mode === 'off' ? [] : this.#engine.flush()
+    return this.#engine === undefined || this.#resolved.mode === 'off' ? [] : this.#engine.end()
   }
 
   flush(): SanitizerEvent[] {

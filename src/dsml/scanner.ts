@@ -9,7 +9,7 @@
  *   a `<` whose next character the grammar says cannot follow it
  *   (`canFollowLessThan`, the lexer's own first check) is text at once.
  * - **Pending partial tags.** A partial tag cut short by the start of another
- *   tag (`<｜` then `<‹DSML›…`) is held; its fate follows that next tag:
+ *   tag (`<‹` then `<‹DSML›…`) is held; its fate follows that next tag:
  *   removed with it if it is markup, released if it is text. So removing
  *   markup can never join the text on its two sides into a marker. The chain
  *   is capped (`maxPendingChars`); past the cap it is removed and reported,
@@ -38,6 +38,7 @@ import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
 import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
+import { isTextTagStart, PartialTagChains } from './partial-tags.ts'
 
 
 /** The next position of each of a few needles in one text, found lazily and reused while still ahead. */
@@ -99,8 +100,7 @@ interface Pending {
 
 export class Scanner {
   #lexer: TagLexer
-  /** A second lexer, to test whether a stretch of text is still a tag start (see `#chainStart`). */
-  #probe: TagLexer
+  #chains = new PartialTagChains()
   /** The view of each completed tag handed to the structure layer (which reads it at once). */
   #tag: Tag | undefined
   #structure: Structure
@@ -130,7 +130,6 @@ export class Scanner {
     this.#structure = structure
     this.#output = output
     this.#lexer = new TagLexer(maxTagChars)
-    this.#probe = new TagLexer(maxTagChars)
     this.#maxPendingChars = maxPendingChars
   }
 
@@ -151,6 +150,24 @@ export class Scanner {
     this.#tailText = undefined
     this.#read(input, 0)
     this.#drainQueue()
+  }
+
+  /**
+   * The text is interrupted (by the other channel, a native call) and may go
+   * on: decide what is held as at the end, except a tag whose marker is still
+   * undecided and the partial tags pending before it. Released, they could
+   * join the text that follows into a marker; held, that text decides them.
+   */
+  interrupt(): void {
+    if (this.#lexing && this.#lexer.markerUndecided) return
+    this.end()
+  }
+
+  /** After the structure layer resolved what it held: a tag still read goes on under the names and budget of where it now stands. */
+  regionResolved(): void {
+    if (!this.#lexing) return
+    this.#lexer.setNames(this.#structure.names())
+    this.#tagBudget = this.#structure.budgetLeft()
   }
 
   /** End of input: decide the tag being read, and whatever its re-reads begin. */
@@ -203,13 +220,11 @@ export class Scanner {
       }
     }
     const names = structure.names()
-    if (this.#pending !== '' && isTextTagStart(text, index, names)) {
-      // The partial tags before a `<` that is text are text too.
-      this.#flushPending()
-    }
-    // A `<` that is not text is where the next tag starts (a needle the plain-text pass stopped at).
+    // After partial tags (pending), reading stands at the next tag's start: the lexer decides
+    // it, and with it the chain, as it does when the text is split right there. A `<` that is
+    // not text is where the next tag starts too (a needle the plain-text pass stopped at).
     const next =
-      text.charCodeAt(index) === LESS_THAN && index + 1 < length && !isTextTagStart(text, index, names)
+      this.#pending !== '' || (text.charCodeAt(index) === LESS_THAN && index + 1 < length && !isTextTagStart(text, index, names))
         ? index
         : this.#nextTagStart(text, index, structure.barsMatter(), names)
     const budget = structure.budgetLeft()
@@ -225,8 +240,7 @@ export class Scanner {
       return next
     }
     const code = text.charCodeAt(index)
-    if (structure.state.kind === 'outside' && output.fences.inFenceAt(code)) {
-      // In a code fence nothing is markup: documentation is neither run nor removed.
+    if (structure.fencedAt(code)) {
       this.#flushPending()
       output.emitRange(text, index, index + 1)
       return index + 1
@@ -277,42 +291,25 @@ export class Scanner {
    * Outside markup and idle: how far `text` from `from` is certainly plain.
    * Up to the first bar or `<` + markerless opener name, or, with none, up to
    * a partial tag that may be held at the end — each moved back to the start
-   * of the chain of partial tags that would be pending there.
+   * of the chain of partial tags that would be pending there; and never past
+   * the start of a chain long enough to pass the pending cap.
    */
   #plainUntil(text: string, from: number): number {
+    const names = this.#structure.names()
     const opener = this.#openers.next(text, from)
     const needle = Math.min(this.#bars.first(text, from), opener === -1 ? text.length : opener)
-    if (needle < text.length) return this.#chainStart(text, from, needle)
-    if (text !== this.#tailText || from < this.#tailFrom || this.#tailStartAt < from) {
-      this.#tailText = text
-      this.#tailFrom = from
-      this.#tailStartAt = this.#chainStart(text, from, text.length)
-    }
-    return this.#tailStartAt
-  }
-
-  /**
-   * Where the chain of partial tags running up to `at` begins: each a `<`
-   * whose text up to the next one (or to `at`) the lexer still reads as the
-   * start of a tag. With no bar before `at`, each is short.
-   */
-  #chainStart(text: string, from: number, at: number): number {
-    const names = this.#structure.names()
-    let start = at
-    while (start > from) {
-      // The `<` before, if it is near enough to start a partial tag that reaches `start`.
-      const nearest = Math.max(from, start - LONGEST_BARLESS_TAG_START)
-      let previous = start - 1
-      while (previous >= nearest && text.charCodeAt(previous) !== LESS_THAN) previous--
-      if (previous < nearest) return start
-      if (previous + 1 < start && isTextTagStart(text, previous, names)) return start
-      this.#probe.begin(false, names)
-      for (let index = previous + 1; index < start; index++) {
-        if (this.#probe.step(text.charCodeAt(index)) !== STEP_CONTINUE) return start
+    let plain: number
+    if (needle < text.length) {
+      plain = this.#chains.start(text, from, needle, names)
+    } else {
+      if (text !== this.#tailText || from < this.#tailFrom || this.#tailStartAt < from) {
+        this.#tailText = text
+        this.#tailFrom = from
+        this.#tailStartAt = this.#chains.start(text, from, text.length, names)
       }
-      start = previous
+      plain = this.#tailStartAt
     }
-    return start
+    return this.#chains.firstLong(text, from, plain, names, this.#maxPendingChars)
   }
 
   // ── tags ──────────────────────────────────────────────────────────────
@@ -396,11 +393,13 @@ export class Scanner {
     this.#pending = ''
     const input = start === -1 ? undefined : text
     const tag = this.#tag === undefined ? (this.#tag = new Tag(lexed, tagText, input, start)) : this.#tag.read(lexed, tagText, input, start)
-    if (lexed.length < tagText.length) {
-      this.#structure.handleTag(tag, prefix + tagText.slice(0, lexed.length))
-      return this.#reread(tagText, lexed.length, inText, text, index)
+    const taken = lexed.length < tagText.length ? tagText.slice(0, lexed.length) : tagText
+    if (!this.#structure.handleTag(tag, prefix + taken)) {
+      // Released text before the tag opened a fence: its first character is text, and reading goes on after it.
+      this.#structure.consumeText(prefix + tagText.charAt(0))
+      return this.#reread(tagText, 1, inText, text, index)
     }
-    this.#structure.handleTag(tag, prefix + tagText)
+    if (taken !== tagText) return this.#reread(tagText, lexed.length, inText, text, index)
     return index
   }
 
@@ -441,24 +440,6 @@ export class Scanner {
     this.#pending = ''
     this.#structure.consumeText(text)
   }
-}
-
-/**
- * Is the `<` or bar at `index` text, whatever follows? When the lexer rejects
- * it at its next character (`canFollowLessThan`, `canFollowFragmentBar`), or
- * at the one after `</` (`canFollowClosingSlash`) — unless that character is
- * itself a `<` (or, after a bar, a bar), which makes it a pending partial tag.
- */
-function isTextTagStart(text: string, index: number, names: MarkerlessNames): boolean {
-  if (index + 1 >= text.length) return false
-  const code = text.charCodeAt(index)
-  const following = text.charCodeAt(index + 1)
-  if (following === LESS_THAN) return false
-  if (code !== LESS_THAN) return isBar(code) && !canFollowFragmentBar(following)
-  if (!canFollowLessThan(following, names)) return true
-  if (following !== SLASH || index + 2 >= text.length) return false
-  const third = text.charCodeAt(index + 2)
-  return third !== LESS_THAN && !canFollowClosingSlash(third, names)
 }
 
 function hasBar(text: string): boolean {

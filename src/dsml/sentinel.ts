@@ -1,19 +1,18 @@
 /**
  * `containsDsmlSentinel`: does a text hold anything the engine removes on
- * sight — a DSML marker (`<‹DSML›…`, `</ | DSML | …`, a bare `｜DSML｜`), a
+ * sight — a DSML marker (`<‹DSML›…`, `</ | DSML | …`, a bare `‹DSML›`), a
  * tag with bars and a known name (`<‹‹›invoke`), or a DeepSeek special token
- * (`<｜end▁of▁sentence｜>` and its spellings)?
+ * (`<‹end▁of▁sentence›>` and its spellings)?
  *
  * It is the tag lexer run from every `<` and bar, with no markerless name
  * allowed: a sentinel is a tag the lexer commits to (or completes). So "no
  * sentinel in output text" means exactly "nothing the lexer would read as
  * markup", with the same characters and limits.
  */
-import { BARS, CANONICAL_BAR, LESS_THAN, MARKER_WORD, type MarkerlessNames } from './grammar.ts'
+import { BARS, CANONICAL_BAR, isBar, LESS_THAN, MARKER_WORD, NO_NAMES } from './grammar.ts'
 import { STEP_CONTINUE, STEP_REJECT } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
 
-const NO_NAMES: MarkerlessNames = { openers: false, closers: false }
 /** Longer than any marker or special token: the lexer commits or rejects well before. */
 const SENTINEL_TAG_CHARS = 4096
 const STARTS = ['<', ...BARS]
@@ -70,9 +69,10 @@ function readSentinel(lexer: TagLexer, text: string, start: number, whole: boole
 }
 
 /**
- * The marker spellings in a text, shown without live bytes (the canonical
- * full-width bars as `‹` and `›`), each once: `‹DSML›`, `‹‹DSML››`,
- * `| DSML |`, `‖DSML‖`…; special tokens as `special token`.
+ * The marker spellings in a text, shown without live bytes, each once: the
+ * canonical full-width bars as `‹` and `›`, every other bar in brackets, so
+ * that no bar touches the word: `‹DSML›`, `‹‹DSML››`, `[|] DSML [|]`,
+ * `[‖]DSML[‖]`…; special tokens as `special token`.
  */
 export function markerSpellings(text: string): string[] {
   const seen = new Set<string>()
@@ -86,7 +86,16 @@ export function markerSpellings(text: string): string[] {
 
 function showMarker(marker: string): string {
   const word = marker.indexOf(MARKER_WORD)
-  if (word === -1) return marker.split(CANONICAL_BAR).join('‹')
-  const after = marker.slice(word + MARKER_WORD.length)
-  return `${marker.slice(0, word).split(CANONICAL_BAR).join('‹')}${MARKER_WORD}${after.split(CANONICAL_BAR).join('›')}`
+  const before = word === -1 ? marker : marker.slice(0, word)
+  const after = word === -1 ? '' : marker.slice(word + MARKER_WORD.length)
+  return word === -1 ? showBars(before, '‹') : `${showBars(before, '‹')}${MARKER_WORD}${showBars(after, '›')}`
+}
+
+function showBars(text: string, canonical: string): string {
+  let shown = ''
+  for (const character of text) {
+    const code = character.charCodeAt(0)
+    shown += code === CANONICAL_BAR.charCodeAt(0) ? canonical : isBar(code) ? `[${character}]` : character
+  }
+  return shown
 }

@@ -13,7 +13,7 @@
  */
 import type { CallAcceptance } from './acceptance.ts'
 import { setArgument, typeValue } from './arguments.ts'
-import { isStringFlag, isToolName, type MarkerlessNames, type TagKind } from './grammar.ts'
+import { ALL_NAMES, CLOSERS, isStringFlag, isToolName, type MarkerlessNames, NO_NAMES, OPENERS, type TagKind } from './grammar.ts'
 import { Markup } from './markup.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
@@ -42,10 +42,6 @@ export function meaningOf(tag: Tag): TagMeaning {
   return tag.kind
 }
 
-const NO_NAMES: MarkerlessNames = Object.freeze({ openers: false, closers: false })
-const CLOSERS: MarkerlessNames = Object.freeze({ openers: false, closers: true })
-const OPENERS: MarkerlessNames = Object.freeze({ openers: true, closers: false })
-const ALL_NAMES: MarkerlessNames = Object.freeze({ openers: true, closers: true })
 
 type InvokeState = Extract<State, { kind: 'invoke' | 'wrapped-tool' }>
 type ParameterState = Extract<State, { kind: 'parameter' | 'orphan-parameter' }>
@@ -155,11 +151,26 @@ export class Structure {
     }
   }
 
-  /** A completed tag; `text` is its text, with any pending partial tags before it. */
-  handleTag(tag: Tag, text: string): void {
+  /**
+   * Is a tag that starts here with `code` text because it is in a code fence?
+   * Outside markup, in a fence, nothing is markup: documentation is neither
+   * run nor removed (DESIGN.md §5.4).
+   */
+  fencedAt(code: number): boolean {
+    return this.state.kind === 'outside' && this.#output.fences.inFenceAt(code)
+  }
+
+  /**
+   * A completed tag; `text` is its text, with any pending partial tags
+   * before it. False when the tag is not markup after all: the region it
+   * began in was released, and the released text opened a fence around it
+   * (`fencedAt`). The caller reads it again as text.
+   */
+  handleTag(tag: Tag, text: string): boolean {
     const meaning = meaningOf(tag)
     for (;;) {
       const state = this.state
+      if (this.fencedAt(tag.text.charCodeAt(0))) return false
       if (state.kind !== 'outside' && !state.region.confirmed && tag.marker !== 'none') {
         // A markered tag either carries a markerless candidate on (confirming it as DSML) or ends it.
         if (!continuesCandidate(state, tag, meaning)) {
@@ -168,7 +179,7 @@ export class Structure {
         }
         state.region.confirmed = true
       }
-      if (this.#transition(state, tag, meaning, text)) return
+      if (this.#transition(state, tag, meaning, text)) return true
     }
   }
 

@@ -12,7 +12,7 @@
  * Shapes read (bars are the grammar's `BARS`):
  * - `<` `/`? spaces? bars(1–2) spaces? `DSML` spaces? bars(0–2) spaces? name attributes `/`? `>`
  * - `<` `/`? spaces? bars(1–4) name …     an inner tag with bars but no word
- * - `<` `/`? spaces? bars special-token bars `>`   `<｜end▁of▁sentence｜>` and its spellings
+ * - `<` `/`? spaces? bars special-token bars `>`   `<‹end▁of▁sentence›>` and its spellings
  * - `<` `/`? name …                      markerless, only for names the context allows
  * - bars(1–2) `DSML` bars(1–2) name? …   a fragment that lost its `<`
  *
@@ -57,6 +57,7 @@ import {
   MAX_MARKER_BARS,
   MAX_MARKER_SPACES,
   MAX_TAG_NAME_LENGTH,
+  NO_NAMES,
   MAX_WORDLESS_BARS,
   nameKind,
   SLASH,
@@ -95,8 +96,6 @@ type LexerState =
   | typeof WORDLESS_NAME
   | typeof SPECIAL_BARS
   | typeof ATTRIBUTE_LIST
-
-const NO_NAMES: MarkerlessNames = { openers: false, closers: false }
 
 /**
  * One tag at a time: `begin`, then `step` each character until it returns
@@ -192,6 +191,15 @@ export class TagLexer {
     return this.#committed
   }
 
+  /**
+   * Could the text that follows still make this tag marked? Yes until it
+   * commits, unless it is a markerless tag whose name has begun (it can only
+   * stay markerless): `<`, `</`, `< ‹`, `<‹DS`, `‹‹DSM` (‹ a bar).
+   */
+  get markerUndecided(): boolean {
+    return !this.#committed && !(this.#marker === 'none' && (this.#state === NAME || this.#state === ATTRIBUTE_LIST))
+  }
+
   /** The result, after a completing step; valid until the next `begin`. */
   tag(): LexedTag {
     if (!this.#completed) throw new Error('Cannot read tag: the lexer has not completed one')
@@ -214,7 +222,7 @@ export class TagLexer {
   run(text: string, from: number, end: number, budget: number): number {
     let index = from
     while (index < end) {
-      if (this.#length >= budget && !this.#committed) break
+      if (this.#length >= budget && !this.#committed && !this.#rejectsStart(text.charCodeAt(index))) break
       if (this.#state === ATTRIBUTE_LIST) {
         // The attribute list, read by the reader as a run (up to the tag limit and the budget).
         const room = Math.min(this.#maxTagChars, this.#committed ? Number.MAX_SAFE_INTEGER : budget) - this.#length
@@ -241,6 +249,25 @@ export class TagLexer {
 
   /** The result of the character `run` stopped at. */
   lastStep: StepResult = STEP_CONTINUE
+
+  /**
+   * Does `code`, read next, reject the tag at its start: after `<`, after
+   * `</`, or after a fragment's first bar? The scanner decides such a start
+   * ahead when it can see the character (`isTextTagStart`), so `run` reads
+   * it whatever the budget: where the text was split must not matter.
+   */
+  #rejectsStart(code: number): boolean {
+    switch (this.#state) {
+      case AFTER_LESS_THAN:
+        return !canFollowLessThan(code, this.#names)
+      case AFTER_SLASH:
+        return !canFollowClosingSlash(code, this.#names)
+      case OPENING_BARS:
+        return this.#fragment && this.#length === 1 && !canFollowFragmentBar(code)
+      default:
+        return false
+    }
+  }
 
   step(code: number): StepResult {
     if (this.#length >= this.#maxTagChars) {

@@ -75,9 +75,13 @@ export interface DsmlSanitizer {
   /** End of input: resolve everything held. The sanitizer can't be fed afterwards. */
   end(): SanitizerEvent[]
   /**
-   * Resolve everything held as if the text ended here, and go on: fence state
+   * Resolve what is held as if the text ended here, and go on: fence state
    * and noted native calls are kept. For a text interrupted by something else
-   * (a reasoning delta, a native tool call) that may continue after it.
+   * (a reasoning delta, a native tool call) that may continue after it. One
+   * thing stays held: a tag start whose marker is still undecided (`<`, `</`,
+   * `<‹DS` (‹ a bar) at the end of the text, and any partial tags just before it).
+   * Released, the text that follows could complete it into a marker; the
+   * next text or `end()` decides it. `heldChars` counts it.
    */
   flush(): SanitizerEvent[]
   /** Report a native call of the same message, so an identical recovered call is suppressed. */

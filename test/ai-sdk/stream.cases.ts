@@ -215,18 +215,45 @@ export const suite = defineSuite('ai-sdk/stream', (test) => {
   })
 
   test('stream-transition: a reasoning part mid-text flushes the held text first, order kept', () => {
+    const candidate = '<parameter name="x">'
     const parts = streamOf([
       { type: 'text-start', id: 'txt-0' },
-      { type: 'text-delta', id: 'txt-0', delta: 'Hello <' },
+      { type: 'text-delta', id: 'txt-0', delta: `Hello ${candidate}` },
       ...reasoningParts(['thinking']),
-      { type: 'text-delta', id: 'txt-0', delta: 'b> world' },
+      { type: 'text-delta', id: 'txt-0', delta: ' world' },
       { type: 'text-end', id: 'txt-0' },
     ])
     const { outputs, all } = driveCore(parts)
-    assertEqual(outputs[2], [{ type: 'text-start', id: 'txt-0' }, { type: 'text-delta', id: 'txt-0', delta: 'Hello ' }], 'text before the < goes out at once')
-    assertEqual(outputs[3], [{ type: 'text-delta', id: 'txt-0', delta: '<' }, { type: 'reasoning-start', id: 'reasoning-0' }], 'the held < goes out before the reasoning part')
-    assertEqual(deltaText(all), 'Hello <b> world', 'text')
+    assertEqual(outputs[2], [{ type: 'text-start', id: 'txt-0' }, { type: 'text-delta', id: 'txt-0', delta: 'Hello ' }], 'text before the candidate goes out at once')
+    assertEqual(outputs[3], [{ type: 'text-delta', id: 'txt-0', delta: candidate }, { type: 'reasoning-start', id: 'reasoning-0' }], 'the held candidate goes out before the reasoning part')
+    assertEqual(deltaText(all), `Hello ${candidate} world`, 'text')
     assertEqual(typesOf(all), ['stream-start', 'text-start', 'text-delta', 'text-delta', 'reasoning-start', 'reasoning-delta', 'reasoning-end', 'text-delta', 'text-end', 'finish'], 'order')
+  })
+
+  test('stream-transition: a tag start whose marker is undecided waits for its text, so no marker is joined across a reasoning part', () => {
+    const bar = '\uFF5C'
+    for (const [before, after, text] of [
+      ['Sure <', 'b> world', 'Sure <b> world'],
+      [`Sure <${bar}`, `DSML${bar}tool_calls>\n`, 'Sure \n'],
+    ] as const) {
+      const parts = streamOf([
+        { type: 'text-start', id: 'txt-0' },
+        { type: 'text-delta', id: 'txt-0', delta: before },
+        ...reasoningParts(['thinking']),
+        { type: 'text-delta', id: 'txt-0', delta: after },
+        { type: 'text-end', id: 'txt-0' },
+      ])
+      const { outputs, all } = driveCore(parts)
+      assertEqual(outputs[3], [{ type: 'reasoning-start', id: 'reasoning-0' }], `${JSON.stringify(before)}: the tag start is still held at the reasoning part`)
+      assertEqual(deltaText(all), text, `${JSON.stringify(before)}: the text`)
+    }
+  })
+
+  test('stream-transition: a finish resolves everything held before it, a tag start included', () => {
+    const parts = streamOf([{ type: 'text-start', id: 'txt-0' }, { type: 'text-delta', id: 'txt-0', delta: 'a <' }])
+    const { all } = driveCore(parts)
+    assertEqual(typesOf(all).slice(-2), ['text-delta', 'finish'], 'the < goes out before the finish')
+    assertEqual(deltaText(all), 'a <', 'text')
   })
 
   test('stream-transition: held markup interrupted by a native tool part is resolved (removed) before it', () => {

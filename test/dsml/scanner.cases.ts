@@ -59,6 +59,46 @@ export const suite = defineSuite('dsml/scanner', (test) => {
     assertChunkInvariant(input, {}, assertEqual)
   })
 
+  test('stream-eager-stop (chunk invariance): the eager stop falling on a "<" the next character makes text', () => {
+    // A markerless candidate's budget runs out exactly at a `<`: split right after it or not, the
+    // `<` is decided by its next character under the candidate's names, as the look-ahead does.
+    const candidate = '<parameter name="p">'
+    for (const [pad, head, tail] of [
+      [1003, '<', `tool_calls><${FW_BAR}parameter name="y">`],
+      [1002, '<<<<', `function_calls><${FW_BAR}parameter name="y">`],
+      [1001, '<', `/x <${FW_BAR}parameter name="y">`],
+    ] as const) {
+      const input = `${candidate}${'x'.repeat(pad)}${head}${tail}`
+      const whole = normalizeEvents(runChunks([input]))
+      const cut = candidate.length + pad + head.length
+      assertEqual(normalizeEvents(runChunks([input.slice(0, cut), input.slice(cut)])), whole, `pad ${pad}: split after ${JSON.stringify(head)}`)
+      assertEqual(reassemble(runChunks([input])), input, `pad ${pad}: conservation`)
+    }
+  })
+
+  test('stream-text-passthrough (hold cap): a chain of partial tags past its cap is removed whole or split alike', () => {
+    // Read whole, the fast path must not pass a chain that streaming would have to cut at the cap.
+    for (const [input, maxHoldChars] of [
+      [`${'<'.repeat(40)}${'x'.repeat(30)}`, 256],
+      [`${'x'.repeat(60)}${'< '.repeat(20)}y`, 256],
+      [`${'x'.repeat(100)}${'<i'.repeat(40)}y and more prose after it`, 256],
+      [`${'x'.repeat(100)}${'<'.repeat(5000)}y`, undefined],
+    ] as const) {
+      const options = maxHoldChars === undefined ? {} : { maxHoldChars }
+      const whole = runChunks([input], options)
+      assert(
+        whole.some((event) => event.type === 'diagnostic' && event.diagnostic.kind === 'hold-limit'),
+        `${JSON.stringify(input.slice(0, 70))}: the chain passes the cap and is reported`,
+      )
+      assertEqual(reassemble(whole), input, 'conservation')
+      for (const size of [1, 7, 64, 65]) {
+        const chunks: string[] = []
+        for (let index = 0; index < input.length; index += size) chunks.push(input.slice(index, index + size))
+        assertEqual(normalizeEvents(runChunks(chunks, options)), normalizeEvents(whole), `fed ${size} at a time`)
+      }
+    }
+  })
+
   test('stream-v17-chunk-split: a rejected tag read again across chunks is read once', () => {
     const text = `${DOUBLE_BAR}${FW_BAR}${WORD}  `.repeat(3)
     for (let cut = 1; cut < text.length; cut++) {

@@ -54,10 +54,11 @@ export const suite = defineSuite('dsml/sentinel', (test) => {
     )
   })
 
-  test('markerSpellings: each spelling once, canonical bars shown as ‹ ›', () => {
-    const text = `<${marker()}tool_calls> <${marker({ bars: 2 })}invoke> <${marker({ bar: '|', spaced: true })}calls> <${marker()}x> ${eos()}`
-    assertEqual(markerSpellings(text), ['‹DSML›', '‹‹DSML››', '| DSML |', 'special token'])
+  test('markerSpellings: each spelling once, canonical bars shown as ‹ ›, other bars in brackets: never a live marker', () => {
+    const text = `<${marker()}tool_calls> <${marker({ bars: 2 })}invoke> <${marker({ bar: '|', spaced: true })}calls> <${marker({ bar: DOUBLE_BAR })}x> ${eos()}`
+    assertEqual(markerSpellings(text), ['‹DSML›', '‹‹DSML››', '[|] DSML [|]', `[${DOUBLE_BAR}]DSML[${DOUBLE_BAR}]`, 'special token'])
     assert(!markerSpellings(text).join('').includes(FW_BAR), 'no live bar')
+    for (const shown of markerSpellings(text)) assert(!containsDsmlSentinel(shown) && !containsDsmlSentinel(`<${shown}invoke>`), `${shown} is no marker`)
     assertEqual(markerSpellings('plain'), [])
   })
 })

@@ -1,0 +1,133 @@
+/**
+ * Tag starts in plain text, decided without running the scanner: a start the
+ * lexer rejects at once (`isTextTagStart`), and chains of partial tags — each
+ * a tag start the lexer reads up to the `<` that begins the next one, where
+ * it is rejected (`<<`, `< <`, `<i<`). The scanner holds such a chain
+ * (pending) until the tag after it is decided, and removes it past
+ * `maxPendingChars`; its fast path asks `PartialTagChains` where a chain
+ * begins, and where the first one that long begins, so that reading a text
+ * whole decides every chain exactly as reading it split would.
+ *
+ * In the stretches asked about there is no bar (the fast path stops at the
+ * first), so each tag start is a `<` and reads at most
+ * `LONGEST_BARLESS_TAG_START` characters before it is decided.
+ */
+import {
+  ALL_NAMES,
+  canFollowClosingSlash,
+  canFollowFragmentBar,
+  canFollowLessThan,
+  couldOpenMarkup,
+  isBar,
+  LESS_THAN,
+  LONGEST_BARLESS_TAG_START,
+  type MarkerlessNames,
+  SHORT_TEXT,
+  SLASH,
+} from './grammar.ts'
+import { STEP_CONTINUE } from './tag.ts'
+import { TagLexer } from './tag-lexer.ts'
+
+/**
+ * Is the `<` or bar at `index` text, whatever follows? When the lexer rejects
+ * it at its next character (`canFollowLessThan`, `canFollowFragmentBar`), or
+ * at the one after `</` (`canFollowClosingSlash`) — unless that character is
+ * itself a `<` (or, after a bar, a bar), which makes it a pending partial tag.
+ */
+export function isTextTagStart(text: string, index: number, names: MarkerlessNames): boolean {
+  if (index + 1 >= text.length) return false
+  const code = text.charCodeAt(index)
+  const following = text.charCodeAt(index + 1)
+  if (following === LESS_THAN) return false
+  if (code !== LESS_THAN) return isBar(code) && !canFollowFragmentBar(following)
+  if (!canFollowLessThan(following, names)) return true
+  if (following !== SLASH || index + 2 >= text.length) return false
+  const third = text.charCodeAt(index + 2)
+  return third !== LESS_THAN && !canFollowClosingSlash(third, names)
+}
+
+export class PartialTagChains {
+  /** Reads one tag start at a time; never more than `LONGEST_BARLESS_TAG_START` characters. */
+  #probe = new TagLexer(LONGEST_BARLESS_TAG_START + 1)
+
+  /**
+   * Where the chain of partial tags running up to `at` begins (no earlier
+   * than `from`): each a `<` whose text up to the next one (or to `at`) the
+   * lexer still reads as the start of a tag. `at` itself when there is none.
+   */
+  start(text: string, from: number, at: number, names: MarkerlessNames): number {
+    let start = at
+    while (start > from) {
+      // The `<` before, if it is near enough to start a partial tag that reaches `start`.
+      const nearest = Math.max(from, start - LONGEST_BARLESS_TAG_START)
+      let previous = start - 1
+      while (previous >= nearest && text.charCodeAt(previous) !== LESS_THAN) previous--
+      if (previous < nearest) return start
+      if (previous + 1 < start && isTextTagStart(text, previous, names)) return start
+      if (this.#reads(text, previous, start, names) < start) return start
+      start = previous
+    }
+    return start
+  }
+
+  /**
+   * Where the first chain in `text` between `from` and `to` whose held part
+   * (every tag start but its last) is longer than `cap` begins; `to` when
+   * there is none. Such a chain has a `<` at least every
+   * `LONGEST_BARLESS_TAG_START` characters over more than `cap`, so looking
+   * around points `cap` apart finds it; a chain is walked only where a point
+   * falls near a `<`, and at most once.
+   */
+  firstLong(text: string, from: number, to: number, names: MarkerlessNames, cap: number): number {
+    const stride = Math.max(1, cap - LONGEST_BARLESS_TAG_START)
+    let walked = from
+    let point = from
+    while (point < to) {
+      const next = text.indexOf('<', point)
+      if (next === -1 || next >= to) return to
+      if (next - point > LONGEST_BARLESS_TAG_START) {
+        // No chain covers `point`, and none begins before `next`.
+        point = next
+        continue
+      }
+      const start = this.start(text, walked, next, names)
+      let last = start
+      // Each tag start reads up to where it is rejected; at a `<` the chain goes on from there.
+      for (;;) {
+        const rejected = this.#reads(text, last, to, names)
+        if (rejected >= to || text.charCodeAt(rejected) !== LESS_THAN) break
+        last = rejected
+        if (last - start > cap) return start
+      }
+      walked = last + 1
+      point = Math.max(point + stride, walked)
+    }
+    return to
+  }
+
+  /** Reads the tag start at `start` (a `<`) up to `end`: where it is decided, or `end`. */
+  #reads(text: string, start: number, end: number, names: MarkerlessNames): number {
+    const probe = this.#probe
+    probe.begin(false, names)
+    let index = start + 1
+    while (index < end && probe.step(text.charCodeAt(index)) === STEP_CONTINUE) index++
+    return index
+  }
+}
+
+let sharedChains: PartialTagChains | undefined
+
+/**
+ * Could reading `text` from outside markup, with nothing held, hold or
+ * remove anything? Yes where the grammar sees the start of markup
+ * (`couldOpenMarkup`), or where a chain of partial tags passes
+ * `maxPendingChars` (under every markerless name: an answer for any context).
+ * When no, the text comes out as it is.
+ */
+export function couldHoldMarkup(text: string, maxPendingChars: number): boolean {
+  if (couldOpenMarkup(text)) return true
+  // A short text the grammar clears has no `<` at all.
+  if (text.length <= SHORT_TEXT) return false
+  sharedChains ??= new PartialTagChains()
+  return sharedChains.firstLong(text, 0, text.length, ALL_NAMES, maxPendingChars) < text.length
+}

@@ -1,0 +1,78 @@
+/**
+ * partial-tags.ts: where a chain of partial tags begins, where the first one
+ * past the pending cap begins, and the gate that lets an idle sanitizer skip
+ * the engine. The engine reading a text whole must cut a chain exactly where
+ * reading it split does (DESIGN.md §5.5, the hold cap).
+ */
+import fc from 'fast-check'
+import { ALL_NAMES, OPENERS } from '../../src/dsml/grammar.ts'
+import { couldHoldMarkup, isTextTagStart, PartialTagChains } from '../../src/dsml/partial-tags.ts'
+import { assert, assertEqual } from '../support/assert.ts'
+import { normalizeEvents, reassemble, runChunks } from '../support/chunking.ts'
+import { defineSuite } from '../support/harness.ts'
+
+const NONE = { openers: false, closers: false }
+
+/** Pieces that make chains (`<`, `< `, `<i`, `</`) and pieces that end them. */
+const PIECES = ['<', '< ', '<i', '<in', '</', '</ ', 'x', ' ', 'ab', '<x', '\n', 'y z']
+
+export const suite = defineSuite('dsml/partial-tags', (test) => {
+  test('isTextTagStart: a start the lexer rejects at its next character, unless that is another start', () => {
+    assertEqual(isTextTagStart('a < b', 2, OPENERS), false, '"< " may be a marker with a space')
+    assertEqual(isTextTagStart('<div>', 0, OPENERS), true, '"<d" is text')
+    assertEqual(isTextTagStart('<invoke', 0, OPENERS), false, 'a markerless opener where openers are allowed')
+    assertEqual(isTextTagStart('<invoke', 0, NONE), true, 'but text where they are not')
+    assertEqual(isTextTagStart('<<', 0, NONE), false, 'a "<" before a "<" is a partial tag')
+    assertEqual(isTextTagStart('</x', 0, NONE), true, '"</x" is text')
+    assertEqual(isTextTagStart('<', 0, NONE), false, 'the text ends: undecided')
+  })
+
+  test('start: the chain running up to a point, and nothing when the tag start before it was decided', () => {
+    const chains = new PartialTagChains()
+    assertEqual(chains.start('ab<<<x', 0, 5, NONE), 2, 'three partial tags reach the x')
+    assertEqual(chains.start('ab<<<x', 3, 5, NONE), 3, 'no earlier than from')
+    assertEqual(chains.start('a<d<x', 0, 3, NONE), 3, '"<d" was rejected at the d')
+    assertEqual(chains.start('<i<i<', 0, 4, OPENERS), 0, '"<i" reads on where openers are allowed')
+  })
+
+  test('firstLong: the first chain whose held part passes the cap, at the exact boundary', () => {
+    const chains = new PartialTagChains()
+    for (const cap of [4, 32, 100]) {
+      for (const padding of [0, 1, 17, 200]) {
+        const before = 'p'.repeat(padding)
+        // `cap + 1` partial tags hold `cap` characters (the last one is decided by the x): not past the cap.
+        const atCap = `${before}${'<'.repeat(cap + 1)}x tail`
+        assertEqual(chains.firstLong(atCap, 0, atCap.length, NONE, cap), atCap.length, `cap ${cap}, padding ${padding}: at the cap`)
+        const pastCap = `${before}${'<'.repeat(cap + 2)}x tail`
+        assertEqual(chains.firstLong(pastCap, 0, pastCap.length, NONE, cap), padding, `cap ${cap}, padding ${padding}: past it`)
+      }
+    }
+    const html = '<div><span>a</span></div> '.repeat(50)
+    assertEqual(chains.firstLong(html, 0, html.length, ALL_NAMES, 32), html.length, 'HTML holds no chain')
+  })
+
+  test('couldHoldMarkup: false for long prose with "<" (the gate), true for a long chain or a markerless opener', () => {
+    const prose = 'a < b and Map<string, Set<number>> is typed here; '.repeat(10)
+    assertEqual(couldHoldMarkup(prose, 32), false, 'prose')
+    assertEqual(couldHoldMarkup(`${prose}${'<'.repeat(40)}x${prose}`, 32), true, 'a chain past the cap')
+    assertEqual(couldHoldMarkup(`${prose}${'<'.repeat(40)}x${prose}`, 4096), false, 'the same chain under the default cap')
+    assertEqual(couldHoldMarkup(`${prose}<invoke name="x">${prose}`, 4096), true, 'a markerless opener')
+    assertEqual(couldHoldMarkup('short <', 4096), true, 'a short text with a "<"')
+  })
+
+  test('stream-text-passthrough (property): chains of partial tags decided alike whole, split, and a character at a time', () => {
+    const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 160 }).map((pieces) => pieces.join(''))
+    fc.assert(
+      fc.property(text, fc.integer({ min: 256, max: 700 }), fc.integer({ min: 1, max: 80 }), (input, maxHoldChars, size) => {
+        const options = { maxHoldChars }
+        const whole = normalizeEvents(runChunks([input], options))
+        const chunks: string[] = []
+        for (let index = 0; index < input.length; index += size) chunks.push(input.slice(index, index + size))
+        assertEqual(normalizeEvents(runChunks(chunks, options)), whole, `fed ${size} at a time`)
+        assertEqual(normalizeEvents(runChunks([...input], options)), whole, 'a character at a time')
+        assertEqual(reassemble(runChunks(chunks, options)), input, 'conservation')
+      }),
+      { numRuns: 300 },
+    )
+  })
+})
