@@ -323,7 +323,8 @@ export class TagLexer {
       return STEP_REJECT
     }
     if (this.#fragment) {
-      const knownName = this.#state === NAME && KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)
+      // A known name, or the attributes after one (as a line break would end them), goes with the marker.
+      const knownName = this.#state === ATTRIBUTE_LIST || (this.#state === NAME && KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength))
       this.#complete(false, knownName ? this.#length : this.#fragmentEnd)
       return STEP_COMPLETE_BEFORE
     }

@@ -22,6 +22,10 @@ export const suite = defineSuite('dsml/arguments', (test) => {
     assertEqual(decodeEntities('&amp;lt;'), '&lt;', 'decoded once')
     assertEqual(decodeEntities('&nbsp; & &; &amp &AMP; &constructor; &__proto__;'), '&nbsp; & &; &amp &AMP; &constructor; &__proto__;')
     assertEqual(decodeEntities('no ampersand'), 'no ampersand')
+    // One `;` answers many `&` before it (linear: bench shape e); none after the last `;` stops the search.
+    assertEqual(decodeEntities(`${'&'.repeat(1000)}amp;`), '&'.repeat(1000))
+    assertEqual(decodeEntities(`${'& '.repeat(500)}&lt; x &gt`), `${'& '.repeat(500)}< x &gt`)
+    assertEqual(decodeEntities('&amp;&amp; &x &quot;;'), '&& &x ";')
   })
 
   test('v23-multiline-value: one hugging line break removed at each end, LF or CRLF', () => {

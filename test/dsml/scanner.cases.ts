@@ -8,7 +8,7 @@ import { createDsmlSanitizer, sanitizeText } from '../../src/dsml/index.ts'
 import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { assertChunkInvariant, callsOf, normalizeEvents, reassemble, runChunks, textOf } from '../support/chunking.ts'
-import { block, DOUBLE_BAR, FW_BAR, invoke, marker, param, WORD } from '../support/dsml-builders.ts'
+import { block, DOUBLE_BAR, FW_BAR, invoke, marker, open, param, WORD } from '../support/dsml-builders.ts'
 import { kindsOf } from '../support/dsml-checks.ts'
 import { defineSuite } from '../support/harness.ts'
 
@@ -95,6 +95,25 @@ export const suite = defineSuite('dsml/scanner', (test) => {
         const chunks: string[] = []
         for (let index = 0; index < input.length; index += size) chunks.push(input.slice(index, index + size))
         assertEqual(normalizeEvents(runChunks(chunks, options)), normalizeEvents(whole), `fed ${size} at a time`)
+      }
+    }
+  })
+
+  test('stream-fence-after-release: a marker tag after a fence opener that a released candidate held is documentation', () => {
+    // The candidate `<invoke name="a">` is released as text when the marked opener arrives; the
+    // fence opener it held is then text too, so the opener sits inside a fence and is kept.
+    const opener = open('tool_calls')
+    for (const input of [
+      `<invoke name="a">\n\`\`\`\n${opener}\n\`\`\`\n`,
+      `<invoke name="a">\n\`\`\`\n${'x'.repeat(10)}${opener}\n\`\`\`\nafter`,
+    ]) {
+      for (const options of [{}, { eagerStopChars: 24 }]) {
+        const whole = runChunks([input], options)
+        assertEqual(textOf(whole), input, `${JSON.stringify(options)}: kept byte for byte`)
+        assert(whole.every((event) => event.type === 'text'), 'nothing reported')
+        for (let cut = 1; cut < input.length; cut++) {
+          assertEqual(normalizeEvents(runChunks([input.slice(0, cut), input.slice(cut)], options)), normalizeEvents(whole), `split at ${cut}`)
+        }
       }
     }
   })

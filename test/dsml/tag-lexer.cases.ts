@@ -169,6 +169,10 @@ export const suite = defineSuite('dsml/tag-lexer', (test) => {
     assertEqual([fragment.outcome, fragment.tag?.name], ['end', 'tool_calls'])
     const fragmentWord = lex(`${M}hello`, NONE, { finish: true })
     assertEqual(fragmentWord.tag?.length, M.length, 'a fragment and a word: the marker only')
+    const fragmentAttributes = `${M}invoke name="x"`
+    const withAttributes = lex(fragmentAttributes, NONE, { finish: true })
+    assertEqual([withAttributes.tag?.name, withAttributes.tag?.length], ['invoke', fragmentAttributes.length], 'a fragment, a known name and attributes: all of it, as a line break would end it')
+    assertEqual(lex(`${fragmentAttributes}\n`, NONE).tag?.length, fragmentAttributes.length, 'the line break ends it at the same place')
     const quote = lex(`<${M}invoke name="bas`, NONE, { finish: true })
     assertEqual([quote.outcome, quote.tag?.broken, quote.tag?.nameAttribute], ['end', true, 'bas'], 'an open quote: broken')
     const bare = lex(`<${M}invoke name=bash`, NONE, { finish: true })
