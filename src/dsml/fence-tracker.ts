@@ -2,106 +2,147 @@
  * `FenceTracker`: are we inside a Markdown fenced code block? Markup in a fence
  * is documentation: neither run nor removed (DESIGN.md §5.4).
  *
- * The CommonMark rules it follows, read one character at a time:
- * - a fence line is a run of three or more backticks or tildes, indented up to
- *   three spaces from its container's content (top level, a list item's
- *   content column, or after `>` quote markers);
- * - an opening fence may carry an info string (for a backtick fence, one
- *   with no backtick); the fence opens at the end of that line;
- * - it closes at the end of a line that holds only a run of the same
- *   character at least as long (and spaces), or where its container ends: a
- *   line with fewer quote markers, or a non-blank line indented less than
- *   the list item's content;
- * - a run anywhere else in a line (inline code) is not a fence.
+ * A fence lives inside containers, so the tracker follows CommonMark's block
+ * structure, one line at a time and one character at a time:
+ * - containers: block quotes (`>`) and list items (bullet `-` `+` `*`, or
+ *   ordered `1.` `1)`), each line continuing them by its prefix, a blank line
+ *   ending quotes and empty items, a paragraph line continuing them lazily;
+ * - leaves: paragraphs (which some starts cannot interrupt: an empty item,
+ *   an ordered item not numbered 1), fenced code, and the leaves that only
+ *   end a paragraph (indented code, ATX and setext headings, thematic breaks);
+ * - a fence is a run of three or more backticks or tildes indented up to three
+ *   columns in its container, with an info string (no backtick in a backtick
+ *   fence's); it opens at the end of its line, and closes at the end of a line
+ *   holding only a run of its character at least as long, or where its
+ *   container ends.
+ * HTML blocks are not followed (a fence line after an HTML line opens a fence),
+ * nor containers nested deeper than MAX_DEPTH (deeper starts are paragraph
+ * text). Tabs advance to the next multiple of four columns.
  *
  * The sanitizer tracks the text it emits, so removed markup between two
  * pieces of a line joins them exactly as a reader of the output sees them.
- * Every decision waits for the end of the line it depends on, so the answer
- * never depends on where the text was split.
- * @see https://spec.commonmark.org/0.31.2/#fenced-code-blocks
+ * Every decision is made on the character it depends on, or at the end of
+ * its line, so the answer never depends on where the text was split.
+ * @see https://spec.commonmark.org/0.31.2/#container-blocks-and-leaf-blocks
  */
-import { isLineBreak, SPACE, TAB } from './grammar.ts'
+import { CARRIAGE_RETURN, GREATER_THAN, isLineBreak, LINE_FEED, SPACE, TAB } from './grammar.ts'
 
 const BACKTICK = 0x60 // "`"
 const TILDE = 0x7e // "~"
-const GREATER_THAN = 0x3e // ">", a block quote marker
+const NUMBER_SIGN = 0x23 // "#", an ATX heading
 const ASTERISK = 0x2a
 const PLUS = 0x2b
 const HYPHEN = 0x2d
+const UNDERSCORE = 0x5f
+const EQUALS = 0x3d
 const FULL_STOP = 0x2e
 const RIGHT_PARENTHESIS = 0x29
 const DIGIT_ZERO = 0x30
+const DIGIT_ONE = 0x31
 const DIGIT_NINE = 0x39
 
-/** Deepest list nesting followed; deeper items are read as text. */
-const MAX_LIST_DEPTH = 16
-/** Indentation beyond a container's content column that still allows a fence. */
-const MAX_FENCE_INDENT = 3
+/** Deepest container nesting followed; deeper starts are read as paragraph text. */
+const MAX_DEPTH = 16
+/** Indentation (columns) beyond which a line is indented code, not a block start. */
+const MAX_BLOCK_INDENT = 3
+/** Spaces after a list marker beyond which the item's content is indented code. */
+const MAX_ITEM_PADDING = 4
 /** Digits of an ordered list marker (`123.`). */
 const MAX_ORDERED_DIGITS = 9
-
-type Phase =
-  /** Reading the line's prefix: indentation, quote markers, list markers. */
-  | 'prefix'
-  /** Digits of an ordered list marker. */
-  | 'ordered-marker'
-  /** After a list marker: counting the spaces before the item's content. */
-  | 'after-list-marker'
-  /** A run of backticks or tildes at the start of the line's content. */
-  | 'run'
-  /** After an opening run: the info string, up to the end of the line. */
-  | 'info'
-  /** After a closing run: only spaces may follow. */
-  | 'closing-tail'
-  /** Nothing else on this line matters. */
-  | 'rest'
-
-/** Characters that may begin a line's structure: indentation, quote and list markers, fence runs, line breaks. */
-const LINE_STRUCTURE = new Uint8Array(128)
-for (const character of ' \t>-+*0123456789`~\n\r') LINE_STRUCTURE[character.charCodeAt(0)] = 1
-
-function startsLineStructure(code: number): boolean {
-  return code < 128 && LINE_STRUCTURE[code] === 1
-}
+/** Number signs of an ATX heading. */
+const MAX_HEADING_LEVEL = 6
+/** A container that is a block quote; a list item is its content indent (≥ 2). */
+const QUOTE = -1
 
 /** Texts this short are searched one character at a time; longer ones with `indexOf`, cached (see `#nextLineBreak`). */
-const SHORT_TEXT = 256
+const SHORT_SEARCH = 256
+
+type Phase =
+  /** Matching the open containers' prefixes: indentation, `>`. */
+  | 'continue'
+  /** Past them: indentation before a block start or content. */
+  | 'starts'
+  /** Digits of an ordered list marker. */
+  | 'ordered'
+  /** After a list marker: the spaces before the item's content. */
+  | 'after-marker'
+  /** The number signs of an ATX heading. */
+  | 'hashes'
+  /** Backticks or tildes that may open a fence. */
+  | 'opening-run'
+  /** The opening fence's info string, to the end of the line. */
+  | 'info'
+  /** A line inside the fence, past its containers: indentation. */
+  | 'fence-line'
+  /** A run that may close the fence. */
+  | 'closing-run'
+  /** After a closing run: only spaces may follow. */
+  | 'closing-tail'
+  /** The rest of the line is content: nothing on it matters but its kind. */
+  | 'content'
+
+/** What a content line is, applied at its end. */
+type LineKind = 'paragraph' | 'fence-content' | 'leaf'
+
+/** What the innermost open leaf is. */
+type Tip = 'none' | 'paragraph' | 'fence'
+
+function isDigit(code: number): boolean {
+  return code >= DIGIT_ZERO && code <= DIGIT_NINE
+}
+
+function isIndent(code: number): boolean {
+  return code === SPACE || code === TAB
+}
+
+/** Characters whose runs may make a thematic break or a setext underline. */
+function isBreakCharacter(code: number): boolean {
+  return code === HYPHEN || code === ASTERISK || code === UNDERSCORE || code === EQUALS
+}
 
 function lineBreakIn(text: string, start: number, end: number): number {
   for (let index = start; index < end; index++) if (isLineBreak(text.charCodeAt(index))) return index
   return -1
 }
 
-function isDigit(code: number): boolean {
-  return code >= DIGIT_ZERO && code <= DIGIT_NINE
-}
-
 export class FenceTracker {
-  #inFence = false
+  // ── the document ──────────────────────────────────────────────────────
+  /** Open containers, outermost first: QUOTE, or a list item's content indent. */
+  #containers: number[] | undefined
+  #depth = 0
+  /** The innermost container is a list item with nothing in it yet. */
+  #innermostEmpty = false
+  #tip: Tip = 'none'
   #fenceCharacter = 0
   #fenceLength = 0
-  /** The content column of the list item the fence is in (0 at top level). */
-  #fenceColumn = 0
-  #fenceQuotes = 0
-  /** How many open list items the fence is inside. */
-  #fenceLists = 0
 
-  #phase: Phase = 'prefix'
-  /** Column in the line, counted from after its last quote marker (tabs to the next multiple of 4). */
+  // ── the line ──────────────────────────────────────────────────────────
+  #phase: Phase = 'starts'
+  #lineKind: LineKind = 'paragraph'
+  /** Column in the line (tabs to the next multiple of 4). */
   #column = 0
-  #quotes = 0
-  /** Right after a quote marker, whose one following space belongs to it. */
+  /** The column indentation is counted from: after the containers matched so far. */
+  #indentStart = 0
+  /** Containers this line has continued (and opened). */
+  #matched = 0
+  /** Right after a `>`, whose one following space or tab column belongs to it. */
   #afterQuote = false
-  /** Content columns of the open list items, innermost last. */
-  #lists: number[] | undefined
-  #listsOpen = 0
-  /** The list items checked against this line's indentation. */
-  #listsChecked = false
-  #markerColumn = 0
-  #markerDigits = 0
-  #spacesAfterMarker = 0
+  #afterCarriageReturn = false
   #runCharacter = 0
   #runLength = 0
+  #markerIndentStart = 0
+  #markerEnd = 0
+  #ordered = false
+  /** The ordered marker's number, up to 10 (all that matters is whether it is 1). */
+  #orderedNumber = 0
+  /** A thematic break or setext underline being read: its character, or 0. */
+  #breakCharacter = 0
+  #breakCount = 0
+  #breakSpaceSeen = false
+  #breakSpaced = false
+  /** Containers kept if the line is a break. */
+  #breakBase = 0
+  #setextAllowed = false
 
   // Ranges of one long text arrive in order (short texts may come between
   // them): remember where its next line feed and carriage return are, so
@@ -114,50 +155,43 @@ export class FenceTracker {
 
   /** Inside a fenced code block, after everything tracked so far. */
   get inFence(): boolean {
-    return this.#inFence
+    return this.#tip === 'fence'
   }
 
   /**
    * Would the character `code`, read next, be inside a fence? Usually the
    * same as `inFence`; but at the start of a line in a fence inside a block
-   * quote or a list item, a character that is not the container's prefix
-   * ends the container, and the fence with it, before itself.
+   * quote or a list item, a character that does not continue the container
+   * ends it, and the fence with it, before itself.
    */
   inFenceAt(code: number): boolean {
-    if (!this.#inFence) return false
-    if (this.#phase !== 'prefix' || code === SPACE || code === TAB || isLineBreak(code)) return true
-    if (code === GREATER_THAN && this.#quotes < this.#fenceQuotes) return true
-    return this.#quotes >= this.#fenceQuotes && this.#column >= this.#fenceColumn
+    if (this.#tip !== 'fence') return false
+    if (this.#phase !== 'continue' || isIndent(code) || isLineBreak(code)) return true
+    return this.#continuesQuote(code)
   }
 
   /**
-   * In the middle of a line that can no longer open or close a fence: a text
-   * without a line break would leave the tracker exactly as it is.
+   * In the middle of a content line: a text without a line break would leave
+   * the tracker exactly as it is.
    */
   get quiet(): boolean {
-    return this.#phase === 'rest'
+    return this.#phase === 'content' && this.#breakCharacter === 0
   }
 
   /** Reads more emitted text: `text`, or its part from `start` to `end`. */
   track(text: string, start = 0, end = text.length): void {
     let index = start
     while (index < end) {
-      if (this.#phase !== 'rest') {
+      if (!this.quiet) {
         this.#step(text.charCodeAt(index))
         index++
         continue
       }
       // Mid-line: only the next line break matters.
-      const next = text.length <= SHORT_TEXT ? lineBreakIn(text, index, end) : this.#nextLineBreak(text, index)
+      const next = text.length <= SHORT_SEARCH ? lineBreakIn(text, index, end) : this.#nextLineBreak(text, index)
       if (next === -1 || next >= end) return
-      this.#endLine()
+      this.#step(text.charCodeAt(next))
       index = next + 1
-      // A line that starts with an ordinary character, outside a fence, is plain to its end:
-      // it opens no fence, and ends every list item and quote it is not indented into.
-      if (index < end && !this.#inFence && !startsLineStructure(text.charCodeAt(index))) {
-        this.#listsOpen = 0
-        this.#phase = 'rest'
-      }
     }
   }
 
@@ -178,201 +212,361 @@ export class FenceTracker {
 
   #step(code: number): void {
     if (isLineBreak(code)) {
-      this.#endLine()
+      // `\r\n` ends one line.
+      if (!(code === LINE_FEED && this.#afterCarriageReturn)) this.#endLine()
+      this.#afterCarriageReturn = code === CARRIAGE_RETURN
       return
     }
+    this.#afterCarriageReturn = false
+    if (this.#breakCharacter !== 0) this.#trackBreak(code)
     switch (this.#phase) {
-      case 'prefix':
-        this.#prefix(code)
+      case 'continue':
+        this.#continue(code)
         return
-      case 'ordered-marker':
-        if (isDigit(code) && this.#markerDigits < MAX_ORDERED_DIGITS) {
-          this.#markerDigits++
-          this.#column++
-        } else if (code === FULL_STOP || code === RIGHT_PARENTHESIS) {
-          this.#column++
-          this.#afterMarker()
-        } else {
-          this.#phase = 'rest'
-        }
+      case 'starts':
+        this.#blockStart(code)
         return
-      case 'after-list-marker':
-        if (code === SPACE || code === TAB) {
-          this.#spacesAfterMarker++
-          this.#advance(code)
-          return
-        }
-        if (this.#spacesAfterMarker === 0) {
-          this.#phase = 'rest' // `-x`, `1.x`: not a list item
-          return
-        }
-        this.#openListItem(this.#spacesAfterMarker > 4 ? this.#markerColumn + 1 : this.#column)
-        this.#phase = 'prefix'
-        this.#prefix(code)
+      case 'ordered':
+        this.#orderedDigit(code)
         return
-      case 'run':
-        if (code === this.#runCharacter) {
-          this.#runLength++
-          return
-        }
-        this.#afterRun(code)
+      case 'after-marker':
+        this.#afterMarker(code)
+        return
+      case 'hashes':
+        if (code === NUMBER_SIGN && this.#runLength < MAX_HEADING_LEVEL) this.#runLength++
+        else this.#setContent(isIndent(code) ? 'leaf' : 'paragraph')
+        return
+      case 'opening-run':
+        if (code === this.#runCharacter) this.#runLength++
+        else if (this.#runLength < 3) this.#setContent('paragraph')
+        else this.#info(code)
         return
       case 'info':
-        if (code === BACKTICK && this.#runCharacter === BACKTICK) this.#phase = 'rest' // not an opening fence
+        this.#info(code)
+        return
+      case 'fence-line':
+        this.#fenceLine(code)
+        return
+      case 'closing-run':
+        if (code === this.#fenceCharacter) this.#runLength++
+        else if (isIndent(code) && this.#runLength >= this.#fenceLength) this.#phase = 'closing-tail'
+        else this.#setContent('fence-content')
         return
       case 'closing-tail':
-        if (code !== SPACE && code !== TAB) this.#phase = 'rest' // a content line after all
+        if (!isIndent(code)) this.#setContent('fence-content')
         return
-      case 'rest':
+      case 'content':
         return
+      default:
+        this.#phase satisfies never
     }
   }
 
-  #advance(code: number): void {
+  // ── the line's prefix ─────────────────────────────────────────────────
+
+  /** Indentation: columns, and the one after a `>` that belongs to the quote. */
+  #indent(code: number): void {
+    if (this.#afterQuote) {
+      this.#afterQuote = false
+      this.#indentStart = this.#column + 1
+    }
     this.#column = code === TAB ? this.#column + 4 - (this.#column % 4) : this.#column + 1
   }
 
-  /** The content column of the innermost list item still open at this line (0 at top level). */
-  #base(): number {
-    return this.#listsOpen === 0 ? 0 : this.#lists![this.#listsOpen - 1]!
+  #continuesQuote(code: number): boolean {
+    return code === GREATER_THAN && this.#containers![this.#matched] === QUOTE && this.#column - this.#indentStart <= MAX_BLOCK_INDENT
   }
 
-  #prefix(code: number): void {
-    const afterQuote = this.#afterQuote
+  #continue(code: number): void {
+    if (isIndent(code)) {
+      this.#indent(code)
+      this.#matchItems()
+      return
+    }
     this.#afterQuote = false
-    if (code === SPACE || code === TAB) {
-      if (!afterQuote) this.#advance(code)
+    if (this.#continuesQuote(code)) {
+      this.#matched++
+      this.#quoteMarker()
+      this.#matchItems()
       return
     }
-    if (this.#inFence) {
-      this.#fencePrefix(code)
-      return
-    }
-    if (code === GREATER_THAN && this.#column - this.#base() <= MAX_FENCE_INDENT) {
-      this.#quote()
-      return
-    }
-    if (!this.#listsChecked) {
-      // A non-blank line ends the list items it is not indented into.
-      while (this.#listsOpen > 0 && this.#lists![this.#listsOpen - 1]! > this.#column) this.#listsOpen--
-      this.#listsChecked = true
-    }
-    const indent = this.#column - this.#base()
-    if (indent > MAX_FENCE_INDENT) {
-      this.#phase = 'rest'
-      return
-    }
-    if (code === HYPHEN || code === PLUS || code === ASTERISK) {
-      this.#markerColumn = this.#column
-      this.#column++
-      this.#afterMarker()
-      return
-    }
-    if (isDigit(code)) {
-      this.#markerColumn = this.#column
-      this.#markerDigits = 1
-      this.#column++
-      this.#phase = 'ordered-marker'
-      return
-    }
-    if (code === BACKTICK || code === TILDE) {
-      this.#startRun(code)
-      return
-    }
-    this.#phase = 'rest'
+    // This character does not continue the next container: the line is a
+    // block start or content in the last one it continued.
+    if (this.#tip === 'fence') this.#tip = 'none'
+    this.#phase = 'starts'
+    this.#blockStart(code)
   }
 
-  /** A line inside a fence: its containers' prefix, then a closing run or content. */
-  #fencePrefix(code: number): void {
-    if (code === GREATER_THAN && this.#quotes < this.#fenceQuotes) {
-      this.#quote()
-      return
+  /** List items the indentation reaches; past every container, the line's own phase. */
+  #matchItems(): void {
+    while (this.#matched < this.#depth) {
+      const indent = this.#containers![this.#matched]!
+      if (indent === QUOTE || this.#column - this.#indentStart < indent) return
+      this.#indentStart += indent
+      this.#matched++
     }
-    if (this.#quotes < this.#fenceQuotes || this.#column < this.#fenceColumn) {
-      // The fence's container ended on this line: so did the fence.
-      this.#inFence = false
-      this.#listsOpen = Math.min(this.#listsOpen, this.#fenceLists)
-      this.#prefix(code)
-      return
-    }
-    if (code === this.#fenceCharacter && this.#column - this.#fenceColumn <= MAX_FENCE_INDENT) {
-      this.#startRun(code)
-      return
-    }
-    this.#phase = 'rest'
+    this.#phase = this.#tip === 'fence' ? 'fence-line' : 'starts'
   }
 
-  /** A block quote marker: columns count again from after it (and its one optional space). */
-  #quote(): void {
-    this.#quotes++
-    this.#column = 0
+  #quoteMarker(): void {
+    this.#column++
+    this.#indentStart = this.#column
     this.#afterQuote = true
   }
 
-  #afterMarker(): void {
-    this.#spacesAfterMarker = 0
-    this.#phase = 'after-list-marker'
-  }
+  // ── block starts ──────────────────────────────────────────────────────
 
-  #openListItem(contentColumn: number): void {
-    if (this.#listsOpen >= MAX_LIST_DEPTH) return
-    this.#lists ??= []
-    this.#lists[this.#listsOpen++] = contentColumn
-  }
-
-  #startRun(code: number): void {
-    this.#runCharacter = code
-    this.#runLength = 1
-    this.#phase = 'run'
-  }
-
-  #afterRun(code: number): void {
-    if (this.#inFence) {
-      this.#phase = this.#runLength >= this.#fenceLength && (code === SPACE || code === TAB) ? 'closing-tail' : 'rest'
-    } else if (this.#runLength >= 3) {
-      this.#phase = code === BACKTICK && this.#runCharacter === BACKTICK ? 'rest' : 'info'
+  #blockStart(code: number): void {
+    if (isIndent(code)) {
+      this.#indent(code)
+      return
+    }
+    this.#afterQuote = false
+    if (this.#column - this.#indentStart > MAX_BLOCK_INDENT) {
+      // Indented code; a paragraph it would follow goes on instead.
+      this.#setContent(this.#tip === 'paragraph' ? 'paragraph' : 'leaf')
+      return
+    }
+    if (this.#breakCharacter === 0 && isBreakCharacter(code)) this.#startBreak(code)
+    if (code === GREATER_THAN) {
+      if (!this.#open(QUOTE)) return this.#setContent('paragraph')
+      this.#quoteMarker()
+    } else if (code === NUMBER_SIGN) {
+      this.#runLength = 1
+      this.#phase = 'hashes'
+    } else if (code === BACKTICK || code === TILDE) {
+      this.#runCharacter = code
+      this.#runLength = 1
+      this.#phase = 'opening-run'
+    } else if (code === HYPHEN || code === PLUS || code === ASTERISK) {
+      this.#listMarker(false)
+    } else if (isDigit(code)) {
+      this.#orderedNumber = code - DIGIT_ZERO
+      this.#runLength = 1
+      this.#listMarker(true)
     } else {
-      this.#phase = 'rest'
+      this.#setContent('paragraph')
     }
   }
+
+  #listMarker(ordered: boolean): void {
+    this.#ordered = ordered
+    this.#markerIndentStart = this.#indentStart
+    this.#column++
+    this.#markerEnd = this.#column
+    this.#phase = ordered ? 'ordered' : 'after-marker'
+  }
+
+  #orderedDigit(code: number): void {
+    if (isDigit(code) && this.#runLength < MAX_ORDERED_DIGITS) {
+      this.#runLength++
+      this.#orderedNumber = Math.min(this.#orderedNumber * 10 + code - DIGIT_ZERO, 10)
+      this.#column++
+    } else if (code === FULL_STOP || code === RIGHT_PARENTHESIS) {
+      this.#column++
+      this.#markerEnd = this.#column
+      this.#phase = 'after-marker'
+    } else {
+      this.#setContent('paragraph')
+    }
+  }
+
+  #afterMarker(code: number): void {
+    if (isIndent(code)) {
+      this.#indent(code)
+      return
+    }
+    const padding = this.#column - this.#markerEnd
+    // `-x`, `1.x`: no item; nor an ordered item not numbered 1 where a paragraph goes on.
+    if (padding === 0 || (this.#ordered && this.#orderedNumber !== 1 && this.#continuesParagraph())) return this.#setContent('paragraph')
+    const contentStart = padding > MAX_ITEM_PADDING ? this.#markerEnd + 1 : this.#column
+    if (!this.#open(contentStart - this.#markerIndentStart)) return this.#setContent('paragraph')
+    this.#indentStart = contentStart
+    this.#phase = 'starts'
+    this.#blockStart(code)
+  }
+
+  #info(code: number): void {
+    this.#phase = 'info'
+    if (code === BACKTICK && this.#runCharacter === BACKTICK) this.#setContent('paragraph') // inline code
+  }
+
+  #fenceLine(code: number): void {
+    if (isIndent(code)) {
+      this.#indent(code)
+      return
+    }
+    this.#afterQuote = false
+    if (code === this.#fenceCharacter && this.#column - this.#indentStart <= MAX_BLOCK_INDENT) {
+      this.#runLength = 1
+      this.#phase = 'closing-run'
+    } else {
+      this.#setContent('fence-content')
+    }
+  }
+
+  #setContent(kind: LineKind): void {
+    this.#lineKind = kind
+    this.#phase = 'content'
+  }
+
+  // ── thematic breaks and setext underlines ─────────────────────────────
+
+  #startBreak(code: number): void {
+    this.#breakCharacter = code
+    this.#breakCount = 1
+    this.#breakSpaceSeen = false
+    this.#breakSpaced = false
+    this.#breakBase = this.#matched
+    this.#setextAllowed = this.#continuesParagraph()
+  }
+
+  #trackBreak(code: number): void {
+    if (code === this.#breakCharacter) {
+      this.#breakCount++
+      if (this.#breakSpaceSeen) this.#breakSpaced = true
+    } else if (isIndent(code)) {
+      this.#breakSpaceSeen = true
+    } else {
+      this.#breakCharacter = 0
+    }
+  }
+
+  /** A break line that ended: a setext underline or a thematic break. */
+  #endBreak(): boolean {
+    const character = this.#breakCharacter
+    if (character === 0) return false
+    const setext = this.#setextAllowed && (character === EQUALS || character === HYPHEN) && !this.#breakSpaced
+    if (!setext && (character === EQUALS || this.#breakCount < 3)) return false
+    this.#close(this.#breakBase)
+    this.#tip = 'none'
+    this.#innermostEmpty = false
+    return true
+  }
+
+  // ── containers ────────────────────────────────────────────────────────
+
+  /** Does a paragraph go on in this line: open, and every container continued? */
+  #continuesParagraph(): boolean {
+    return this.#tip === 'paragraph' && this.#matched === this.#depth
+  }
+
+  /** Closes the containers from `depth` on, and the leaf they held. */
+  #close(depth: number): void {
+    if (depth >= this.#depth) return
+    this.#depth = depth
+    this.#matched = Math.min(this.#matched, depth)
+    this.#innermostEmpty = false
+    this.#tip = 'none'
+  }
+
+  /** Opens a container where this line is: its unmatched ones and the open leaf close. */
+  #open(container: number): boolean {
+    if (this.#matched >= MAX_DEPTH) return false
+    this.#close(this.#matched)
+    this.#tip = 'none'
+    this.#containers ??= []
+    this.#containers[this.#depth++] = container
+    this.#matched = this.#depth
+    this.#innermostEmpty = false
+    return true
+  }
+
+  // ── the end of a line ─────────────────────────────────────────────────
 
   /** What the line just ended decided, and a fresh line. */
   #endLine(): void {
-    switch (this.#phase) {
-      case 'run':
-        if (this.#inFence) {
-          if (this.#runLength >= this.#fenceLength) this.#inFence = false
-        } else if (this.#runLength >= 3) {
-          this.#open()
-        }
-        break
-      case 'info':
-        this.#open()
-        break
-      case 'closing-tail':
-        this.#inFence = false
-        break
-      case 'after-list-marker':
-        // `-` alone on a line: an empty list item; its content column is one past the marker.
-        if (!this.#inFence) this.#openListItem(this.#markerColumn + 2)
-        break
-      default:
-        break
+    if (!this.#endBreak()) {
+      switch (this.#phase) {
+        case 'continue':
+        case 'starts':
+        case 'fence-line':
+          this.#endBlankLine()
+          break
+        case 'ordered':
+          this.#endContentLine('paragraph')
+          break
+        case 'after-marker':
+          this.#endEmptyItem()
+          break
+        case 'hashes':
+          this.#endContentLine('leaf')
+          break
+        case 'opening-run':
+          if (this.#runLength >= 3) this.#openFence()
+          else this.#endContentLine('paragraph')
+          break
+        case 'info':
+          this.#openFence()
+          break
+        case 'closing-run':
+          if (this.#runLength >= this.#fenceLength) this.#tip = 'none'
+          break
+        case 'closing-tail':
+          this.#tip = 'none'
+          break
+        case 'content':
+          this.#endContentLine(this.#lineKind)
+          break
+        default:
+          this.#phase satisfies never
+      }
     }
-    this.#phase = 'prefix'
+    this.#phase = this.#depth === 0 ? (this.#tip === 'fence' ? 'fence-line' : 'starts') : 'continue'
     this.#column = 0
-    this.#quotes = 0
+    this.#indentStart = 0
+    this.#matched = 0
     this.#afterQuote = false
-    this.#listsChecked = false
+    this.#breakCharacter = 0
   }
 
-  #open(): void {
-    this.#inFence = true
+  /** A blank line continues list items, but not quotes, nor an item with nothing in it yet. */
+  #endBlankLine(): void {
+    let matched = this.#matched
+    if (this.#phase === 'continue') {
+      while (matched < this.#depth && this.#containers![matched] !== QUOTE && !(matched === this.#depth - 1 && this.#innermostEmpty)) matched++
+    } else if (matched === this.#depth && this.#innermostEmpty) {
+      matched--
+    }
+    if (this.#tip === 'fence' && matched === this.#depth) return // a blank line in the fence
+    this.#close(matched)
+    this.#tip = 'none'
+  }
+
+  #endContentLine(kind: LineKind): void {
+    switch (kind) {
+      case 'paragraph':
+        // A paragraph goes on, even where containers were not continued (a lazy line).
+        if (this.#tip === 'paragraph') return
+        this.#close(this.#matched)
+        this.#tip = 'paragraph'
+        this.#innermostEmpty = false
+        return
+      case 'fence-content':
+        return
+      case 'leaf':
+        this.#close(this.#matched)
+        this.#tip = 'none'
+        this.#innermostEmpty = false
+        return
+      default:
+        kind satisfies never
+    }
+  }
+
+  /** A list marker alone on its line: an empty item, unless a paragraph goes on (it cannot interrupt one). */
+  #endEmptyItem(): void {
+    if (this.#continuesParagraph()) return
+    if (!this.#open(this.#markerEnd + 1 - this.#markerIndentStart)) return this.#endContentLine('paragraph')
+    this.#innermostEmpty = true
+  }
+
+  #openFence(): void {
+    this.#close(this.#matched)
+    this.#tip = 'fence'
     this.#fenceCharacter = this.#runCharacter
     this.#fenceLength = this.#runLength
-    this.#fenceColumn = this.#base()
-    this.#fenceQuotes = this.#quotes
-    this.#fenceLists = this.#listsOpen
+    this.#innermostEmpty = false
   }
 }
 

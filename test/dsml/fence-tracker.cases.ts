@@ -108,6 +108,33 @@ export const suite = defineSuite('dsml/fence-tracker', (test) => {
     assertEqual(sanitizeText(fenced + markup).text, fenced, 'the engine removes markup on the line that ended the quote')
   })
 
+  test('v20-code-fence (DESIGN §5.4): containers end as CommonMark ends them, and so do their fences', () => {
+    assertEqual(inFence('> ```\n\n'), false, 'a blank line ends the quote')
+    assertEqual(inFence('> ```\n>\n'), true, 'a quote marker alone goes on')
+    assertEqual(inFence('```\n    > x\n'), true, 'an indented > inside a fence is content')
+    assertEqual(inFence('- > ```\n  > x\n'), true, 'a quote inside a list item: the item, then the quote')
+    assertEqual(inFence('-\n\n   ```\n'), true, 'an empty item ends at a blank line: the fence is at the top level')
+    assertEqual(inFence('- \n\n   ```\nx\n'), true, 'and the line after it is inside the fence')
+    assertEqual(inFence('10. \n  ```\nx\n'), true, 'an empty ordered item: its content is four columns in')
+  })
+
+  test('v20-code-fence (DESIGN §5.4): paragraphs: lazy lines, and starts that cannot interrupt them', () => {
+    assertEqual(inFence('text\n2. ```\n'), false, 'an item numbered 2 cannot interrupt a paragraph: no fence')
+    assertEqual(inFence('text\n1. ```\n'), true, 'numbered 1 it can')
+    assertEqual(inFence('text\n-\n```\n'), true, 'a lone - under a paragraph is a setext underline, then a fence')
+    assertEqual(inFence('- a\nlazy\n  ```\n  x\n'), true, 'a lazy line keeps the item open for the fence after it')
+    assertEqual(inFence('> a\nlazy\n> ```\n'), true, 'a lazy line keeps the quote open')
+    assertEqual(inFence('- a\n---\n  ```\n'), true, 'a thematic break ends the item; the fence is at the top level')
+    assertEqual(inFence('- a\n\n      ```\n'), false, 'indented code in the item, not a fence')
+    assertEqual(inFence('# ```\n'), false, 'a heading is not a fence')
+  })
+
+  test('v20-code-fence: tabs count to the next multiple of four columns, also after a quote marker', () => {
+    assertEqual(inFence('>\t```\n'), true, 'one column of the tab belongs to the quote: two left')
+    assertEqual(inFence('-\t```\n'), true)
+    assertEqual(inFence('- a\n\t```\n'), true, 'a tab reaches the item content')
+  })
+
   test('v20-code-fence: CR and CRLF end lines too', () => {
     assertEqual(inFence('```\r\n'), true)
     assertEqual(inFence('```\r'), true)
