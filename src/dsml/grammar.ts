@@ -40,6 +40,8 @@ export const LOWER_ONE_EIGHTH_BLOCK = 0x2581
 
 /** Bars seen in markers: ASCII `|`, full-width U+FF5C (canonical), `‖`, and box-drawing `│`. */
 export const BARS = '|\uFF5C\u2016\u2502'
+/** The characters a tag may start with: `<`, or a bar (a fragment that lost its `<`). */
+export const TAG_START_CHARACTERS: readonly string[] = ['<', ...BARS]
 /** The bar DeepSeek's encoders write (docs show it as `‹` and `›`). */
 export const CANONICAL_BAR = '\uFF5C'
 const ASCII_BAR = 0x7c

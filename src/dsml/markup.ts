@@ -107,6 +107,7 @@ export class Markup {
       const fenced = parseFencedJsonCall(gap)
       if (fenced !== undefined) {
         const next: State = block(region)
+        region.consumed -= gap.length // counted again as it is held
         this.hold(next, gap.slice(0, fenced.end))
         this.#finishCall(region, fenced.name, fenced.arguments, [])
         this.hold(next, gap.slice(fenced.end))
@@ -208,7 +209,7 @@ export class Markup {
     const call: ToolCall = { id: this.#resolved.generateId(), name, arguments: args }
     output.push({ type: 'tool-call', call, source: this.#held.take() })
     output.push({ type: 'diagnostic', diagnostic: { kind: 'recovered-call', text: '', tool: name, message: `Recovered a call to "${name}"` } })
-    output.afterRemoval = true
+    output.noteRemoval()
   }
 
   /** Back to the enclosing block after an element, or out of the region. */
@@ -217,7 +218,7 @@ export class Markup {
   }
 
   #endRegion(): State {
-    this.#output.afterRemoval = true
+    this.#output.noteRemoval()
     return OUTSIDE
   }
 

@@ -71,7 +71,9 @@ export interface DsmlSanitizerOptions {
   maxHoldChars?: number
   /**
    * A markerless candidate (such as a plain `<parameter name="x">`) is released
-   * as text once it grows this long without a DSML marker.
+   * as text once it grows this long without a DSML marker; so is the text
+   * after a lone block opener. At least 1, and at most `maxHoldChars / 8`
+   * (a larger value is lowered to that).
    * @default 1024
    */
   eagerStopChars?: number

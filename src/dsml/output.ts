@@ -42,14 +42,16 @@ export class Output {
     return this.#fences
   }
 
-  get afterRemoval(): boolean {
+  /** Was markup removed with nothing but whitespace emitted since? (Notes the emitted range first.) */
+  isAfterRemoval(): boolean {
     if (this.#afterRemoval) this.#noteRange()
     return this.#afterRemoval
   }
 
-  set afterRemoval(value: boolean) {
+  /** Markup was removed here without a diagnostic of its own (a call was made of it, or a region ended). */
+  noteRemoval(): void {
     this.#noteRange()
-    this.#afterRemoval = value
+    this.#afterRemoval = true
   }
 
   /** The events since the last call, in order. */

@@ -1,7 +1,8 @@
 /**
  * `createDsmlSanitizer`: the incremental DSML engine. Text goes in, in chunks
  * of any size; `text`, `tool-call` and `diagnostic` events come out. Feeding a
- * text whole or in any split gives the same events (adjacent text merged).
+ * text whole or in any split gives the same events, once adjacent text events
+ * are merged (call ids come from `generateId`, so they match when it does).
  *
  * Layers, bottom up: `grammar.ts` (characters, names, what can open markup),
  * `tag-lexer.ts` (one tag), `scanner.ts` (the loop over the text),

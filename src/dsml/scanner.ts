@@ -33,6 +33,7 @@ import {
   type MarkerlessNames,
   SHORT_TEXT,
   SLASH,
+  TAG_START_CHARACTERS,
 } from './grammar.ts'
 import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
@@ -93,7 +94,7 @@ class Positions {
   }
 }
 
-interface Pending {
+interface QueuedText {
   text: string
   start: number
 }
@@ -116,9 +117,9 @@ export class Scanner {
   /** Partial tags cut short by the tag being read (see the file's doc). */
   #pending = ''
   /** Texts still to read, in order: a re-read piece, then the rest of the text it came from. */
-  #queue: Pending[] = []
+  #queue: QueuedText[] = []
   /** `<` and the bars: where a tag may start. */
-  #candidates = new Positions(['<', ...BARS])
+  #candidates = new Positions(TAG_START_CHARACTERS)
   #bars = new Positions([...BARS])
   #openers = new MarkerlessOpenerFinder()
   /** `#tailStart` for `#tailText`: where a partial tag held at its end may begin. */

@@ -9,13 +9,12 @@
  * sentinel in output text" means exactly "nothing the lexer would read as
  * markup", with the same characters and limits.
  */
-import { BARS, CANONICAL_BAR, isBar, LESS_THAN, MARKER_WORD, NO_NAMES } from './grammar.ts'
+import { CANONICAL_BAR, indexOfBar, isBar, LESS_THAN, MARKER_WORD, NO_NAMES, TAG_START_CHARACTERS } from './grammar.ts'
 import { STEP_CONTINUE, STEP_REJECT } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
 
 /** Longer than any marker or special token: the lexer commits or rejects well before. */
 const SENTINEL_TAG_CHARS = 4096
-const STARTS = ['<', ...BARS]
 
 /** True when `text` holds a DSML marker, a barred known tag, or a DeepSeek special token. */
 export function containsDsmlSentinel(text: string): boolean {
@@ -35,21 +34,17 @@ interface Found {
 /** The first sentinel at or after `from`; `whole`: read it to its end (for its marker), not only to where it commits. */
 function findSentinel(text: string, from: number, whole: boolean): Found | undefined {
   // Every sentinel holds a bar.
-  let firstBar = -1
-  for (const bar of BARS) {
-    const at = text.indexOf(bar, from)
-    if (at !== -1 && (firstBar === -1 || at < firstBar)) firstBar = at
-  }
+  const firstBar = indexOfBar(text, from)
   if (firstBar === -1) return undefined
   const lexer = new TagLexer(SENTINEL_TAG_CHARS)
-  const next = STARTS.map((start) => text.indexOf(start, from))
+  const next = TAG_START_CHARACTERS.map((start) => text.indexOf(start, from))
   for (;;) {
     let start = -1
     for (const at of next) if (at !== -1 && (start === -1 || at < start)) start = at
     if (start === -1) return undefined
     const found = readSentinel(lexer, text, start, whole)
     if (found !== undefined) return found
-    for (let index = 0; index < next.length; index++) if (next[index] === start) next[index] = text.indexOf(STARTS[index]!, start + 1)
+    for (let index = 0; index < next.length; index++) if (next[index] === start) next[index] = text.indexOf(TAG_START_CHARACTERS[index]!, start + 1)
   }
 }
 

@@ -74,7 +74,7 @@ export class Structure {
 
   /** Outside markup, with no removal just before: only markup openers can change anything. */
   get idle(): boolean {
-    return this.state.kind === 'outside' && !this.#output.afterRemoval
+    return this.state.kind === 'outside' && !this.#output.isAfterRemoval()
   }
 
   /** Bars start fragments here: outside, between a block's elements, anywhere in a candidate. */
@@ -94,7 +94,7 @@ export class Structure {
     const state = this.state
     switch (state.kind) {
       case 'outside':
-        if (this.#output.afterRemoval) return this.#outsideOpeners ? ALL_NAMES : CLOSERS
+        if (this.#output.isAfterRemoval()) return this.#outsideOpeners ? ALL_NAMES : CLOSERS
         return this.#outsideOpeners ? OPENERS : NO_NAMES
       case 'parameter':
       case 'orphan-parameter':
@@ -261,7 +261,7 @@ export class Structure {
     const rescues = this.#resolved.rescues
     if (tag.marker === 'none') {
       if (tag.closing) {
-        if (output.afterRemoval) output.diagnose('dropped-markup', text, 'Stray closer right after removed DSML markup')
+        if (output.isAfterRemoval()) output.diagnose('dropped-markup', text, 'Stray closer right after removed DSML markup')
         else output.emitTag(tag, text)
       } else if (tag.selfClosing) {
         output.emitTag(tag, text)

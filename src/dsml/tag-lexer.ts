@@ -294,7 +294,7 @@ export class TagLexer {
       case CLOSING_BARS:
         return this.#closingBars(code)
       case SPACE_BEFORE_NAME:
-        return this.#afterMarker(code)
+        return this.#spaceBeforeName(code)
       case NAME:
         return this.#name(code)
       case WORDLESS_NAME:
@@ -388,7 +388,7 @@ export class TagLexer {
       this.#spaces++
       return this.#accept()
     }
-    return this.#afterMarker(code)
+    return this.#spaceBeforeName(code)
   }
 
   #closingBars(code: number): StepResult {
@@ -400,7 +400,7 @@ export class TagLexer {
     }
     this.#spaces = 0
     this.#state = SPACE_BEFORE_NAME
-    return this.#afterMarker(code)
+    return this.#spaceBeforeName(code)
   }
 
   #specialBars(code: number): StepResult {
@@ -512,8 +512,8 @@ export class TagLexer {
     return this.#accept()
   }
 
-  /** After the marker (and its closing bars): a name, `>`, `/`, or the end of a bare marker. */
-  #afterMarker(code: number): StepResult {
+  /** After the marker (and its closing bars), spaces and then: a name, `>`, `/`, or the end of a bare marker. */
+  #spaceBeforeName(code: number): StepResult {
     if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
       this.#spaces++
       this.#state = SPACE_BEFORE_NAME
@@ -609,8 +609,7 @@ export class TagLexer {
   }
 
   #attributeStep(code: number): StepResult {
-    const result = this.#attributes.step(code, this.#length)
-    return result === STEP_CONTINUE ? this.#accept() : this.#attributesEnded(result)
+    return this.#attributesEnded(this.#attributes.step(code, this.#length))
   }
 
   /** What the attribute list's result means for the tag: the same step, with the tag completed. */
