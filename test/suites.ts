@@ -25,6 +25,7 @@ import * as dsmlConfig from './dsml/config.cases.ts'
 import * as dsmlFenceTracker from './dsml/fence-tracker.cases.ts'
 import * as dsmlFixtures from './dsml/fixtures.cases.ts'
 import * as dsmlGrammar from './dsml/grammar.cases.ts'
+import * as dsmlHold from './dsml/hold.cases.ts'
 import * as dsmlParse from './dsml/parse.cases.ts'
 import * as dsmlPartSanitizer from './dsml/part-sanitizer.cases.ts'
 import * as dsmlPartialTags from './dsml/partial-tags.cases.ts'
@@ -67,6 +68,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/fence-tracker.cases.ts': dsmlFenceTracker,
   './dsml/fixtures.cases.ts': dsmlFixtures,
   './dsml/grammar.cases.ts': dsmlGrammar,
+  './dsml/hold.cases.ts': dsmlHold,
   './dsml/parse.cases.ts': dsmlParse,
   './dsml/part-sanitizer.cases.ts': dsmlPartSanitizer,
   './dsml/partial-tags.cases.ts': dsmlPartialTags,

@@ -79,6 +79,7 @@ export class PartialTagChains {
    * falls near a `<`, and at most once.
    */
   firstLong(text: string, from: number, to: number, names: MarkerlessNames, cap: number): number {
+    if (to - from <= cap) return to // no room for one
     const stride = Math.max(1, cap - LONGEST_BARLESS_TAG_START)
     let walked = from
     let point = from
