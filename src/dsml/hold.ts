@@ -65,6 +65,13 @@ export class HeldText {
     }
   }
 
+  /** Drops what is held. */
+  clear(): void {
+    this.#pieces = []
+    this.#joinedUpTo = 0
+    this.length = 0
+  }
+
   take(): string {
     const pieces = this.#pieces
     const text = pieces.length === 1 ? pieces[0]! : pieces.join('')

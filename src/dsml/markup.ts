@@ -149,7 +149,7 @@ export class Markup {
       invoke.loose = true
       return next
     }
-    const typed = typeValue(parameter.value.join(''), parameter.stringAttribute)
+    const typed = typeValue(parameter.value.take(), parameter.stringAttribute)
     setArgument(invoke.args, name, typed.value)
     invoke.argumentCount++
     if (!parameter.markerless) invoke.markeredArgumentCount++
@@ -226,7 +226,7 @@ export class Markup {
     this.#output.diagnose('hold-limit', this.#held.take(), `Held DSML markup passed maxHoldChars (${this.#resolved.maxHoldChars}); removed and reported`)
     if (state.kind === 'parameter' || state.kind === 'orphan-parameter') {
       state.parameter.overflowed = true
-      state.parameter.value = []
+      state.parameter.value.clear()
     }
     if (state.kind === 'parameter' || state.kind === 'invoke' || state.kind === 'wrapped-tool' || state.kind === 'tool-name-tag') {
       state.invoke.overflowed = true

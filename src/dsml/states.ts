@@ -4,6 +4,7 @@
  * opener outside and ends when its markup is recovered, removed, or (for a
  * markerless candidate) released as text.
  */
+import { HeldText } from './hold.ts'
 import type { Tag } from './tag.ts'
 
 export interface Region {
@@ -40,7 +41,8 @@ export interface Parameter {
   stringAttribute: string | undefined
   /** The opener carried no marker. */
   markerless: boolean
-  value: string[]
+  /** The value read so far (the overflowed one's is dropped). */
+  value: HeldText
   overflowed: boolean
 }
 
@@ -128,7 +130,7 @@ export function newParameter(tag: Tag): Parameter {
     name: tag.nameAttribute,
     stringAttribute: tag.stringAttribute,
     markerless: tag.marker === 'none',
-    value: [],
+    value: new HeldText(),
     overflowed: false,
   }
 }

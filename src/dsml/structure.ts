@@ -131,7 +131,7 @@ export class Structure {
         return
       case 'parameter':
       case 'orphan-parameter':
-        if (!state.parameter.overflowed) state.parameter.value.push(text)
+        if (!state.parameter.overflowed) state.parameter.value.add(text)
         this.#markup.hold(state, text)
         return
       case 'invoke':

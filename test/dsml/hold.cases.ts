@@ -28,6 +28,10 @@ export const suite = defineSuite('dsml/hold', (test) => {
         assertEqual([held.length, held.take()], [0, ''])
         held.add('again')
         assertEqual(held.take(), 'again', 'usable after take')
+        for (const piece of pieces) held.add(piece)
+        held.clear()
+        held.add('fresh')
+        assertEqual([held.length, held.take()], [5, 'fresh'], 'clear drops everything')
       }),
       { numRuns: 50 },
     )
