@@ -22,6 +22,7 @@ import * as chatCompletionsResponse from './chat-completions/response.cases.ts'
 import * as cliLeaksReport from './cli/leaks-report.cases.ts'
 import * as dsmlArguments from './dsml/arguments.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
+import * as dsmlFamilies from './dsml/families.cases.ts'
 import * as dsmlFenceTracker from './dsml/fence-tracker.cases.ts'
 import * as dsmlFixtures from './dsml/fixtures.cases.ts'
 import * as dsmlGrammar from './dsml/grammar.cases.ts'
@@ -65,6 +66,7 @@ const modules: Record<string, CasesModule> = {
   './cli/leaks-report.cases.ts': cliLeaksReport,
   './dsml/arguments.cases.ts': dsmlArguments,
   './dsml/config.cases.ts': dsmlConfig,
+  './dsml/families.cases.ts': dsmlFamilies,
   './dsml/fence-tracker.cases.ts': dsmlFenceTracker,
   './dsml/fixtures.cases.ts': dsmlFixtures,
   './dsml/grammar.cases.ts': dsmlGrammar,

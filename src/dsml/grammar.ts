@@ -354,11 +354,11 @@ export function canFollowClosingSlash(code: number, names: MarkerlessNames): boo
 
 /**
  * The longest start of a tag that holds no bar and no whole markerless opener
- * name (`<function_call`, one letter short): past it, such a tag has been
+ * name (`<function_call`, one letter short; `<` spaces `/` spaces before a bar): past it, such a tag has been
  * decided, so a text with no bar and no opener name can hold markup only
  * within this many characters of its last `<`.
  */
-export const LONGEST_BARLESS_TAG_START = 1 + Math.max(...MARKERLESS_OPENER_NAMES.map((name) => name.length - 1), 1 + MAX_MARKER_SPACES)
+export const LONGEST_BARLESS_TAG_START = 1 + Math.max(...MARKERLESS_OPENER_NAMES.map((name) => name.length - 1), 1 + 2 * MAX_MARKER_SPACES)
 
 /**
  * Pieces of the markerless opener names searched for instead of `<` + name:

@@ -10,7 +10,8 @@
  * after a character or two costs no allocation.
  *
  * Shapes read (bars are the grammar's `BARS`):
- * - `<` `/`? spaces? bars(1–2) spaces? `DSML` spaces? bars(0–2) spaces? name attributes `/`? `>`
+ * - `<` spaces? `/`? spaces? bars(1–2) spaces? `DSML` spaces? bars(0–2) spaces? name attributes `/`? `>`
+ *   (the bars of a doubled run may have spaces between them: `< | | DSML | | calls>`)
  * - `<` `/`? spaces? bars(1–4) name …     an inner tag with bars but no word
  * - `<` `/`? spaces? bars special-token bars `>`   `<‹end▁of▁sentence›>` and its spellings
  * - `<` `/`? name …                      markerless, only for names the context allows
@@ -352,18 +353,31 @@ export class TagLexer {
     return this.#afterOpening(code)
   }
 
+  /** After `<` or `</` and spaces: more spaces, the first bar, or (after `<`) the `/` of a closer written `< /`. */
   #spaceBeforeBars(code: number): StepResult {
     if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
       this.#spaces++
       return this.#accept()
     }
     if (isBar(code)) return this.#firstBar()
+    if (code === SLASH && !this.#closing) {
+      this.#closing = true
+      this.#spaces = 0
+      return this.#accept()
+    }
     return STEP_REJECT
   }
 
+  /** After the opening bars and spaces: more spaces, another bar (`| |`), or the word. */
   #spaceBeforeWord(code: number): StepResult {
     if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
       this.#spaces++
+      return this.#accept()
+    }
+    if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
+      this.#bars++
+      this.#markerEnd = this.#length + 1
+      this.#state = OPENING_BARS
       return this.#accept()
     }
     if (code !== LATIN_CAPITAL_D) return STEP_REJECT
@@ -520,6 +534,13 @@ export class TagLexer {
       return this.#accept()
     }
     if (isNameStart(code)) return this.#startName(code)
+    if (isBar(code) && this.#bars > 0 && this.#bars < MAX_MARKER_BARS && !this.#fragment) {
+      // A closing bar after a space (`DSML | | calls`): the marker goes on.
+      this.#bars++
+      this.#markerEnd = this.#length + 1
+      this.#state = CLOSING_BARS
+      return this.#accept()
+    }
     if (this.#fragment) {
       if (code === GREATER_THAN && this.#length === this.#fragmentEnd) {
         this.#terminated = true

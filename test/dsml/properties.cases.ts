@@ -35,6 +35,9 @@ const TOKENS: readonly string[] = [
   'ls -la', 'x', 'hello world', '{"a":1}', '&amp;', '&lt;', '\u{1F600}', '\u00e9', 'a < b',
   // partial markers that removed markup could join, fences and list lines
   `<${FULLWIDTH}DS`, `ML${FULLWIDTH}tool_calls>`, `${FULLWIDTH}DS`, `<${FULLWIDTH}`, '<<', '~~~', '\n```\n', '\n~~~~\n', '- ', '> ', '1. ', '    ',
+  // the wild families: `< /` closers, doubled bars with spaces, mixed bar counts
+  '< /', '< / ', `< / | ${WORD} | parameter>`, `< / | ${WORD} | invoke>`, ' | | ', `< | | ${WORD} | | calls>`, `</ | | ${WORD} | | calls>`,
+  `<${FULLWIDTH}${FULLWIDTH}${WORD}${FULLWIDTH} parameter name="p" string="true">`, `${FULLWIDTH} ${FULLWIDTH}`,
 ]
 
 const textArbitrary = fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }).map((tokens) => tokens.join(''))

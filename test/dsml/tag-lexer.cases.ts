@@ -76,6 +76,33 @@ export const suite = defineSuite('dsml/tag-lexer', (test) => {
     assertEqual(lex(`<${FW_BAR.repeat(3)}${WORD}${FW_BAR}x>`).outcome, 'reject', 'three bars before the word')
   })
 
+  test('family 2 (DESIGN §4): doubled bars with spaces between them, on either side, mixed counts', () => {
+    for (const spelling of [
+      marker({ bar: '|', bars: 2, spaced: true, barSpaces: true }),
+      marker({ bars: 2, barSpaces: true }),
+      marker({ bar: '|', bars: 2, rightBar: '|', spaced: true, barSpaces: true }),
+      `${FW_BAR}${FW_BAR}${WORD}${FW_BAR} `,
+    ]) {
+      const text = `<${spelling}calls>`
+      const tag = completed(text)
+      assertEqual([tag.marker, tag.name], ['dsml', 'calls'], JSON.stringify(text))
+      assertEqual(text.slice(tag.markerStart, tag.markerEnd).trim(), spelling.trim(), 'marker text')
+    }
+    assertEqual(lex(`< | | | ${WORD} | x>`).outcome, 'reject', 'three bars before the word, spaced')
+    const three = completed(`< | ${WORD} | | | calls>`)
+    assertEqual([three.name, three.length], ['', `< | ${WORD} | | `.length], 'a third closing bar ends the marker: a bare marker up to it')
+  })
+
+  test('family 1 (DESIGN §4): closers with spaces between < and /, up to four on each side', () => {
+    for (const text of [`< /${M}parameter>`, `<    /    ${M}parameter>`, `< / | ${WORD} | parameter>`]) {
+      const tag = completed(text)
+      assertEqual([tag.closing, tag.name, tag.length], [true, 'parameter', text.length], JSON.stringify(text))
+    }
+    assertEqual(lex(`<     /${M}parameter>`).outcome, 'reject', 'five spaces before the /')
+    assertEqual(lex(`< / / ${M}x>`).outcome, 'reject', 'one / only')
+    assertEqual(lex('< /parameter>', { openers: true, closers: true }).outcome, 'reject', 'markerless closers take no space')
+  })
+
   test('v6-name-spacing: attribute spellings', () => {
     for (const attributes of [' name = "x"', " name='x'", ' name=x', ' NAME="x"', ' name=\u201cx\u201d', ' name="x" name="y"']) {
       assertEqual(completed(`<${M}invoke${attributes}>`).nameAttribute, 'x', attributes)

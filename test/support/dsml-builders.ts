@@ -35,6 +35,8 @@ export interface MarkerStyle {
   spaced?: boolean
   /** The word between the bars; `''` gives barred tags without the word (`<\uFF5C\uFF5Cinvoke>`). Default `DSML`. */
   word?: string
+  /** A space between the bars of a doubled run (`| |`). */
+  barSpaces?: boolean
 }
 
 export interface Style extends MarkerStyle {
@@ -42,12 +44,14 @@ export interface Style extends MarkerStyle {
   marker?: boolean
   /** V4.1: one space between the marker and the tag name (`<‹DSML› invoke ...>`). */
   tagSpace?: boolean
+  /** Closers written with a space between `<` and `/` (`< / | DSML | parameter>`). */
+  closerSpace?: boolean
 }
 
 /** The part between `<` (or `</`) and the tag name, e.g. U+FF5C + 'DSML' + U+FF5C. */
 export function marker(style: MarkerStyle = {}): string {
   const count = style.bars ?? 1
-  const left = (style.bar ?? FW_BAR).repeat(count)
+  const left = Array.from({ length: count }, () => style.bar ?? FW_BAR).join(style.barSpaces ? ' ' : '')
   const right = style.rightBar ?? left
   const word = style.word ?? WORD
   const pad = style.spaced ? ' ' : ''
@@ -120,7 +124,7 @@ export interface Dialect {
 /** Builders bound to one spelling of the markup. */
 export function dialect(style: Style = {}): Dialect {
   const open = (tag: string, attrs?: Attrs): string => `<${prefix(style)}${tag}${renderAttrs(attrs)}>`
-  const close = (tag: string): string => `</${prefix(style)}${tag}>`
+  const close = (tag: string): string => `<${style.closerSpace ? ' ' : ''}/${prefix(style)}${tag}>`
   const param = (name: string, value: string, options: ParamOptions = {}): string => {
     const string = options.string === undefined ? 'true' : options.string
     const attrs = renderAttrs({ name, string })
@@ -131,7 +135,7 @@ export function dialect(style: Style = {}): Dialect {
       closer = '</parameter>'
     } else if (typeof options.marker === 'string') {
       opener = `<${options.marker}parameter${attrs}>`
-      closer = `</${options.marker}parameter>`
+      closer = `<${style.closerSpace ? ' ' : ''}/${options.marker}parameter>`
     } else {
       opener = open('parameter', attrs)
       closer = close('parameter')
