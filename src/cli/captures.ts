@@ -1,7 +1,7 @@
 /**
  * Where the CLI finds the real captured leaks, and how it reads them (Node glue).
  */
-import { existsSync, readFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { LeakCapture } from './leaks-report.ts'
@@ -9,10 +9,14 @@ import type { ReplayCapture } from './replay-upstream.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
-/** The shared capture set beside the project, else the copy kept with the tests. */
+/** The real captures kept with the tests: the replay upstream serves these. */
 export function defaultFixturePath(): string {
-  const shared = resolve(root, '../shared/fixtures/leaks-real.json')
-  return existsSync(shared) ? shared : resolve(root, 'test/fixtures/leaks-real.json')
+  return resolve(root, 'test/fixtures/leaks-real.json')
+}
+
+/** Every capture file the report reads by default: the first captures and the wild families. */
+export function defaultReportFixturePaths(): string[] {
+  return [defaultFixturePath(), resolve(root, 'test/fixtures/leaks-wild-2.json')]
 }
 
 /** Reads a capture file: a JSON array of `{ id, input, chunks?, expected_calls?, ... }`. */

@@ -15,6 +15,8 @@ export interface LeakCapture {
   input: string
   expected_calls?: Array<{ name: string; arguments: Record<string, unknown> }>
   expected_text?: string
+  /** The tools the capture's request declared: its recovered calls are checked against them. */
+  tools?: Array<{ name: string }>
 }
 
 export interface LeakReportRow {
@@ -39,7 +41,8 @@ function equalJson(a: unknown, b: unknown): boolean {
 }
 
 export function reportRow(capture: LeakCapture, options: DsmlSanitizerOptions = {}): LeakReportRow {
-  const result = sanitizeText(capture.input, options)
+  const declared = capture.tools !== undefined && capture.tools.length > 0 ? { knownTools: capture.tools.map((tool) => tool.name) } : {}
+  const result = sanitizeText(capture.input, { ...declared, ...options })
   const calls = result.calls.map((call) => ({ name: call.name, arguments: { ...call.arguments } }))
   const matchesExpected =
     (capture.expected_calls === undefined || equalJson(calls, capture.expected_calls)) &&
