@@ -140,8 +140,29 @@ export const NAME_ATTRIBUTE = 0
 export const STRING_ATTRIBUTE = 1
 export const VALUE_ATTRIBUTE = 2
 
-/** DeepSeek special tokens that leak into text, normalised (separators → space, lower case). */
-export const SPECIAL_TOKENS: readonly string[] = ['end of sentence', 'begin of sentence', 'end of thinking']
+/**
+ * What a DeepSeek special token means. `call-begin` … `separator` frame a
+ * tool call in the pre-DSML format (V3, R1, V3.1); the others mark a turn or
+ * a tool's output and are only removed.
+ */
+export type SpecialToken = 'other' | 'calls-begin' | 'calls-end' | 'call-begin' | 'call-end' | 'separator'
+
+/** DeepSeek special tokens that leak into text, normalised (separators → space, lower case), and what each means. */
+const SPECIAL_TOKEN_MEANINGS: ReadonlyArray<readonly [string, SpecialToken]> = [
+  ['end of sentence', 'other'],
+  ['begin of sentence', 'other'],
+  ['end of thinking', 'other'],
+  ['tool calls begin', 'calls-begin'],
+  ['tool calls end', 'calls-end'],
+  ['tool call begin', 'call-begin'],
+  ['tool call end', 'call-end'],
+  ['tool sep', 'separator'],
+  ['tool outputs begin', 'other'],
+  ['tool outputs end', 'other'],
+  ['tool output begin', 'other'],
+  ['tool output end', 'other'],
+]
+export const SPECIAL_TOKENS: readonly string[] = SPECIAL_TOKEN_MEANINGS.map(([token]) => token)
 
 /** A special token's word separator: `▁`, `_` or a space. */
 export function isSpecialTokenSeparator(code: number): boolean {
@@ -232,6 +253,12 @@ export const KNOWN_NAME_SET = new WordSet(KNOWN_NAMES, lowerCase)
 export const MARKERLESS_OPENER_SET = new WordSet(MARKERLESS_OPENER_NAMES)
 export const MARKERLESS_CLOSER_SET = new WordSet(MARKERLESS_CLOSER_NAMES)
 export const SPECIAL_TOKEN_SET = new WordSet(SPECIAL_TOKENS, specialTokenFold)
+
+/** The meaning of the special token a lexer's mask ended on. */
+export function specialTokenOf(mask: number, length: number): SpecialToken {
+  const index = SPECIAL_TOKEN_SET.matched(mask, length)
+  return index === -1 ? 'other' : SPECIAL_TOKEN_MEANINGS[index]![1]
+}
 export const ATTRIBUTE_NAME_SET = new WordSet(ATTRIBUTE_NAMES, lowerCase)
 
 // ── values ────────────────────────────────────────────────────────────────

@@ -13,7 +13,7 @@
  * - `<` spaces? `/`? spaces? bars(1–2) spaces? `DSML` spaces? bars(0–2) spaces? name attributes `/`? `>`
  *   (the bars of a doubled run may have spaces between them: `< | | DSML | | calls>`)
  * - `<` `/`? spaces? bars(1–4) name …     an inner tag with bars but no word
- * - `<` `/`? spaces? bars special-token bars `>`   `<‹end▁of▁sentence›>` and its spellings
+ * - `<` `/`? spaces? bars spaces? special-token spaces? bars spaces? `>`   `<‹end▁of▁sentence›>`, `< | tool▁sep | >`
  * - `<` `/`? name …                      markerless, only for names the context allows
  * - bars(1–2) `DSML` bars(1–2) name? …   a fragment that lost its `<`
  *
@@ -64,6 +64,7 @@ import {
   SLASH,
   SPACE,
   SPECIAL_TOKEN_SET,
+  specialTokenOf,
   type WordSet,
 } from './grammar.ts'
 
@@ -82,6 +83,7 @@ const NAME = 9
 const WORDLESS_NAME = 10
 const SPECIAL_BARS = 11
 const ATTRIBUTE_LIST = 12
+const SPACE_AFTER_TOKEN = 13
 
 type LexerState =
   | typeof AFTER_LESS_THAN
@@ -97,6 +99,7 @@ type LexerState =
   | typeof WORDLESS_NAME
   | typeof SPECIAL_BARS
   | typeof ATTRIBUTE_LIST
+  | typeof SPACE_AFTER_TOKEN
 
 /**
  * One tag at a time: `begin`, then `step` each character until it returns
@@ -136,6 +139,7 @@ export class TagLexer {
     marker: 'none',
     fragment: false,
     special: false,
+    specialToken: 'other',
     nameStart: 0,
     nameEnd: 0,
     kind: 'empty',
@@ -300,6 +304,8 @@ export class TagLexer {
         return this.#name(code)
       case WORDLESS_NAME:
         return this.#wordlessName(code)
+      case SPACE_AFTER_TOKEN:
+        return this.#spaceAfterToken(code)
       case SPECIAL_BARS:
         return this.#specialBars(code)
       case ATTRIBUTE_LIST:
@@ -380,7 +386,17 @@ export class TagLexer {
       this.#state = OPENING_BARS
       return this.#accept()
     }
-    if (code !== LATIN_CAPITAL_D) return STEP_REJECT
+    if (code !== LATIN_CAPITAL_D) {
+      // A special token in the spaced spelling (`< | tool▁sep | >`).
+      this.#specialMask = SPECIAL_TOKEN_SET.step(SPECIAL_TOKEN_SET.all, 0, code)
+      if (this.#specialMask === 0) return STEP_REJECT
+      this.#knownMask = 0
+      this.#marker = 'bars'
+      this.#nameStart = this.#length
+      this.#nameLength = 1
+      this.#state = WORDLESS_NAME
+      return this.#accept()
+    }
     this.#wordIndex = 1
     this.#state = WORD
     return this.#accept()
@@ -417,10 +433,15 @@ export class TagLexer {
     return this.#spaceBeforeName(code)
   }
 
+  /** A special token's closing bars, spaces after them, then `>`. */
   #specialBars(code: number): StepResult {
-    if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
+    if (isBar(code) && this.#bars < MAX_MARKER_BARS && this.#spaces === 0) {
       this.#bars++
       this.#markerEnd = this.#length + 1
+      return this.#accept()
+    }
+    if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
+      this.#spaces++
       return this.#accept()
     }
     if (code !== GREATER_THAN) return STEP_REJECT
@@ -436,6 +457,7 @@ export class TagLexer {
     result.marker = this.#marker
     result.fragment = this.#fragment
     result.special = this.#special
+    result.specialToken = this.#special ? specialTokenOf(this.#specialMask, this.#nameLength) : 'other'
     result.nameStart = this.#nameStart
     result.nameEnd = this.#nameStart + this.#nameLength
     result.kind = nameKind(this.#knownMask, this.#nameLength, this.#closing)
@@ -592,7 +614,9 @@ export class TagLexer {
    */
   #wordlessName(code: number): StepResult {
     const separator = isSpecialTokenSeparator(code)
-    if (isTagNameCharacter(code) || separator) {
+    // A space after a whole known name ends the name (`<‹tool_calls name…`), even where a special token could go on.
+    const nameEnds = code === SPACE && KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)
+    if ((isTagNameCharacter(code) || separator) && !nameEnds) {
       const special = SPECIAL_TOKEN_SET.step(this.#specialMask, this.#nameLength, code)
       const known = isTagNameCharacter(code) ? KNOWN_NAME_SET.step(this.#knownMask, this.#nameLength, code) : 0
       if ((special !== 0 || known !== 0) && this.#nameLength < MAX_TAG_NAME_LENGTH) {
@@ -606,11 +630,30 @@ export class TagLexer {
     if (isBar(code)) {
       if (!SPECIAL_TOKEN_SET.ends(this.#specialMask, this.#nameLength)) return STEP_REJECT
       this.#bars = 1
+      this.#spaces = 0
       this.#state = SPECIAL_BARS
+      return this.#accept()
+    }
+    if (code === SPACE && SPECIAL_TOKEN_SET.ends(this.#specialMask, this.#nameLength)) {
+      this.#spaces = 1
+      this.#state = SPACE_AFTER_TOKEN
       return this.#accept()
     }
     if (!KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)) return STEP_REJECT
     return this.#nameEnded(code)
+  }
+
+  /** Spaces after a whole special token (`< | tool▁sep | >`): more of them, or its closing bars. */
+  #spaceAfterToken(code: number): StepResult {
+    if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
+      this.#spaces++
+      return this.#accept()
+    }
+    if (!isBar(code)) return STEP_REJECT
+    this.#bars = 1
+    this.#spaces = 0
+    this.#state = SPECIAL_BARS
+    return this.#accept()
   }
 
   #nameEnded(code: number): StepResult {

@@ -3,7 +3,7 @@
  * it (offsets into the tag's text), and `Tag` as the structure layer reads it
  * (the text, with its strings sliced when first asked for).
  */
-import { NAME_ATTRIBUTE, STRING_ATTRIBUTE, type TagKind, VALUE_ATTRIBUTE } from './grammar.ts'
+import { NAME_ATTRIBUTE, type SpecialToken, STRING_ATTRIBUTE, type TagKind, VALUE_ATTRIBUTE } from './grammar.ts'
 
 export type MarkerKind = 'none' | 'bars' | 'dsml'
 
@@ -27,6 +27,8 @@ export interface LexedTag {
   fragment: boolean
   /** A DeepSeek special token such as end-of-sentence. */
   special: boolean
+  /** What the special token means (`other` for any tag that is none). */
+  specialToken: SpecialToken
   nameStart: number
   nameEnd: number
   /** What the name means (`nameKind`). */
@@ -104,6 +106,11 @@ export class Tag {
 
   get special(): boolean {
     return this.#lexed.special
+  }
+
+  /** What the special token means, for a special tag. */
+  get specialToken(): SpecialToken {
+    return this.#lexed.specialToken
   }
 
   /** What its name means (`nameKind`). */
