@@ -3,7 +3,7 @@
  * newlines, `string="true|false"` typing, raw JSON bodies, XML children, and
  * pollution-safe assignment.
  */
-import { asksForJson, ENTITIES, FENCE, FENCED_JSON_INFO, isElementNameCharacter, isToolName, isWhitespace, LESS_THAN, GREATER_THAN } from './grammar.ts'
+import { asksForJson, ENTITIES, FENCE, FENCED_JSON_INFO, SPECIAL_CALL_TYPE, isElementNameCharacter, isToolName, isWhitespace, LESS_THAN, GREATER_THAN } from './grammar.ts'
 
 /** Longest entity name (`&apos;`): an `&` farther than this from the next `;` starts none. */
 const LONGEST_ENTITY = Math.max(...Object.keys(ENTITIES).map((name) => name.length))
@@ -142,6 +142,35 @@ export function parseFencedJsonCall(
   if (fenceEnd === -1) return undefined
   const args = parseJsonObjectBody(body.slice(lineEnd + 1, fenceEnd))
   return args === undefined ? undefined : { name, arguments: args, end: fenceEnd + FENCE.length }
+}
+
+/**
+ * A pre-DSML special-token call, from its text before the separator
+ * (`header`) and after it (`body`):
+ * - V3/R1: `function` ‹sep› NAME, then a fenced JSON object (or a bare one);
+ * - V3.1: NAME ‹sep› a JSON object (bare or fenced).
+ * Undefined unless there is a tool name and a JSON object.
+ */
+export function parseSpecialTokenCall(header: string | undefined, body: string): { name: string; arguments: Record<string, unknown> } | undefined {
+  if (header === undefined) return undefined
+  const head = header.trim()
+  if (head === SPECIAL_CALL_TYPE) {
+    const fenced = parseFencedJsonCall(body.trim())
+    if (fenced !== undefined) return { name: fenced.name, arguments: fenced.arguments }
+    const brace = body.indexOf('{')
+    if (brace === -1) return undefined
+    return namedArguments(body.slice(0, brace).trim(), body.slice(brace))
+  }
+  const trimmed = body.trim()
+  if (!trimmed.startsWith(FENCE)) return namedArguments(head, trimmed)
+  const fenced = parseFencedJsonCall(`${head}\n${trimmed}`)
+  return fenced === undefined ? undefined : { name: fenced.name, arguments: fenced.arguments }
+}
+
+function namedArguments(name: string, json: string): { name: string; arguments: Record<string, unknown> } | undefined {
+  if (!isToolName(name)) return undefined
+  const args = parseJsonObjectBody(json)
+  return args === undefined ? undefined : { name, arguments: args }
 }
 
 function stableJson(value: unknown): string {

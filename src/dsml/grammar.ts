@@ -276,6 +276,9 @@ export const ENTITIES: Readonly<Record<string, string>> = Object.freeze({
 export const FENCE = '```'
 export const FENCED_JSON_INFO = 'json'
 
+/** DeepSeek's pre-DSML call type, written before `‹tool▁sep›` in V3 and R1 (`function‹tool▁sep›NAME`). */
+export const SPECIAL_CALL_TYPE = 'function'
+
 // ── meanings ──────────────────────────────────────────────────────────────
 
 export type TagKind = 'block' | 'invoke' | 'parameter' | 'empty' | 'unknown'

@@ -5,11 +5,11 @@
  * one outcome and returns the state that follows it.
  */
 import { type CallAcceptance, toolOf } from './acceptance.ts'
-import { parseFencedJsonCall, parseJsonObjectBody, parseXmlChildren, setArgument, typeValue } from './arguments.ts'
+import { parseFencedJsonCall, parseJsonObjectBody, parseSpecialTokenCall, parseXmlChildren, setArgument, typeValue } from './arguments.ts'
 import { HeldText } from './hold.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
-import { block, inInvoke, inWrappedTool, type Invoke, OUTSIDE, type Region, type State } from './states.ts'
+import { block, inInvoke, inSpecialCalls, inWrappedTool, type Invoke, OUTSIDE, type Region, type State } from './states.ts'
 import type { ToolCall } from './types.ts'
 
 type ParameterState = Extract<State, { kind: 'parameter' | 'orphan-parameter' }>
@@ -120,6 +120,15 @@ export class Markup {
     const next = this.#endRegion()
     this.#output.emitText(text)
     return next
+  }
+
+  /** A pre-DSML call's end token: a call if it holds a tool name and a JSON object, else removed. */
+  finishSpecialCall(region: Region, invoke: Invoke): State {
+    const call = invoke.overflowed ? undefined : parseSpecialTokenCall(invoke.header, invoke.body.join(''))
+    if (call === undefined) this.#drop('DeepSeek special-token call removed: no tool name and JSON arguments')
+    else if (Object.keys(call.arguments).length === 0) this.#drop('DeepSeek special-token call removed: no arguments', call.name)
+    else this.#finishCall(region, call.name, call.arguments, [])
+    return region.inBlock ? inSpecialCalls(region) : this.#endRegion()
   }
 
   /** The end of an invoke, a parameter or a tag the text ended in: removed (V16). */

@@ -28,8 +28,10 @@ export interface Invoke {
   hasStringAttribute: boolean
   /** A rescue of `looseParameters` was needed. */
   loose: boolean
-  /** Text between the tags (a raw JSON body, or a tool-name tag's children). */
+  /** Text between the tags (a raw JSON body, a tool-name tag's children, a special-token call's text after its separator). */
   body: string[]
+  /** A special-token call's text before its separator (`function`, or the tool name); undefined before the separator. */
+  header: string | undefined
   /** Parameters whose `string="false"` value was not JSON. */
   invalidJson: string[]
   /** Passed the markup cap: never a call. */
@@ -63,6 +65,10 @@ export type State =
   | { kind: 'parameter'; region: Region; invoke: Invoke; wrapped: boolean; parameter: Parameter }
   /** Inside a parameter that belongs to no invoke: a wrapped tool's outer parameter, or an orphan (V10). */
   | { kind: 'orphan-parameter'; region: Region; parameter: Parameter }
+  /** Between the calls of a pre-DSML block (`‹tool▁calls▁begin›` … `‹tool▁calls▁end›`). */
+  | { kind: 'special-calls'; region: Region }
+  /** Inside one pre-DSML call (`‹tool▁call▁begin›` … `‹tool▁call▁end›`), its text split at `‹tool▁sep›`. */
+  | { kind: 'special-call'; region: Region; invoke: Invoke }
 
 export type StateKind = State['kind']
 
@@ -106,6 +112,14 @@ export function inOrphanParameter(region: Region, parameter: Parameter): State {
   return state('orphan-parameter', region, undefined, parameter)
 }
 
+export function inSpecialCalls(region: Region): State {
+  return state('special-calls', region)
+}
+
+export function inSpecialCall(region: Region, invoke: Invoke): State {
+  return state('special-call', region, invoke)
+}
+
 export function newRegion(confirmed: boolean, inBlock: boolean): Region {
   return { confirmed, consumed: 0, inBlock }
 }
@@ -120,6 +134,7 @@ export function newInvoke(name: string | undefined, markerless: boolean): Invoke
     hasStringAttribute: false,
     loose: false,
     body: [],
+    header: undefined,
     invalidJson: [],
     overflowed: false,
   }

@@ -21,6 +21,8 @@ import {
   inInvoke,
   inOrphanParameter,
   inParameter,
+  inSpecialCall,
+  inSpecialCalls,
   inToolNameTag,
   inWrappedTool,
   type Invoke,
@@ -80,7 +82,7 @@ export class Structure {
   /** Bars start fragments here: outside, between a block's elements, anywhere in a candidate. */
   barsMatter(): boolean {
     const state = this.state
-    return state.kind === 'outside' || state.kind === 'lone-block' || state.kind === 'block' || !state.region.confirmed
+    return state.kind === 'outside' || state.kind === 'lone-block' || state.kind === 'block' || state.kind === 'special-calls' || !state.region.confirmed
   }
 
   /** Text here may still come out as text: outside, in a candidate, after a lone block opener. */
@@ -100,6 +102,8 @@ export class Structure {
       case 'orphan-parameter':
         return state.parameter.markerless ? CLOSERS : NO_NAMES
       case 'tool-name-tag':
+      case 'special-calls':
+      case 'special-call':
         return NO_NAMES
       case 'lone-block':
       case 'block':
@@ -137,6 +141,7 @@ export class Structure {
       case 'invoke':
       case 'wrapped-tool':
       case 'tool-name-tag':
+      case 'special-call':
         if (!state.invoke.overflowed) state.invoke.body.push(text)
         this.#markup.hold(state, text)
         return
@@ -144,6 +149,7 @@ export class Structure {
         this.#markup.holdGap(state.region, text)
         return
       case 'block':
+      case 'special-calls':
         this.#markup.hold(state, text)
         return
       default:
@@ -223,6 +229,14 @@ export class Structure {
         markup.cutOff(undefined)
         this.state = markup.closeUnclosedBlock()
         return
+      case 'special-calls':
+        this.state = markup.closeUnclosedBlock()
+        return
+      case 'special-call':
+        // A pre-DSML call without its end token is never a call (V16).
+        markup.cutOff(undefined)
+        this.state = markup.closeUnclosedBlock()
+        return
       default:
         state satisfies never
     }
@@ -251,6 +265,12 @@ export class Structure {
       case 'parameter':
       case 'orphan-parameter':
         return this.#parameterTag(state, tag, meaning, text)
+      case 'special-calls':
+        this.#specialCallsTag(state, tag, text)
+        return true
+      case 'special-call':
+        this.#specialCallTag(state, tag, text)
+        return true
       default:
         return state satisfies never
     }
@@ -283,6 +303,14 @@ export class Structure {
       this.state = this.#markup.begin(loneBlock(newRegion(true, true)), text)
       return
     }
+    if (meaning === 'special' && tag.specialToken === 'calls-begin') {
+      this.state = this.#markup.begin(inSpecialCalls(newRegion(true, true)), text)
+      return
+    }
+    if (meaning === 'special' && tag.specialToken === 'call-begin') {
+      this.state = this.#markup.begin(inSpecialCall(newRegion(true, false), newInvoke(undefined, false)), text)
+      return
+    }
     if (tag.closing || tag.selfClosing || meaning === 'special' || meaning === 'fragment' || meaning === 'empty') {
       output.diagnose('dropped-markup', text, describeRemoval(tag, meaning))
       return
@@ -304,6 +332,60 @@ export class Structure {
           output.diagnose('dropped-markup', text, describeRemoval(tag, meaning))
         }
         return
+    }
+  }
+
+  /** Between pre-DSML calls: a call begins, the block ends; anything else is held with the block. */
+  #specialCallsTag(state: Extract<State, { kind: 'special-calls' }>, tag: Tag, text: string): void {
+    const markup = this.#markup
+    markup.hold(state, text)
+    if (!tag.special) return
+    if (tag.specialToken === 'call-begin') this.state = inSpecialCall(state.region, newInvoke(undefined, false))
+    else if (tag.specialToken === 'calls-end') this.state = markup.closeBlock(state.region)
+  }
+
+  /**
+   * Inside a pre-DSML call: the separator splits its text, the end token makes
+   * the call. A tag that is no special token is part of the call's text (its
+   * JSON may hold markup-like strings); another special token cuts the call off.
+   */
+  #specialCallTag(state: Extract<State, { kind: 'special-call' }>, tag: Tag, text: string): void {
+    const { region, invoke } = state
+    const markup = this.#markup
+    if (!tag.special) {
+      this.consumeText(text)
+      return
+    }
+    markup.hold(state, text)
+    switch (tag.specialToken) {
+      case 'separator':
+        if (invoke.header === undefined) {
+          invoke.header = invoke.body.join('')
+          invoke.body = []
+        } else if (!invoke.overflowed) {
+          invoke.body.push(text)
+        }
+        return
+      case 'call-end':
+        this.state = markup.finishSpecialCall(region, invoke)
+        return
+      case 'calls-end':
+        // The call's own end token is missing: the block's ends both.
+        this.state = markup.finishSpecialCall(region, invoke)
+        if (this.state.kind === 'special-calls') this.state = markup.closeBlock(region)
+        return
+      case 'call-begin':
+        // The call before never ended: removed; this one begins.
+        markup.cutOff(undefined)
+        this.state = inSpecialCall(region, newInvoke(undefined, false))
+        return
+      case 'calls-begin':
+      case 'other':
+        markup.cutOff(undefined)
+        this.state = region.inBlock ? inSpecialCalls(region) : markup.closeUnclosedBlock()
+        return
+      default:
+        tag.specialToken satisfies never
     }
   }
 

@@ -5,12 +5,28 @@
  * its benign look-alikes kept byte for byte. The captures of each family are
  * in `wild-captures.cases.ts`.
  */
-import { ASCII_BAR, dialect, FW_BAR, WORD } from '../support/dsml-builders.ts'
+import { ASCII_BAR, dialect, FW_BAR, LOWER_BLOCK, WORD } from '../support/dsml-builders.ts'
+import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
+import { assert, assertEqual } from '../support/assert.ts'
+import { callsOf, runChunks, textOf } from '../support/chunking.ts'
 import { checkBenign, checkFamily } from '../support/family-checks.ts'
 import { defineSuite } from '../support/harness.ts'
 
 const BASH = { name: 'bash', arguments: { command: 'ls -la' } }
 const READ = { name: 'read', arguments: { path: 'README.md', limit: '20' } }
+
+/** A DeepSeek special token: `words` joined by `separator` between `bar`s (`<‹tool▁sep›>`). */
+function token(words: string, bar = FW_BAR, separator = LOWER_BLOCK, spaced = false): string {
+  const pad = spaced ? ' ' : ''
+  return `<${pad}${bar}${pad}${words.split(' ').join(separator)}${pad}${bar}${pad}>`
+}
+
+/** A pre-DSML call: V3/R1 (`function` ‹sep› NAME + fenced JSON) or V3.1 (NAME ‹sep› JSON). */
+function specialCall(name: string, args: object, format: 'v3' | 'v3.1', spell: (words: string) => string = (words) => token(words)): string {
+  const json = JSON.stringify(args)
+  const inner = format === 'v3' ? `function${spell('tool sep')}${name}\n\`\`\`json\n${json}\n\`\`\`` : `${name}${spell('tool sep')}${json}`
+  return `${spell('tool call begin')}${inner}${spell('tool call end')}`
+}
 
 export const suite = defineSuite('dsml/families', (test) => {
   // ── 1. closers with a space between `<` and `/` ─────────────────────────
@@ -66,6 +82,50 @@ export const suite = defineSuite('dsml/families', (test) => {
       '< | | data | | >',
       'cat a.txt | | grep b',
       'a <| |b',
+    ] as const) checkBenign(text)
+  })
+
+  // ── 4. DeepSeek's pre-DSML special-token format ─────────────────────────
+
+  test('family 4 (V3/R1 special tokens): a block of one call, its arguments in a ```json fence', () => {
+    const input = `${token('tool calls begin')}${specialCall('bash', BASH.arguments, 'v3')}${token('tool calls end')}`
+    checkFamily({ input, calls: [BASH] })
+  })
+
+  test('family 4 (V3.1 special tokens): NAME, separator, bare JSON; alone and two in a block', () => {
+    checkFamily({ input: specialCall('bash', BASH.arguments, 'v3.1'), calls: [BASH] })
+    const two = `${token('tool calls begin')}${specialCall('bash', BASH.arguments, 'v3.1')}\n${specialCall('read', READ.arguments, 'v3.1')}${token('tool calls end')}`
+    checkFamily({ input: two, calls: [BASH, READ] })
+  })
+
+  test('family 4 (special tokens): ASCII bars, underscores, and the spaced spelling', () => {
+    const ascii = (words: string): string => token(words, ASCII_BAR, '_')
+    checkFamily({ input: `${ascii('tool calls begin')}${specialCall('bash', BASH.arguments, 'v3', ascii)}${ascii('tool calls end')}`, calls: [BASH] })
+    const spaced = (words: string): string => token(words, ASCII_BAR, LOWER_BLOCK, true)
+    checkFamily({ input: `${spaced('tool calls begin')}${specialCall('bash', BASH.arguments, 'v3.1', spaced)}${spaced('tool calls end')}`, calls: [BASH] })
+  })
+
+  test('family 4 (special tokens): a call cut off, or with no tool name or no JSON, is removed and reported, never run', () => {
+    for (const input of [
+      `${token('tool call begin')}bash${token('tool sep')}{"command": "ls"}`,
+      `${token('tool call begin')}bash {"command": "ls"}${token('tool call end')}`,
+      `${token('tool call begin')}function${token('tool sep')}bash\nls -la${token('tool call end')}`,
+      `${token('tool call begin')}bash${token('tool sep')}{}${token('tool call end')}`,
+      `x ${token('tool sep')} y ${token('tool outputs begin')}`,
+    ]) {
+      const events = runChunks([input])
+      assertEqual(callsOf(events), [], JSON.stringify(input))
+      assert(!containsDsmlSentinel(textOf(events)), `no special token left: ${JSON.stringify(textOf(events))}`)
+      assert(events.some((event) => event.type === 'diagnostic' && event.diagnostic.kind === 'dropped-markup'), 'reported')
+    }
+  })
+
+  test('family 4 (special tokens): look-alikes stay text', () => {
+    for (const text of [
+      'The V3 format separates the name with tool_sep, then a ```json fence.',
+      'Use <tool_call_begin> and <tool_sep> in your template.',
+      `a <${FW_BAR}tool${LOWER_BLOCK}sepx${FW_BAR}> b`,
+      '< | tool calls | >',
     ] as const) checkBenign(text)
   })
 })

@@ -38,6 +38,10 @@ const TOKENS: readonly string[] = [
   // the wild families: `< /` closers, doubled bars with spaces, mixed bar counts
   '< /', '< / ', `< / | ${WORD} | parameter>`, `< / | ${WORD} | invoke>`, ' | | ', `< | | ${WORD} | | calls>`, `</ | | ${WORD} | | calls>`,
   `<${FULLWIDTH}${FULLWIDTH}${WORD}${FULLWIDTH} parameter name="p" string="true">`, `${FULLWIDTH} ${FULLWIDTH}`,
+  // pre-DSML special tokens
+  `<${FULLWIDTH}tool\u2581calls\u2581begin${FULLWIDTH}>`, `<${FULLWIDTH}tool\u2581call\u2581begin${FULLWIDTH}>`, `<${FULLWIDTH}tool\u2581sep${FULLWIDTH}>`,
+  `<${FULLWIDTH}tool\u2581call\u2581end${FULLWIDTH}>`, `<${FULLWIDTH}tool\u2581calls\u2581end${FULLWIDTH}>`, '<|tool_sep|>', '< | tool_call_end | >',
+  'function', '{"command": "ls"}', '```json\n',
 ]
 
 const textArbitrary = fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }).map((tokens) => tokens.join(''))
