@@ -7,6 +7,7 @@ import { callKey } from './arguments.ts'
 import { isToolName } from './grammar.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Invoke } from './states.ts'
+import { conformArguments, requiredOf, type ToolSchema } from './tool-schema.ts'
 import type { DiagnosticKind, NativeToolCall } from './types.ts'
 
 /** How an invoke was written, beyond what it collected. */
@@ -20,17 +21,33 @@ export interface InvokeShape {
   confirmed: boolean
 }
 
-export type Verdict = { kind: 'call' } | { kind: DiagnosticKind; message: string }
-
-const CALL: Verdict = Object.freeze({ kind: 'call' })
+/** A call to send, with its arguments as sent (fitted to the declared schema), or why it is removed. */
+export type Verdict = { kind: 'call'; arguments: Record<string, unknown> } | { kind: DiagnosticKind; message: string }
 
 export class CallAcceptance {
   #resolved: ResolvedOptions
   #nativeCalls: Set<string> | undefined
+  /** The declared schemas by tool name, made when first asked. */
+  #schemas: Map<string, ToolSchema> | undefined
 
   constructor(resolved: ResolvedOptions, nativeCalls?: Set<string>) {
     this.#resolved = resolved
     this.#nativeCalls = nativeCalls
+  }
+
+  /** The declared schema of `name`, if the request declared one. */
+  #schemaOf(name: string): ToolSchema | undefined {
+    const tools = this.#resolved.tools
+    if (tools === undefined) return undefined
+    this.#schemas ??= new Map(tools.map((tool) => [tool.name, tool.parameters]))
+    return this.#schemas.get(name)
+  }
+
+  /** May a complete invoke of `name` with no arguments be a call? Only when its declared schema requires nothing. */
+  acceptsNoArguments(name: string | undefined): boolean {
+    if (name === undefined) return false
+    const schema = this.#schemaOf(name)
+    return schema !== undefined && requiredOf(schema).length === 0
   }
 
   /** A native call of the same message: an identical recovered call is removed. */
@@ -67,11 +84,20 @@ export class CallAcceptance {
     if (resolved.knownTools !== undefined && !resolved.knownTools.has(name)) {
       return { kind: 'unknown-tool', message: `Call to "${name}" removed: not in knownTools` }
     }
+    const schema = this.#schemaOf(name)
+    let sent = args
+    if (schema !== undefined) {
+      const conformed = conformArguments(args, schema)
+      if (conformed.missing !== undefined) {
+        return { kind: 'schema-mismatch', message: `Call to "${name}" removed: required argument "${conformed.missing}" is missing` }
+      }
+      sent = conformed.arguments
+    }
     const native = this.#nativeCalls
-    if (native !== undefined && native.size > 0 && native.has(callKey(name, args))) {
+    if (native !== undefined && native.size > 0 && native.has(callKey(name, sent))) {
       return { kind: 'duplicate-call', message: `Call to "${name}" removed: the same native call was already sent` }
     }
-    return CALL
+    return { kind: 'call', arguments: sent }
   }
 }
 

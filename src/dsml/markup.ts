@@ -126,7 +126,7 @@ export class Markup {
   finishSpecialCall(region: Region, invoke: Invoke): State {
     const call = invoke.overflowed ? undefined : parseSpecialTokenCall(invoke.header, invoke.body.join(''))
     if (call === undefined) this.#drop('DeepSeek special-token call removed: no tool name and JSON arguments')
-    else if (Object.keys(call.arguments).length === 0) this.#drop('DeepSeek special-token call removed: no arguments', call.name)
+    else if (Object.keys(call.arguments).length === 0 && !this.#acceptance.acceptsNoArguments(call.name)) this.#drop('DeepSeek special-token call removed: no arguments', call.name)
     else this.#finishCall(region, call.name, call.arguments, [])
     return region.inBlock ? inSpecialCalls(region) : this.#endRegion()
   }
@@ -177,8 +177,11 @@ export class Markup {
     let args: Record<string, unknown> | undefined = invoke.argumentCount > 0 ? invoke.args : undefined
     let usedBody = false
     if (args === undefined && !wrapped && !invoke.overflowed) {
-      args = parseJsonObjectBody(invoke.body.join(''))
+      const body = invoke.body.join('')
+      args = parseJsonObjectBody(body)
       usedBody = args !== undefined
+      // A zero-argument invoke, of a declared tool whose schema requires nothing.
+      if (args === undefined && body.trim() === '' && this.#acceptance.acceptsNoArguments(invoke.name)) args = {}
     }
     const reason =
       args === undefined
@@ -215,7 +218,7 @@ export class Markup {
       output.diagnose(verdict.kind, this.#held.take(), verdict.message, name)
       return
     }
-    const call: ToolCall = { id: this.#resolved.generateId(), name, arguments: args }
+    const call: ToolCall = { id: this.#resolved.generateId(), name, arguments: verdict.arguments }
     output.push({ type: 'tool-call', call, source: this.#held.take() })
     output.push({ type: 'diagnostic', diagnostic: { kind: 'recovered-call', text: '', tool: name, message: `Recovered a call to "${name}"` } })
     output.noteRemoval()

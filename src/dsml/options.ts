@@ -4,6 +4,7 @@
  * engine is built from resolved options.
  */
 import { holdLimits } from './hold.ts'
+import { type DeclaredTool, NO_PARAMETERS } from './tool-schema.ts'
 
 /** Rescues: shapes beyond a complete, well-formed block that may still become calls. */
 export interface DsmlRescues {
@@ -64,6 +65,17 @@ export interface DsmlSanitizerOptions {
    */
   knownTools?: Iterable<string>
   /**
+   * Tools the request declared, with their JSON Schemas (`{ name, parameters? }`,
+   * as OpenAI's `tools[].function` spells them). Their names are known tools
+   * too; a recovered call to one is checked against its schema: values
+   * coerced where the type is unambiguous, a wrapping `arguments` / `input`
+   * unwrapped, a call missing a required argument removed (`schema-mismatch`),
+   * and a zero-argument invoke made a call when the schema requires nothing.
+   * A tool without `parameters` takes none. `knownTools` is the names-only form
+   * (no schema, so no such checks).
+   */
+  tools?: Iterable<DeclaredTool>
+  /**
    * Hard cap on held characters. Past it, held markup is removed and reported
    * (`hold-limit`) instead of growing. At least 256.
    * @default 65536
@@ -98,7 +110,10 @@ export interface ResolvedOptions {
   readonly [RESOLVED]: true
   readonly mode: 'recover' | 'strip' | 'off'
   readonly rescues: Readonly<ResolvedRescues>
+  /** Every declared name: `knownTools` and the names of `tools`. */
   readonly knownTools: ReadonlySet<string> | undefined
+  /** The declared tools with schemas (`parameters` filled in: a tool without one takes none). */
+  readonly tools: readonly Required<DeclaredTool>[] | undefined
   readonly maxHoldChars: number
   readonly eagerStopChars: number
   /** Longest single tag (opener with attributes) the lexer will read. */
@@ -167,6 +182,18 @@ function positiveInteger(value: unknown, name: string, fallback: number, minimum
   return value
 }
 
+/** A declared tool, checked, with `parameters` filled in (a tool without one takes none). */
+function declaredTool(tool: DeclaredTool): Required<DeclaredTool> {
+  if (tool === null || typeof tool !== 'object' || typeof tool.name !== 'string') {
+    throw new TypeError('Cannot use option "tools": expected { name: string, parameters?: JSON Schema } entries')
+  }
+  const parameters = tool.parameters ?? NO_PARAMETERS
+  if (parameters === null || typeof parameters !== 'object' || Array.isArray(parameters)) {
+    throw new TypeError(`Cannot use option "tools": the parameters of "${tool.name}" must be a JSON Schema object`)
+  }
+  return Object.freeze({ name: tool.name, parameters })
+}
+
 /**
  * Validates options and fills in defaults; resolved options are returned as
  * they are. Misuse throws a `TypeError`.
@@ -212,10 +239,17 @@ export function resolveOptions(options: DsmlSanitizerOptions | ResolvedOptions =
   if (options.generateId !== undefined && typeof options.generateId !== 'function') {
     throw new TypeError('Cannot use option "generateId": expected a function returning a string')
   }
+  const tools = options.tools === undefined ? undefined : Object.freeze([...options.tools].map(declaredTool))
+  let knownTools = options.knownTools === undefined ? undefined : new Set(options.knownTools)
+  if (tools !== undefined) {
+    knownTools ??= new Set()
+    for (const tool of tools) knownTools.add(tool.name)
+  }
   const resolved = {
     mode,
     rescues,
-    knownTools: options.knownTools === undefined ? undefined : new Set(options.knownTools),
+    knownTools,
+    tools,
     maxHoldChars,
     ...limits,
     generateId: options.generateId ?? generateCallId,

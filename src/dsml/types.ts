@@ -43,6 +43,7 @@ export type DiagnosticKind =
   | 'duplicate-call'
   | 'hold-limit'
   | 'invalid-json'
+  | 'schema-mismatch'
   | 'suppressed-call'
   | 'malformed-chunk'
 
