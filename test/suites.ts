@@ -38,6 +38,7 @@ import * as dsmlSentinel from './dsml/sentinel.cases.ts'
 import * as dsmlStream from './dsml/stream.cases.ts'
 import * as dsmlTagLexer from './dsml/tag-lexer.cases.ts'
 import * as dsmlToolSchema from './dsml/tool-schema.cases.ts'
+import * as dsmlWildCaptures from './dsml/wild-captures.cases.ts'
 import * as gatewayHandler from './gateway/handler.cases.ts'
 import * as gatewayReplayUpstream from './gateway/replay-upstream.cases.ts'
 import * as sseSseDecoder from './sse/sse-decoder.cases.ts'
@@ -83,6 +84,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/stream.cases.ts': dsmlStream,
   './dsml/tag-lexer.cases.ts': dsmlTagLexer,
   './dsml/tool-schema.cases.ts': dsmlToolSchema,
+  './dsml/wild-captures.cases.ts': dsmlWildCaptures,
   './gateway/handler.cases.ts': gatewayHandler,
   './gateway/replay-upstream.cases.ts': gatewayReplayUpstream,
   './sse/sse-decoder.cases.ts': sseSseDecoder,

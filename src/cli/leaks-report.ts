@@ -5,6 +5,7 @@
 import { sanitizeText } from '../dsml/sanitize-text.ts'
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'
 import { markerSpellings } from '../dsml/sentinel.ts'
+import type { DeclaredTool } from '../dsml/tool-schema.ts'
 
 export { markerSpellings }
 
@@ -15,8 +16,8 @@ export interface LeakCapture {
   input: string
   expected_calls?: Array<{ name: string; arguments: Record<string, unknown> }>
   expected_text?: string
-  /** The tools the capture's request declared: its recovered calls are checked against them. */
-  tools?: Array<{ name: string }>
+  /** The tools the capture's request declared (with their schemas): its recovered calls are checked against them. */
+  tools?: DeclaredTool[]
 }
 
 export interface LeakReportRow {
@@ -41,7 +42,7 @@ function equalJson(a: unknown, b: unknown): boolean {
 }
 
 export function reportRow(capture: LeakCapture, options: DsmlSanitizerOptions = {}): LeakReportRow {
-  const declared = capture.tools !== undefined && capture.tools.length > 0 ? { knownTools: capture.tools.map((tool) => tool.name) } : {}
+  const declared = capture.tools !== undefined && capture.tools.length > 0 ? { tools: capture.tools } : {}
   const result = sanitizeText(capture.input, { ...declared, ...options })
   const calls = result.calls.map((call) => ({ name: call.name, arguments: { ...call.arguments } }))
   const matchesExpected =

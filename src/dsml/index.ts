@@ -11,4 +11,5 @@ export {
   resolveOptions as resolveDsmlSanitizerOptions,
   type ResolvedOptions as ResolvedDsmlSanitizerOptions,
 } from './options.ts'
+export type { DeclaredTool, ToolSchema } from './tool-schema.ts'
 export type { Diagnostic, DiagnosticKind, DsmlSanitizer, NativeToolCall, SanitizerEvent, ToolCall } from './types.ts'
