@@ -276,24 +276,30 @@ export class Structure {
     }
   }
 
-  #outsideTag(tag: Tag, meaning: TagMeaning, text: string): void {
+  /** A markerless tag outside: a candidate begins (held until a marker or the allowed names confirm it), or it is text. */
+  #outsideMarkerlessTag(tag: Tag, meaning: TagMeaning, text: string): void {
     const output = this.#output
     const rescues = this.#resolved.rescues
+    if (tag.closing) {
+      if (output.isAfterRemoval()) output.diagnose('dropped-markup', text, 'Stray closer right after removed DSML markup')
+      else output.emitTag(tag, text)
+    } else if (tag.selfClosing) {
+      output.emitTag(tag, text)
+    } else if (meaning === 'block' && rescues.markerlessTags) {
+      this.state = this.#markup.begin(loneBlock(newRegion(false, true)), text)
+    } else if (meaning === 'invoke' && rescues.markerlessTags) {
+      this.state = this.#markup.begin(inInvoke(newRegion(false, false), newInvoke(nameOf(tag), true)), text)
+    } else if (meaning === 'parameter' && (rescues.wrappedTool || rescues.markerlessTags)) {
+      this.state = this.#markup.begin(inOrphanParameter(newRegion(false, false), newParameter(tag)), text)
+    } else {
+      output.emitTag(tag, text)
+    }
+  }
+
+  #outsideTag(tag: Tag, meaning: TagMeaning, text: string): void {
+    const output = this.#output
     if (tag.marker === 'none') {
-      if (tag.closing) {
-        if (output.isAfterRemoval()) output.diagnose('dropped-markup', text, 'Stray closer right after removed DSML markup')
-        else output.emitTag(tag, text)
-      } else if (tag.selfClosing) {
-        output.emitTag(tag, text)
-      } else if (meaning === 'block' && rescues.markerlessTags) {
-        this.state = this.#markup.begin(loneBlock(newRegion(false, true)), text)
-      } else if (meaning === 'invoke' && rescues.markerlessTags) {
-        this.state = this.#markup.begin(inInvoke(newRegion(false, false), newInvoke(nameOf(tag), true)), text)
-      } else if (meaning === 'parameter' && (rescues.wrappedTool || rescues.markerlessTags)) {
-        this.state = this.#markup.begin(inOrphanParameter(newRegion(false, false), newParameter(tag)), text)
-      } else {
-        output.emitTag(tag, text)
-      }
+      this.#outsideMarkerlessTag(tag, meaning, text)
       return
     }
     if (tag.closing && (meaning === 'parameter' || meaning === 'invoke')) {
