@@ -70,11 +70,14 @@ export class CallAcceptance {
     if (shape.usedBody && !rescues.rawJsonBody) return 'DSML invoke removed: a raw JSON body needs the rawJsonBody rescue'
     if (invoke.markerless && !shape.confirmed) {
       if (!rescues.markerlessTags) return 'Markerless invoke left as text: the markerlessTags rescue is off'
-      if (!invoke.hasStringAttribute && this.#resolved.knownTools?.has(invoke.name) !== true) {
-        return 'Markerless invoke left as text: no string attribute and not a known tool'
-      }
+      if (!this.isDeclared(invoke.name)) return 'Markerless invoke left as text: not a declared tool'
     }
     return undefined
+  }
+
+  /** Is `name` a declared tool (`knownTools` or `tools`)? Markup with no marker becomes a call only then. */
+  isDeclared(name: string): boolean {
+    return this.#resolved.knownTools?.has(name) === true
   }
 
   /** Whether an accepted call is sent, or why it is removed instead. */

@@ -173,6 +173,37 @@ function namedArguments(name: string, json: string): { name: string; arguments: 
   return args === undefined ? undefined : { name, arguments: args }
 }
 
+/** Keys a JSON-in-tag call may carry its arguments under (an object, or a JSON string of one). */
+const JSON_CALL_ARGUMENT_KEYS: readonly string[] = ['arguments', 'parameters', 'input']
+
+/**
+ * A JSON-in-tag call, from the text between a block's tags:
+ * - `<tool_call name="X">{args}</tool_call>`: the tag names the tool (`named`), the object is the arguments;
+ * - `<function_call>{"name": "X", "arguments": {…}}</function_call>`, `<function>{"name", "parameters"}…`:
+ *   the arguments under `arguments`, `parameters` or `input` (an object or a JSON string of one), or,
+ *   with none of those keys, every key but `name`.
+ * Undefined unless the text is one JSON object with a usable tool name.
+ */
+export function parseJsonInTagCall(named: string | undefined, body: string): { name: string; arguments: Record<string, unknown> } | undefined {
+  const object = parseJsonObjectBody(body)
+  if (object === undefined) return undefined
+  if (named !== undefined) return isToolName(named) ? { name: named, arguments: object } : undefined
+  const name = object.name
+  if (typeof name !== 'string' || !isToolName(name)) return undefined
+  const key = JSON_CALL_ARGUMENT_KEYS.find((candidate) => Object.hasOwn(object, candidate))
+  if (key === undefined) {
+    const args: Record<string, unknown> = {}
+    for (const [argument, value] of Object.entries(object)) if (argument !== 'name') setArgument(args, argument, value)
+    return { name, arguments: args }
+  }
+  const value = object[key]
+  const args = typeof value === 'string' ? parseJsonObjectBody(value) : value
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return undefined
+  const out: Record<string, unknown> = {}
+  for (const [argument, inner] of Object.entries(args)) setArgument(out, argument, inner)
+  return { name, arguments: out }
+}
+
 function stableJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null'
   if (Array.isArray(value)) return `[${value.map(stableJson).join(',')}]`

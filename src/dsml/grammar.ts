@@ -119,6 +119,7 @@ export const BLOCK_NAMES: readonly string[] = [
   'toolcall',
   'tool_use',
   'function_call',
+  'function',
 ]
 /** `tool name="x"` is seen as an invoke spelling. */
 export const INVOKE_NAMES: readonly string[] = ['invoke', 'tool']
@@ -131,7 +132,7 @@ export const KNOWN_NAMES: readonly string[] = [...INVOKE_NAMES, ...PARAMETER_NAM
  * writes them in lower case, and only that spelling is read: so a text can be
  * cleared of them by a few substring searches (`couldOpenMarkup`).
  */
-export const MARKERLESS_OPENER_NAMES: readonly string[] = ['invoke', 'parameter', 'tool_calls', 'function_calls']
+export const MARKERLESS_OPENER_NAMES: readonly string[] = ['invoke', 'parameter', 'tool_calls', 'function_calls', 'tool_call', 'function_call', 'function']
 export const MARKERLESS_CLOSER_NAMES: readonly string[] = ['invoke', 'parameter', ...BLOCK_NAMES]
 
 /** The attributes a tag's meaning depends on (matched ignoring case); any other is read past. */
@@ -399,7 +400,8 @@ export const LONGEST_BARLESS_TAG_START = 1 + Math.max(...MARKERLESS_OPENER_NAMES
 const OPENER_ANCHORS: ReadonlyArray<{ anchor: string; names: ReadonlyArray<{ name: string; offset: number }> }> = [
   { anchor: 'voke', names: ['invoke'] },
   { anchor: 'meter', names: ['parameter'] },
-  { anchor: '_calls', names: ['tool_calls', 'function_calls'] },
+  { anchor: '_call', names: ['tool_calls', 'function_calls', 'tool_call', 'function_call'] },
+  { anchor: 'nction', names: ['function'] },
 ].map(({ anchor, names }) => ({ anchor, names: names.map((name) => ({ name, offset: 1 + name.indexOf(anchor) })) }))
 
 /** Is `<` + `name` at `start`, and not the start of a longer name (the text may end right after it)? */

@@ -65,6 +65,13 @@ export class HeldText {
     }
   }
 
+  /** What is held, left held. */
+  peek(): string {
+    const text = this.take()
+    this.add(text)
+    return text
+  }
+
   /** Drops what is held. */
   clear(): void {
     this.#pieces = []

@@ -5,7 +5,7 @@
  * one outcome and returns the state that follows it.
  */
 import { type CallAcceptance, toolOf } from './acceptance.ts'
-import { parseFencedJsonCall, parseJsonObjectBody, parseSpecialTokenCall, parseXmlChildren, setArgument, typeValue } from './arguments.ts'
+import { parseFencedJsonCall, parseJsonInTagCall, parseJsonObjectBody, parseSpecialTokenCall, parseXmlChildren, setArgument, typeValue } from './arguments.ts'
 import { HeldText } from './hold.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
@@ -120,6 +120,25 @@ export class Markup {
     const next = this.#endRegion()
     this.#output.emitText(text)
     return next
+  }
+
+  /**
+   * A block closer after nothing but text: a JSON-in-tag call if that text is
+   * one (`<tool_call name="X">{json}`, `<function_call>{"name", "arguments"}`),
+   * else undefined and nothing changed. With no marker, only a declared tool.
+   */
+  closeJsonInTag(region: Region, closer: string): State | undefined {
+    if (!this.#resolved.rescues.rawJsonBody) return undefined
+    const call = parseJsonInTagCall(region.named, this.#gap.peek())
+    if (call === undefined) return undefined
+    if (!region.confirmed && (!this.#resolved.rescues.markerlessTags || !this.#acceptance.isDeclared(call.name))) return undefined
+    if (Object.keys(call.arguments).length === 0 && !this.#acceptance.acceptsNoArguments(call.name)) return undefined
+    const gap = this.#gap.take()
+    region.consumed -= gap.length // counted again as it is held
+    this.hold(block(region), gap)
+    this.hold(block(region), closer)
+    this.#finishCall(region, call.name, call.arguments, [])
+    return this.#endRegion()
   }
 
   /** A pre-DSML call's end token: a call if it holds a tool name and a JSON object, else removed. */

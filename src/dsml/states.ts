@@ -14,6 +14,8 @@ export interface Region {
   consumed: number
   /** Inside a block: an invoke that ends goes back to it, and its rejection rules differ. */
   inBlock: boolean
+  /** The block opener's `name` attribute (`<tool_call name="X">{json}`), if it had one. */
+  named: string | undefined
 }
 
 /** What an invoke (or a wrapped tool, or a tool-name tag) has collected. */
@@ -120,8 +122,8 @@ export function inSpecialCall(region: Region, invoke: Invoke): State {
   return state('special-call', region, invoke)
 }
 
-export function newRegion(confirmed: boolean, inBlock: boolean): Region {
-  return { confirmed, consumed: 0, inBlock }
+export function newRegion(confirmed: boolean, inBlock: boolean, named?: string): Region {
+  return { confirmed, consumed: 0, inBlock, named }
 }
 
 export function newInvoke(name: string | undefined, markerless: boolean): Invoke {

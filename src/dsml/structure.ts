@@ -286,7 +286,7 @@ export class Structure {
     } else if (tag.selfClosing) {
       output.emitTag(tag, text)
     } else if (meaning === 'block' && rescues.markerlessTags) {
-      this.state = this.#markup.begin(loneBlock(newRegion(false, true)), text)
+      this.state = this.#markup.begin(loneBlock(newRegion(false, true, nameOf(tag))), text)
     } else if (meaning === 'invoke' && rescues.markerlessTags) {
       this.state = this.#markup.begin(inInvoke(newRegion(false, false), newInvoke(nameOf(tag), true)), text)
     } else if (meaning === 'parameter' && (rescues.wrappedTool || rescues.markerlessTags)) {
@@ -323,7 +323,7 @@ export class Structure {
     }
     switch (meaning) {
       case 'block':
-        this.state = this.#markup.begin(loneBlock(newRegion(true, true)), text)
+        this.state = this.#markup.begin(loneBlock(newRegion(true, true, nameOf(tag))), text)
         return
       case 'invoke':
         this.state = this.#markup.begin(inInvoke(newRegion(true, false), newInvoke(nameOf(tag), false)), text)
@@ -410,16 +410,19 @@ export class Structure {
         markup.startElement(state, text)
         this.state = inOrphanParameter(region, newParameter(tag))
       } else if (tag.closing && meaning === 'block') {
-        markup.startElement(state, text)
-        this.state = markup.closeBlock(region)
+        this.state = this.#closeBlock(state, text)
       } else {
         this.consumeText(text)
       }
       return
     }
+    if (tag.closing && meaning === 'block') {
+      this.state = this.#closeBlock(state, text)
+      return
+    }
     this.state = markup.startElement(state, text)
     if (tag.closing) {
-      if (meaning === 'block') this.state = markup.closeBlock(region)
+      // a stray inner closer between elements: removed with the block
     } else if (tag.selfClosing) {
       // a self-closing tag between elements: junk, removed with the block
     } else if (meaning === 'invoke') {
@@ -428,6 +431,17 @@ export class Structure {
       this.state = inOrphanParameter(region, newParameter(tag))
     }
     // Anything else inside a block (special tokens, fragments, nested openers) is junk, removed with the block.
+  }
+
+  /** A block closer: a JSON-in-tag call right after a lone opener, else the block's end. */
+  #closeBlock(state: BlockState, text: string): State {
+    const markup = this.#markup
+    if (state.kind === 'lone-block') {
+      const call = markup.closeJsonInTag(state.region, text)
+      if (call !== undefined) return call
+    }
+    markup.startElement(state, text)
+    return markup.closeBlock(state.region)
   }
 
   #invokeTag(state: InvokeState, tag: Tag, meaning: TagMeaning, text: string): boolean {

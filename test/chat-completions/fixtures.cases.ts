@@ -26,7 +26,7 @@
  * removed markup, the captures' expected_text does not.
  */
 import { assert, assertEqual } from '../support/assert.ts'
-import { type Capture, captures } from '../support/captures.ts'
+import { type Capture, captures, declaredOptions } from '../support/captures.ts'
 import { leaksMarkup } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 import {
@@ -131,6 +131,7 @@ export const suite = defineSuite('chat-completions/fixtures', (test) => {
   })
 
   for (const capture of captures) {
+    const declared = declaredOptions(capture)
     test(`fixture ${capture.id}: the recorded stream carries the capture (role, deltas, finish, usage, [DONE])`, async () => {
       const fixture = await loadSseFixture(capture.id)
       const dataList = recordedData(fixture.sse)
@@ -166,7 +167,7 @@ export const suite = defineSuite('chat-completions/fixtures', (test) => {
 
     test(`fixture ${capture.id}: whole stream, default ids: calls, finish, clean content, usage, [DONE], untouched chunks byte for byte`, async () => {
       const fixture = await loadSseFixture(capture.id)
-      const { output } = repairChunks([fixture.bytes], { generateId: undefined })
+      const { output } = repairChunks([fixture.bytes], { ...declared, generateId: undefined })
       checkRepaired(fixture, output, 'whole')
       const repaired = readRepaired(output)
       for (const call of repaired.calls) assert(/^call_[A-Za-z0-9]{24}$/.test(call.id ?? ''), `default id shape: ${String(call.id)}`)
@@ -188,10 +189,10 @@ export const suite = defineSuite('chat-completions/fixtures', (test) => {
 
     test(`fixture ${capture.id}: bytes split in two at ${SPLIT_LABEL}: same output`, async () => {
       const fixture = await loadSseFixture(capture.id)
-      const whole = repairChunks([fixture.bytes]).output
+      const whole = repairChunks([fixture.bytes], declared).output
       checkRepaired(fixture, whole, 'whole')
       for (const offset of splitOffsets(fixture.bytes.length, DENSE_LIMIT)) {
-        const { output } = repairChunks(cutAt(fixture.bytes, [offset]))
+        const { output } = repairChunks(cutAt(fixture.bytes, [offset]), declared)
         if (output !== whole) {
           checkRepaired(fixture, output, `split at byte ${offset}`)
           assertEqual(output, whole, `split at byte ${offset} of ${fixture.bytes.length}: output differs from the whole stream's`)
@@ -201,16 +202,16 @@ export const suite = defineSuite('chat-completions/fixtures', (test) => {
 
     test(`fixture ${capture.id}: one byte at a time, and seeded random reads of 1–64 bytes: same output`, async () => {
       const fixture = await loadSseFixture(capture.id)
-      const whole = repairChunks([fixture.bytes]).output
+      const whole = repairChunks([fixture.bytes], declared).output
       const bytes: Uint8Array[] = []
       for (let index = 0; index < fixture.bytes.length; index++) bytes.push(fixture.bytes.subarray(index, index + 1))
-      assertEqual(repairChunks(bytes).output, whole, 'one byte at a time')
+      assertEqual(repairChunks(bytes, declared).output, whole, 'one byte at a time')
       for (let seed = 1; seed <= 6; seed++) {
         const reads = cutAt(fixture.bytes, randomCuts(fixture.bytes.length, seed * 7919, 64))
-        assertEqual(repairChunks(reads).output, whole, `random reads, seed ${seed}`)
+        assertEqual(repairChunks(reads, declared).output, whole, `random reads, seed ${seed}`)
       }
       // As text too (a gateway may feed strings): the same output.
-      assertEqual(repairChunks([fixture.sse]).output, whole, 'fed as one string')
+      assertEqual(repairChunks([fixture.sse], declared).output, whole, 'fed as one string')
     })
 
     test(`fixture ${capture.id}: fused ChatCompletionsRepairStream and the six composed stages give identical bytes`, async () => {
@@ -219,10 +220,10 @@ export const suite = defineSuite('chat-completions/fixtures', (test) => {
       for (const [seed, max] of [[3, 16], [5, 257], [11, 4096]] as const) {
         readings.push([`random reads of 1–${max} bytes (seed ${seed})`, cutAt(fixture.bytes, randomCuts(fixture.bytes.length, seed, max))])
       }
-      const reference = repairChunks([fixture.bytes]).output
+      const reference = repairChunks([fixture.bytes], declared).output
       for (const [label, reads] of readings) {
-        const fused = await fusedBytes(reads)
-        const composed = await composedBytes(reads)
+        const fused = await fusedBytes(reads, declared)
+        const composed = await composedBytes(reads, declared)
         assert(bytesEqual(fused, composed), `${label}: fused and composed differ\n${firstDifference(fused, composed)}`)
         assertEqual(fromUtf8(fused), reference, `${label}: the streams give the core's output`)
       }

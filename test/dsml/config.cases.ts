@@ -27,6 +27,8 @@ interface Shape {
   call: CallShape
   /** Markerless: with its rescue off the input comes back unchanged. */
   markerless?: boolean
+  /** What its request declares, where the shape needs it (markup with no marker needs a declared tool). */
+  declared?: DsmlSanitizerOptions
 }
 
 const M = marker()
@@ -53,6 +55,7 @@ const SHAPES: Record<RescueName, Shape> = {
     input: '<invoke name="read">\n<parameter name="filePath" string="true">/src/api.ts</parameter>\n</invoke>',
     call: { name: 'read', arguments: { filePath: '/src/api.ts' } },
     markerless: true,
+    declared: { knownTools: ['read'] },
   },
   toolNameTag: {
     input: `<${M}web_fetch>\n <url>https://example.test/a</url>\n <budgetTokens>3000</budgetTokens>\n</${M}web_fetch>`,
@@ -85,14 +88,14 @@ function allOff(): Record<RescueName, boolean> {
 
 /** With the shape's rescue unavailable: no call, markered markup removed, markerless input unchanged. */
 function expectNoCall(shape: Shape, options: DsmlSanitizerOptions, label: string): void {
-  const outcome = analyse(shape.input, options)
+  const outcome = analyse(shape.input, { ...shape.declared, ...options })
   assertEqual(outcome.calls, [], `${label}: calls`)
   if (shape.markerless) assertEqual(outcome.text, shape.input, `${label}: markerless input is released unchanged`)
   else assert(!leaksMarkup(outcome.text), `${label}: markered markup must still be removed, got ${JSON.stringify(outcome.text)}`)
 }
 
 function expectCall(shape: Shape, options: DsmlSanitizerOptions, label: string): void {
-  const outcome = analyse(shape.input, options)
+  const outcome = analyse(shape.input, { ...shape.declared, ...options })
   assertEqual(outcome.calls, [shape.call], `${label}: calls`)
   assert(!leaksMarkup(outcome.text), `${label}: markup leaked into text`)
 }

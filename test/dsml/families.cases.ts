@@ -120,6 +120,64 @@ export const suite = defineSuite('dsml/families', (test) => {
     }
   })
 
+  // ── 5. complete markerless V3.2 blocks ──────────────────────────────────
+
+  const declared = { knownTools: ['bash', 'read', 'skills_list'] }
+
+  test('family 5 (markerless V3.2 block): a declared tool becomes a call; zero arguments when its schema requires nothing', () => {
+    const { block, invoke, param } = dialect({ marker: false })
+    checkFamily({ input: block([invoke('bash', [param('command', 'ls -la', { string: null })])], { name: 'function_calls' }), calls: [BASH], options: declared })
+    const empty = block([invoke('skills_list', [])], { name: 'function_calls' })
+    checkFamily({ input: empty, calls: [{ name: 'skills_list', arguments: {} }], options: { tools: [{ name: 'skills_list', parameters: { type: 'object', properties: {} } }] } })
+  })
+
+  test('family 5 (markerless V3.2 block): with the tool not declared, or nothing declared, the text is left exactly as it was', () => {
+    const { block, invoke, param } = dialect({ marker: false })
+    const input = block([invoke('bash', [param('command', 'ls -la')])], { name: 'function_calls' })
+    checkBenign(input)
+    checkBenign(input, { knownTools: ['read'] })
+    checkBenign(block([invoke('skills_list', [])], { name: 'function_calls' }), { knownTools: ['skills_list'] })
+  })
+
+  test('family 5 look-alikes: prose about Anthropic’s XML tool format, WS-BPEL <invoke name>, XML config', () => {
+    for (const text of [
+      'Claude writes calls as <function_calls><invoke name="get_weather"><parameter name="city">Paris</parameter></invoke></function_calls>, then waits.',
+      '<bpel:sequence>\n  <invoke name="ApproveLoan" partnerLink="approver" operation="approve"/>\n</bpel:sequence>',
+      '<config>\n  <parameter name="timeout">30</parameter>\n  <parameter name="retries">3</parameter>\n</config>',
+    ] as const) checkBenign(text, declared)
+  })
+
+  // ── 6. JSON in a tag ────────────────────────────────────────────────────
+
+  test('family 6 (JSON in a tag): <tool_call id name>{args}</tool_call>', () => {
+    checkFamily({ input: '<tool_call id="call_1" name="bash">{"command": "ls -la"}</tool_call>', calls: [BASH], options: declared })
+  })
+
+  test('family 6 (JSON in a tag): <function_call>{name, arguments}</function_call>, arguments an object or a JSON string', () => {
+    checkFamily({ input: '<function_call>{"name": "bash", "arguments": {"command": "ls -la"}}</function_call>', calls: [BASH], options: declared })
+    checkFamily({ input: '<function_call>{"name": "bash", "arguments": "{\\"command\\": \\"ls -la\\"}"}</function_call>', calls: [BASH], options: declared })
+  })
+
+  test('family 6 (JSON in a tag): <function>{name, parameters}</function>, input, and no arguments key (the other keys)', () => {
+    checkFamily({ input: '<function>{"name": "bash", "parameters": {"command": "ls -la"}}</function>', calls: [BASH], options: declared })
+    checkFamily({ input: '<function_call>{"name": "bash", "input": {"command": "ls -la"}}</function_call>', calls: [BASH], options: declared })
+    checkFamily({ input: '<function_call>{"name": "read", "path": "README.md", "limit": "20"}</function_call>', calls: [READ], options: declared })
+  })
+
+  test('family 6 (JSON in a tag): not declared, not JSON, or no name: the text is left exactly as it was', () => {
+    for (const text of [
+      '<tool_call name="bash">{"command": "ls -la"}</tool_call>',
+      '<function_call>{"name": "bash", "arguments": {"command": "ls"}}</function_call>',
+    ] as const) checkBenign(text)
+    for (const text of [
+      'Hermes wraps calls as <tool_call>{"name": "get_weather", "arguments": {"city": "Paris"}}</tool_call> in its template.',
+      'export const App = () => <function>{name}</function>',
+      '<function>hello</function>',
+      '<function_call>{"arguments": {"command": "ls"}}</function_call>',
+      '<tool_call name="bash">ls -la</tool_call>',
+    ] as const) checkBenign(text, declared)
+  })
+
   test('family 4 (special tokens): look-alikes stay text', () => {
     for (const text of [
       'The V3 format separates the name with tool_sep, then a ```json fence.',

@@ -13,11 +13,15 @@
  * - vllm-ascend-13794: call Read with the fence's JSON (fencedJson rescue);
  *   text is the prose before the marker; the hallucinated result is dropped.
  * - pi-free-376: call with string values as listed (toolNameTag rescue).
- * - codex-relay-49, opencode-34676: calls as listed.
+ * - codex-relay-49: calls as listed.
+ * - opencode-34676 (no marker anywhere): a call only because its request declared
+ *   `read` (DESIGN.md §5.1); with nothing declared it stays text.
  * - opencode-24566: raw-string fallback for the invalid JSON, as listed.
  * - opencode-plugin-golden-*: the model's own <analysis> blocks stay as text.
  */
 import { createDsmlSanitizer } from '../../src/dsml/index.ts'
+import type { DsmlSanitizerOptions } from '../../src/dsml/options.ts'
+import type { DeclaredTool } from '../../src/dsml/tool-schema.ts'
 import type { SanitizerEvent } from '../../src/dsml/types.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { assertChunkInvariant, callsOf, normalizeEvents, reassemble, runChunks, textOf } from '../support/chunking.ts'
@@ -32,7 +36,12 @@ interface Capture {
   chunks?: string[]
   expected_calls: CallShape[]
   expected_text: string
+  /** The tools the capture's request declared, where the capture says (markerless markup needs them). */
+  tools?: DeclaredTool[]
 }
+
+/** The options a capture runs with: the tools its request declared. */
+const optionsOf = (capture: Capture): DsmlSanitizerOptions => (capture.tools === undefined ? {} : { tools: capture.tools })
 
 const captures = leaks as unknown as Capture[]
 
@@ -54,17 +63,17 @@ export const suite = defineSuite('dsml/fixtures', (test) => {
 
   for (const capture of captures) {
     test(`fixture ${capture.id}: whole input (sanitizeText, parseDsml)`, () => {
-      expectOutcome(capture.input, { calls: capture.expected_calls, textTrimmed: capture.expected_text })
+      expectOutcome(capture.input, { calls: capture.expected_calls, textTrimmed: capture.expected_text }, optionsOf(capture))
     })
 
     test(`fixture ${capture.id}: split at every offset and one code point at a time`, () => {
-      const whole = assertChunkInvariant(capture.input, {}, assertEqual)
+      const whole = assertChunkInvariant(capture.input, optionsOf(capture), assertEqual)
       checkEvents(capture, whole, 'whole')
     })
 
     test(`fixture ${capture.id}: conservation at every split`, () => {
       for (let index = 1; index < capture.input.length; index++) {
-        const events = runChunks([capture.input.slice(0, index), capture.input.slice(index)])
+        const events = runChunks([capture.input.slice(0, index), capture.input.slice(index)], optionsOf(capture))
         assertEqual(reassemble(events), capture.input, `conservation, split at ${index}`)
       }
     })
@@ -74,7 +83,7 @@ export const suite = defineSuite('dsml/fixtures', (test) => {
       test(`fixture ${capture.id}: fed exactly the captured chunks`, () => {
         assertEqual(chunks.join(''), capture.input, 'test bug: chunks do not rebuild the input')
         let counter = 0
-        const sanitizer = createDsmlSanitizer({ generateId: () => `call_${++counter}` })
+        const sanitizer = createDsmlSanitizer({ ...optionsOf(capture), generateId: () => `call_${++counter}` })
         const events: SanitizerEvent[] = []
         chunks.forEach((chunk, index) => {
           events.push(...sanitizer.feed(chunk))
@@ -86,7 +95,7 @@ export const suite = defineSuite('dsml/fixtures', (test) => {
         for (const event of events) {
           if (event.type === 'text') assert(!/[\uFF5C\u2016]/.test(event.text), `partial marker leaked in a text event: ${JSON.stringify(event.text)}`)
         }
-        assertEqual(normalizeEvents(events), normalizeEvents(runChunks([capture.input])), 'captured chunks give the same events as the whole input')
+        assertEqual(normalizeEvents(events), normalizeEvents(runChunks([capture.input], optionsOf(capture))), 'captured chunks give the same events as the whole input')
       })
     }
   }

@@ -207,9 +207,16 @@ export const suite = defineSuite('dsml/parse', (test) => {
     })
   })
 
-  test('v9-orphan-invoke: markerless invoke with a string attribute becomes a call (markerlessTags)', () => {
+  test('v9-orphan-invoke (DESIGN §5.1): a markerless invoke of a declared tool becomes a call (markerlessTags)', () => {
     const input = '<invoke name="read">\n<parameter name="filePath" string="true">/src/lib/api.ts</parameter>\n</invoke>'
-    expectOutcome(input, { calls: [{ name: 'read', arguments: { filePath: '/src/lib/api.ts' } }], text: '', ranges: whole(input) })
+    expectOutcome(input, { calls: [{ name: 'read', arguments: { filePath: '/src/lib/api.ts' } }], text: '', ranges: whole(input) }, { knownTools: ['read'] })
+    expectOutcome(input, { calls: [{ name: 'read', arguments: { filePath: '/src/lib/api.ts' } }], text: '' }, { tools: [{ name: 'read' }] })
+  })
+
+  test('v9-orphan-invoke (DESIGN §5.1): with no tool declared, even a string attribute leaves markerless markup as text', () => {
+    const input = '<invoke name="read">\n<parameter name="filePath" string="true">/src/lib/api.ts</parameter>\n</invoke>'
+    expectOutcome(input, { calls: [], text: input, ranges: [] })
+    expectOutcome(input, { calls: [], text: input, ranges: [] }, { knownTools: ['bash'] })
   })
 
   test('v9-orphan-invoke: markerless invoke without string attribute and not a known tool is released as text', () => {

@@ -7,9 +7,6 @@
  * - tableplus-ascii-spaced-function-calls-prose-after: the line breaks on both
  *   sides of the removed block are kept (policy: whitespace around removed
  *   markup is kept verbatim), so the text holds two where the capture has one.
- *
- * Not recovered yet (its family is still open): lucebox-615 (JSON in a
- * `<function_call>` tag, family 6).
  */
 import type { DsmlSanitizerOptions } from '../../src/dsml/options.ts'
 import type { DeclaredTool } from '../../src/dsml/tool-schema.ts'
@@ -36,9 +33,6 @@ const TEXT_DECISIONS: Readonly<Record<string, string>> = {
   'tableplus-ascii-spaced-function-calls-prose-after': '让我查看一下样本：\n\n以下是结论',
 }
 
-/** Captures whose family is not recovered yet. */
-const OPEN_FAMILIES: ReadonlySet<string> = new Set(['lucebox-615-function-call-json-arguments'])
-
 export const suite = defineSuite('dsml/wild-captures', (test) => {
   test('wild captures: 12, unique ids, every one with its declared tools', () => {
     assertEqual(captures.length, 12)
@@ -47,7 +41,6 @@ export const suite = defineSuite('dsml/wild-captures', (test) => {
   })
 
   for (const capture of captures) {
-    if (OPEN_FAMILIES.has(capture.id)) continue
     test(`wild capture ${capture.id}: calls and text, whole, at every split and one code point at a time`, () => {
       const options: DsmlSanitizerOptions = capture.tools.length > 0 ? { tools: capture.tools } : {}
       const events = assertChunkInvariant(capture.input, options, assertEqual)

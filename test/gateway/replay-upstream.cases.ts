@@ -21,7 +21,11 @@ interface Capture extends ReplayCapture {
   expected_text: string
 }
 
-const captures = leaks as Capture[]
+const captures = leaks as Array<Capture & { tools?: Array<{ name: string }> }>
+
+/** The tools a capture's request declared, as a Chat Completions request spells them. */
+const requestTools = (capture: (typeof captures)[number]): { tools?: unknown[] } =>
+  capture.tools === undefined ? {} : { tools: capture.tools.map((tool) => ({ type: 'function', function: { name: tool.name } })) }
 
 function post(body: unknown, path = '/v1/chat/completions'): Request {
   return new Request(`http://replay.test${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) })
@@ -73,7 +77,7 @@ export const suite = defineSuite('gateway/replay-upstream', (test) => {
 
   test('every capture, streamed through the gateway, gives its expected calls and text', async () => {
     for (const capture of captures) {
-      const seen = await readSse(await gateway(chatRequest({ model: capture.id, stream: true, messages: [{ role: 'user', content: 'go' }] })))
+      const seen = await readSse(await gateway(chatRequest({ model: capture.id, stream: true, ...requestTools(capture), messages: [{ role: 'user', content: 'go' }] })))
       assertEqual(shapes(seen.calls), capture.expected_calls, `${capture.id}: calls`)
       assertEqual(seen.content.trimEnd(), capture.expected_text.trimEnd(), `${capture.id}: text`)
       assertEqual(seen.finishReasons, [capture.expected_calls.length > 0 ? 'tool_calls' : 'stop'], `${capture.id}: finish`)
@@ -84,7 +88,7 @@ export const suite = defineSuite('gateway/replay-upstream', (test) => {
 
   test('every capture, as JSON (stream false) through the gateway, gives its expected calls', async () => {
     for (const capture of captures) {
-      const response = await gateway(chatRequest({ model: capture.id, messages: [{ role: 'user', content: 'go' }] }))
+      const response = await gateway(chatRequest({ model: capture.id, ...requestTools(capture), messages: [{ role: 'user', content: 'go' }] }))
       const body = (await response.json()) as {
         object: string
         choices: Array<{ message: { content: string; tool_calls?: Array<{ function: { name: string; arguments: string } }> }; finish_reason: string }>

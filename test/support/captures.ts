@@ -1,4 +1,5 @@
 /** The real captured leaks (`test/fixtures/leaks-real.json`, copied from the shared fixtures), typed. */
+import type { DeclaredTool } from '../../src/dsml/tool-schema.ts'
 import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
 
 export interface Capture {
@@ -8,6 +9,13 @@ export interface Capture {
   chunks?: string[]
   expected_calls: Array<{ name: string; arguments: Record<string, unknown> }>
   expected_text: string
+  /** The tools the capture's request declared, where the capture says (markup with no marker needs them). */
+  tools?: DeclaredTool[]
 }
 
 export const captures = leaks as unknown as Capture[]
+
+/** The options a capture's request implies: the tools it declared. */
+export function declaredOptions(capture: Capture): { tools?: DeclaredTool[] } {
+  return capture.tools === undefined ? {} : { tools: capture.tools }
+}
