@@ -3,7 +3,7 @@
  * newlines, `string="true|false"` typing, raw JSON bodies, XML children, and
  * pollution-safe assignment.
  */
-import { asksForJson, ENTITIES, FENCE, FENCED_JSON_INFO, SPECIAL_CALL_TYPE, isElementNameCharacter, isToolName, isWhitespace, LESS_THAN, GREATER_THAN } from './grammar.ts'
+import { asksForJson, ENTITIES, FENCE, FENCED_JSON_INFO, SPECIAL_CALL_TYPE, TOOL_NAME_CARRIER, isElementNameCharacter, isToolName, isWhitespace, LESS_THAN, GREATER_THAN } from './grammar.ts'
 
 /** Longest entity name (`&apos;`): an `&` farther than this from the next `;` starts none. */
 const LONGEST_ENTITY = Math.max(...Object.keys(ENTITIES).map((name) => name.length))
@@ -118,6 +118,13 @@ export function parseXmlChildren(body: string): Record<string, unknown> | undefi
     index = valueEnd + closer.length
   }
   return count > 0 ? args : undefined
+}
+
+/** The tool name a block's text carries in a `<name>X</name>` element (and nothing else but whitespace), or undefined. */
+export function toolNameElementOf(text: string): string | undefined {
+  const children = parseXmlChildren(text)
+  const name = children?.[TOOL_NAME_CARRIER]
+  return typeof name === 'string' && Object.keys(children!).length === 1 && isToolName(name.trim()) ? name.trim() : undefined
 }
 
 /** How far into a lone block's text the fence of a fenced-JSON call may start (a tool name and spaces). */

@@ -277,6 +277,20 @@ export const ENTITIES: Readonly<Record<string, string>> = Object.freeze({
 export const FENCE = '```'
 export const FENCED_JSON_INFO = 'json'
 
+/**
+ * Where a tool name rides when no invoke opener carries it: a parameter of
+ * this name (`<parameter name="name">bash</‹DSML›parameter>`), or an element
+ * of this name before the arguments (`<function><name>bash</name>…`).
+ */
+export const TOOL_NAME_CARRIER = 'name'
+
+/** Element names (under a marker, any case) whose text names the tool of the arguments after them: `<‹DSML›ToolName>bash</‹DSML›ToolName>`. */
+const TOOL_NAME_ELEMENTS: readonly string[] = [TOOL_NAME_CARRIER, 'toolname', 'tool_name']
+
+export function isToolNameElement(name: string): boolean {
+  return TOOL_NAME_ELEMENTS.includes(name.toLowerCase())
+}
+
 /** DeepSeek's pre-DSML call type, written before `‹tool▁sep›` in V3 and R1 (`function‹tool▁sep›NAME`). */
 export const SPECIAL_CALL_TYPE = 'function'
 

@@ -5,11 +5,33 @@
  * one outcome and returns the state that follows it.
  */
 import { type CallAcceptance, toolOf } from './acceptance.ts'
-import { parseFencedJsonCall, parseJsonInTagCall, parseJsonObjectBody, parseSpecialTokenCall, parseXmlChildren, setArgument, typeValue } from './arguments.ts'
+import {
+  parseFencedJsonCall,
+  parseJsonInTagCall,
+  parseJsonObjectBody,
+  parseSpecialTokenCall,
+  parseXmlChildren,
+  setArgument,
+  toolNameElementOf,
+  typeValue,
+} from './arguments.ts'
+import { isToolName, TOOL_NAME_CARRIER } from './grammar.ts'
 import { HeldText } from './hold.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
-import { block, inInvoke, inSpecialCalls, inWrappedTool, type Invoke, OUTSIDE, type Region, type State } from './states.ts'
+import {
+  block,
+  inInvoke,
+  inParameter,
+  inSpecialCalls,
+  inWrappedTool,
+  type Invoke,
+  newInvoke,
+  OUTSIDE,
+  type Parameter,
+  type Region,
+  type State,
+} from './states.ts'
 import type { ToolCall } from './types.ts'
 
 type ParameterState = Extract<State, { kind: 'parameter' | 'orphan-parameter' }>
@@ -72,6 +94,7 @@ export class Markup {
     const next: State = state.kind === 'block' ? state : block(region)
     if (state.kind === 'lone-block' && this.#gap.length > 0) {
       const gap = this.#gap.take()
+      region.named ??= toolNameElementOf(gap)
       region.consumed -= gap.length
       this.hold(next, gap)
     }
@@ -160,8 +183,10 @@ export class Markup {
   closeParameter(state: ParameterState, loose: boolean): State {
     const { region, parameter } = state
     if (state.kind === 'orphan-parameter') {
-      // V10: a parameter with no invoke names no tool.
       if (!region.confirmed) return this.release()
+      const implied = this.#impliedInvoke(region, parameter)
+      if (implied !== undefined) return implied
+      // V10: a parameter with no invoke names no tool.
       this.#drop('DSML parameter outside any invoke removed (no tool name)')
       return this.#afterElement(region)
     }
@@ -184,6 +209,22 @@ export class Markup {
     if (parameter.stringAttribute !== undefined) invoke.hasStringAttribute = true
     if (typed.invalidJson) invoke.invalidJson.push(name)
     return next
+  }
+
+  /**
+   * An invoke whose opener was lost, named by the markup around the arguments
+   * (the orphanInvoke rescue): a parameter called `name` holding the tool
+   * name (then the arguments follow), or the block's `<name>` element or
+   * `name` attribute (then this parameter is the first argument).
+   */
+  #impliedInvoke(region: Region, parameter: Parameter): State | undefined {
+    if (!this.#resolved.rescues.orphanInvoke || parameter.overflowed) return undefined
+    if (parameter.name === TOOL_NAME_CARRIER && region.named === undefined) {
+      const name = parameter.value.take().trim()
+      return isToolName(name) ? inInvoke(region, impliedInvoke(name)) : undefined
+    }
+    if (region.named === undefined || !isToolName(region.named)) return undefined
+    return this.closeParameter(inParameter(region, impliedInvoke(region.named), false, parameter) as ParameterState, false)
   }
 
   abandonInvoke(region: Region, invoke: Invoke, message: string): State {
@@ -268,4 +309,11 @@ export class Markup {
   #drop(message: string, tool?: string): void {
     if (this.#held.length > 0) this.#output.diagnose('dropped-markup', this.#held.take(), message, tool)
   }
+}
+
+/** An invoke named by the markup around its arguments. */
+function impliedInvoke(name: string): Invoke {
+  const invoke = newInvoke(name, true)
+  invoke.implied = true
+  return invoke
 }

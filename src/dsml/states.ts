@@ -38,6 +38,8 @@ export interface Invoke {
   invalidJson: string[]
   /** Passed the markup cap: never a call. */
   overflowed: boolean
+  /** Named by the markup around its arguments, not by an invoke opener: a block closer ends it too. */
+  implied: boolean
 }
 
 export interface Parameter {
@@ -67,6 +69,8 @@ export type State =
   | { kind: 'parameter'; region: Region; invoke: Invoke; wrapped: boolean; parameter: Parameter }
   /** Inside a parameter that belongs to no invoke: a wrapped tool's outer parameter, or an orphan (V10). */
   | { kind: 'orphan-parameter'; region: Region; parameter: Parameter }
+  /** Inside a block, in an element naming the tool of the arguments after it (`<‹DSML›ToolName>bash</‹DSML›ToolName>`). */
+  | { kind: 'name-element'; region: Region; invoke: Invoke }
   /** Between the calls of a pre-DSML block (`‹tool▁calls▁begin›` … `‹tool▁calls▁end›`). */
   | { kind: 'special-calls'; region: Region }
   /** Inside one pre-DSML call (`‹tool▁call▁begin›` … `‹tool▁call▁end›`), its text split at `‹tool▁sep›`. */
@@ -114,6 +118,11 @@ export function inOrphanParameter(region: Region, parameter: Parameter): State {
   return state('orphan-parameter', region, undefined, parameter)
 }
 
+/** A tool-name element; its text is collected in `invoke.body`. */
+export function inNameElement(region: Region): State {
+  return state('name-element', region, newInvoke(undefined, false))
+}
+
 export function inSpecialCalls(region: Region): State {
   return state('special-calls', region)
 }
@@ -139,6 +148,7 @@ export function newInvoke(name: string | undefined, markerless: boolean): Invoke
     header: undefined,
     invalidJson: [],
     overflowed: false,
+    implied: false,
   }
 }
 

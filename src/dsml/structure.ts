@@ -13,13 +13,15 @@
  */
 import type { CallAcceptance } from './acceptance.ts'
 import { setArgument, typeValue } from './arguments.ts'
-import { ALL_NAMES, CLOSERS, isStringFlag, isToolName, type MarkerlessNames, NO_NAMES, OPENERS, type TagKind } from './grammar.ts'
+import { ALL_NAMES, CLOSERS, isStringFlag, isToolName, isToolNameElement, type MarkerlessNames, NO_NAMES, OPENERS, type TagKind } from './grammar.ts'
 import { Markup } from './markup.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
 import {
+  block,
   inInvoke,
   inOrphanParameter,
+  inNameElement,
   inParameter,
   inSpecialCall,
   inSpecialCalls,
@@ -48,6 +50,12 @@ export function meaningOf(tag: Tag): TagMeaning {
 type InvokeState = Extract<State, { kind: 'invoke' | 'wrapped-tool' }>
 type ParameterState = Extract<State, { kind: 'parameter' | 'orphan-parameter' }>
 type BlockState = Extract<State, { kind: 'lone-block' | 'block' }>
+
+/** A tool-name element's text, when it is a usable tool name. */
+function toolNameOf(text: string): string | undefined {
+  const name = text.trim()
+  return isToolName(name) ? name : undefined
+}
 
 /** The name attribute, unless the tag was cut off inside it (then it names nothing). */
 function nameOf(tag: Tag): string | undefined {
@@ -102,6 +110,7 @@ export class Structure {
       case 'orphan-parameter':
         return state.parameter.markerless ? CLOSERS : NO_NAMES
       case 'tool-name-tag':
+      case 'name-element':
       case 'special-calls':
       case 'special-call':
         return NO_NAMES
@@ -141,6 +150,7 @@ export class Structure {
       case 'invoke':
       case 'wrapped-tool':
       case 'tool-name-tag':
+      case 'name-element':
       case 'special-call':
         if (!state.invoke.overflowed) state.invoke.body.push(text)
         this.#markup.hold(state, text)
@@ -230,6 +240,7 @@ export class Structure {
         this.state = markup.closeUnclosedBlock()
         return
       case 'special-calls':
+      case 'name-element':
         this.state = markup.closeUnclosedBlock()
         return
       case 'special-call':
@@ -265,6 +276,12 @@ export class Structure {
       case 'parameter':
       case 'orphan-parameter':
         return this.#parameterTag(state, tag, meaning, text)
+      case 'name-element':
+        // Its closer (or any other tag) ends it; the text inside names the tool.
+        this.#markup.hold(state, text)
+        if (!state.invoke.overflowed) state.region.named ??= toolNameOf(state.invoke.body.join(''))
+        this.state = block(state.region)
+        return true
       case 'special-calls':
         this.#specialCallsTag(state, tag, text)
         return true
@@ -429,6 +446,8 @@ export class Structure {
       this.state = inInvoke(region, newInvoke(nameOf(tag), false))
     } else if (meaning === 'parameter') {
       this.state = inOrphanParameter(region, newParameter(tag))
+    } else if (meaning === 'unknown' && isToolNameElement(tag.name)) {
+      this.state = inNameElement(region)
     }
     // Anything else inside a block (special tokens, fragments, nested openers) is junk, removed with the block.
   }
@@ -479,7 +498,7 @@ export class Structure {
       return true
     }
     if (meaning === 'block') {
-      if (tag.closing && wrapped) this.state = markup.finishInvoke(region, invoke, wrapped)
+      if (tag.closing && (wrapped || invoke.implied)) this.state = markup.finishInvoke(region, invoke, wrapped)
       else this.state = markup.abandonInvoke(region, invoke, 'DSML invoke without its closer removed')
       return false
     }

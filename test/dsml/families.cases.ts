@@ -28,6 +28,9 @@ function specialCall(name: string, args: object, format: 'v3' | 'v3.1', spell: (
   return `${spell('tool call begin')}${inner}${spell('tool call end')}`
 }
 
+/** The tools a request declared, for the markerless families. */
+const declared = { knownTools: ['bash', 'read', 'skills_list'] }
+
 export const suite = defineSuite('dsml/families', (test) => {
   // ── 1. closers with a space between `<` and `/` ─────────────────────────
 
@@ -85,6 +88,47 @@ export const suite = defineSuite('dsml/families', (test) => {
     ] as const) checkBenign(text)
   })
 
+  // ── 3. the tool name carried by the markup around the arguments ─────────
+
+  test('family 3 (name in a parameter called name): no block, no invoke opener, only the closers marked (Lingma)', () => {
+    const marker = `${FW_BAR}${WORD}${FW_BAR}`
+    const input = `<parameter name="name">bash</${marker}parameter>\n<parameter name="command">ls -la</${marker}parameter>\n</${marker}invoke>`
+    checkFamily({ input, calls: [BASH] })
+    checkFamily({ input: `${input}</${marker}tool_calls>`, calls: [BASH] })
+  })
+
+  test('family 3 (element-style opener): <function><name>X</name>, markerless parameters, closed by DSML closers', () => {
+    const marker = `${FW_BAR}${FW_BAR}${WORD}${FW_BAR}${FW_BAR}`
+    const input = `<function>\n<name>read</name>\n<parameter name="path">README.md</${marker}parameter>\n<parameter name="limit">20</${marker}parameter>\n</${marker}invoke>\n</${marker}tool_calls>`
+    checkFamily({ input, calls: [READ] })
+  })
+
+  test('family 3 (invented names under a marker): <‹DSML›ToolCall> with <‹DSML›ToolName>, the block closer ending the call', () => {
+    const marker = `${FW_BAR}${WORD}${FW_BAR}`
+    const input = `<${marker}ToolCall>\n<${marker}ToolName>bash</${marker}ToolName>\n<${marker}parameter name="command">ls -la</${marker}parameter>\n</${marker}ToolCall>`
+    checkFamily({ input, calls: [BASH] })
+  })
+
+  test('family 3: where the name or the arguments are not clear, the markup is removed and reported, never run', () => {
+    const marker = `${FW_BAR}${WORD}${FW_BAR}`
+    for (const input of [
+      `<${marker}ToolCall><${marker}ToolName>bash</${marker}ToolName><${marker}arguments>{"command":"ls"}</${marker}arguments></${marker}ToolCall>`,
+      `<parameter name="name">not a name!</${marker}parameter>\n<parameter name="command">ls</${marker}parameter>\n</${marker}invoke>`,
+      `<parameter name="name">bash</${marker}parameter>\n<parameter name="command">ls</${marker}parameter>`,
+    ]) {
+      const events = runChunks([input])
+      assertEqual(callsOf(events), [], JSON.stringify(input))
+      assert(!containsDsmlSentinel(textOf(events)), `no marker left: ${JSON.stringify(textOf(events))}`)
+    }
+  })
+
+  test('family 3 look-alikes: element-style XML with no DSML closer stays text', () => {
+    for (const text of [
+      '<function>\n<name>bash</name>\n<parameter name="command">ls</parameter>\n</function>',
+      'In the DTD, <name>x</name> and <parameter name="name">y</parameter> are ordinary elements.',
+    ] as const) checkBenign(text, declared)
+  })
+
   // ── 4. DeepSeek's pre-DSML special-token format ─────────────────────────
 
   test('family 4 (V3/R1 special tokens): a block of one call, its arguments in a ```json fence', () => {
@@ -121,8 +165,6 @@ export const suite = defineSuite('dsml/families', (test) => {
   })
 
   // ── 5. complete markerless V3.2 blocks ──────────────────────────────────
-
-  const declared = { knownTools: ['bash', 'read', 'skills_list'] }
 
   test('family 5 (markerless V3.2 block): a declared tool becomes a call; zero arguments when its schema requires nothing', () => {
     const { block, invoke, param } = dialect({ marker: false })
