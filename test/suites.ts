@@ -17,6 +17,7 @@ import * as chatCompletionsCodec from './chat-completions/codec.cases.ts'
 import * as chatCompletionsFastPaths from './chat-completions/fast-paths.cases.ts'
 import * as chatCompletionsFixtures from './chat-completions/fixtures.cases.ts'
 import * as chatCompletionsRepairBody from './chat-completions/repair-body.cases.ts'
+import * as chatCompletionsRequestTools from './chat-completions/request-tools.cases.ts'
 import * as chatCompletionsRequest from './chat-completions/request.cases.ts'
 import * as chatCompletionsResponse from './chat-completions/response.cases.ts'
 import * as cliLeaksReport from './cli/leaks-report.cases.ts'
@@ -63,6 +64,7 @@ const modules: Record<string, CasesModule> = {
   './chat-completions/fast-paths.cases.ts': chatCompletionsFastPaths,
   './chat-completions/fixtures.cases.ts': chatCompletionsFixtures,
   './chat-completions/repair-body.cases.ts': chatCompletionsRepairBody,
+  './chat-completions/request-tools.cases.ts': chatCompletionsRequestTools,
   './chat-completions/request.cases.ts': chatCompletionsRequest,
   './chat-completions/response.cases.ts': chatCompletionsResponse,
   './cli/leaks-report.cases.ts': cliLeaksReport,

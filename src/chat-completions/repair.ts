@@ -17,6 +17,7 @@
  *   read without `JSON.parse`, and written again (if it changed) without
  *   `JSON.stringify` of the whole chunk.
  */
+import { withRequestDefaults } from './request-tools.ts'
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'
 import { createDsmlPartSanitizer, type DsmlPartSanitizer } from '../dsml/part-sanitizer.ts'
 import type { Diagnostic } from '../dsml/types.ts'
@@ -34,6 +35,13 @@ export interface ChatCompletionsRepairOptions extends DsmlSanitizerOptions, Tool
   maxBufferSize?: number
   /** Called with every diagnostic (removed markup, recovered or suppressed calls, malformed chunks). */
   onDiagnostic?: (diagnostic: Diagnostic) => void
+  /**
+   * The Chat Completions request body this response answers. Its declared
+   * tools, with their JSON Schemas (`tools[].function.parameters`), become
+   * `tools` (unless `tools` or `knownTools` is given), and `tool_choice:
+   * "none"` makes the mode `strip` (unless it is `off`).
+   */
+  request?: unknown
 }
 
 export interface ChatCompletionsRepair {
@@ -84,7 +92,8 @@ class Repair implements ChatCompletionsRepairCore {
   /** The sanitizer would pass a plain text part through and stay as it is (`DsmlPartSanitizer.idle`). */
   #quiet: boolean
 
-  constructor(options: ChatCompletionsRepairOptions) {
+  constructor(given: ChatCompletionsRepairOptions) {
+    const options = withRequestDefaults(given)
     this.#sse = createSseDecoderCore(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize })
     this.#sanitizer = createDsmlPartSanitizer(options)
     this.#synthesizer = createToolCallSynthesizer(options)

@@ -11,6 +11,7 @@
  *   `content-encoding`, which the decoded, changed body no longer matches). Non-2xx responses, bodies of other types
  *   and empty bodies pass through untouched.
  */
+import { withRequestDefaults } from './request-tools.ts'
 import { callKey } from '../dsml/arguments.ts'
 import { sanitizeText } from '../dsml/sanitize-text.ts'
 import type { ToolCall } from '../dsml/types.ts'
@@ -46,7 +47,8 @@ function toWire(call: ToolCall): { id: string; type: 'function'; function: { nam
 }
 
 /** Repairs a parsed `chat.completion` object; returns undefined when nothing changed. */
-export function repairChatCompletion(body: unknown, options: RepairChatCompletionsResponseOptions = {}): unknown {
+export function repairChatCompletion(body: unknown, given: RepairChatCompletionsResponseOptions = {}): unknown {
+  const options = withRequestDefaults(given)
   if (body === null || typeof body !== 'object' || !Array.isArray((body as { choices?: unknown }).choices)) return undefined
   const choices = (body as { choices: JsonChoice[] }).choices
   let changed = false

@@ -21,6 +21,7 @@
  * - Anything else → 404 (405 for another method on the chat path), as an
  *   OpenAI-style JSON error.
  */
+import { requestRepairOptions } from '../chat-completions/request-tools.ts'
 import type { SanitizeChatCompletionsRequestOptions } from '../chat-completions/request.ts'
 import { sanitizeChatCompletionsRequest } from '../chat-completions/request.ts'
 import { repairChatCompletionsResponse, type RepairChatCompletionsResponseOptions } from '../chat-completions/response.ts'
@@ -150,26 +151,9 @@ function displayUpstream(upstream: string): string {
 
 /** Names of the tools a request declares (`tools[].function.name`, other tool types' `name`, legacy `functions[].name`). */
 export function declaredToolNames(body: Record<string, unknown>): string[] | undefined {
-  const names: string[] = []
-  const tools = body.tools
-  if (Array.isArray(tools)) {
-    for (const tool of tools) {
-      if (tool === null || typeof tool !== 'object') continue
-      const type = (tool as { type?: unknown }).type
-      const inner = typeof type === 'string' ? (tool as Record<string, unknown>)[type] : undefined
-      const name = inner !== null && typeof inner === 'object' ? (inner as { name?: unknown }).name : undefined
-      if (typeof name === 'string') names.push(name)
-    }
-  }
-  const functions = body.functions
-  if (Array.isArray(functions)) {
-    for (const fn of functions) {
-      const name = fn !== null && typeof fn === 'object' ? (fn as { name?: unknown }).name : undefined
-      if (typeof name === 'string') names.push(name)
-    }
-  }
-  const declared = (Array.isArray(tools) && tools.length > 0) || (Array.isArray(functions) && functions.length > 0)
-  return declared ? names : undefined
+  const { tools, knownTools } = requestRepairOptions(body)
+  if (tools === undefined && knownTools === undefined) return undefined
+  return [...(tools ?? []).map((tool) => tool.name), ...(knownTools ?? [])]
 }
 
 function countRepairedMessages(before: unknown, after: unknown): number {
@@ -221,8 +205,11 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
       return gatewayError(400, 'The request body must be a JSON object with "model" and "messages".', 'invalid_request_error')
     }
     const record = body as Record<string, unknown>
+    const implied = requestRepairOptions(record)
     const knownTools = configured ?? declaredToolNames(record)
-    const mode = baseMode === 'off' ? 'off' : record.tool_choice === 'none' ? 'strip' : baseMode
+    // Configured names win over the request's tools; otherwise the request's schemas apply too.
+    const tools = configured === undefined ? implied.tools : undefined
+    const mode = baseMode === 'off' ? 'off' : (implied.mode ?? baseMode)
 
     const { mode: _mode, role: _role, ...engineOptions } = repairOptions
     const historyOptions: SanitizeChatCompletionsRequestOptions = { ...engineOptions }
@@ -245,6 +232,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
 
     const repairOptionsForRequest: RepairChatCompletionsResponseOptions = { ...repairOptions, mode }
     if (knownTools !== undefined) repairOptionsForRequest.knownTools = knownTools
+    if (tools !== undefined) repairOptionsForRequest.tools = tools
     if (onDiagnostic !== undefined) repairOptionsForRequest.onDiagnostic = (diagnostic) => onDiagnostic(diagnostic, request)
     const repaired = await repairChatCompletionsResponse(upstreamResponse, repairOptionsForRequest)
     return new Response(repaired.body, {

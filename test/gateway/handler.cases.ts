@@ -121,6 +121,23 @@ export const suite = defineSuite('gateway/handler', (test) => {
     assertEqual(shapes(recovered.calls), leak.expected_calls)
   })
 
+  test('declared tools carry their schemas: the recovered call is fitted to tools[].function.parameters (streamed and JSON)', async () => {
+    const fetchTool = { type: 'object', properties: { url: { type: 'string' }, max_length: { type: 'integer' } }, required: ['url'] }
+    const tools = [{ type: 'function', function: { name: 'web_fetch', parameters: fetchTool } }]
+    const leak = block([invoke('web_fetch', [param('url', 'https://x.test'), param('max_length', '6000')])])
+    const upstream = recordingUpstream(() => sseResponse(pieces(leak)))
+    const { gateway, diagnostics } = observedGateway(upstream.fetch)
+    const seen = await readSse(await gateway(chatRequest({ model: 'm', stream: true, tools, messages: [userTurn] })))
+    assertEqual(shapes(seen.calls), [{ name: 'web_fetch', arguments: { url: 'https://x.test', max_length: 6000 } }], '"6000" → 6000')
+    const missing = block([invoke('web_fetch', [param('max_length', '10')])])
+    const json = recordingUpstream(() => completionResponse(missing))
+    const jsonGateway = observedGateway(json.fetch)
+    const response = (await (await jsonGateway.gateway(chatRequest({ model: 'm', tools, messages: [userTurn] }))).json()) as { choices: Array<{ message: { tool_calls?: unknown[] } }> }
+    assertEqual(response.choices[0]!.message.tool_calls, undefined, 'a required argument missing: no call')
+    assert(jsonGateway.diagnostics.some((diagnostic) => diagnostic.kind === 'schema-mismatch' && diagnostic.tool === 'web_fetch'), 'schema-mismatch reported')
+    assert(!diagnostics.some((diagnostic) => diagnostic.kind === 'schema-mismatch'), 'the complete call fits')
+  })
+
   test('declared tools gate recovered calls: an undeclared name is dropped and reported as unknown-tool', async () => {
     const upstream = recordingUpstream(() => sseResponse(pieces(block([invoke('read', [param('path', 'a.ts')]), invoke('bash', [param('command', 'rm -rf /')])]))))
     const { gateway, diagnostics, forwards } = observedGateway(upstream.fetch)
@@ -153,8 +170,8 @@ export const suite = defineSuite('gateway/handler', (test) => {
       declaredToolNames({
         tools: [{ type: 'function', function: { name: 'read' } }, { type: 'custom', custom: { name: 'apply_patch' } }, { type: 'function' }, null],
         functions: [{ name: 'legacy' }],
-      }),
-      ['read', 'apply_patch', 'legacy'],
+      })?.sort(),
+      ['apply_patch', 'legacy', 'read'],
     )
     assertEqual(declaredToolNames({ messages: [] }), undefined)
     assertEqual(declaredToolNames({ tools: [] }), undefined)
