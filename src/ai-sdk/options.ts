@@ -1,7 +1,8 @@
 /**
  * Options of `dsmlMiddleware`, their validation, and the engine options one
- * model call runs with (the `knownTools` default comes from the call's tools).
+ * model call runs with (the declared tools, with their input schemas, come from the call's tools).
  */
+import type { DeclaredTool, ToolSchema } from '../dsml/tool-schema.ts'
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider'
 import { createDsmlSanitizer, generateCallId } from '../dsml/index.ts'
 import type { DiagnosticKind, DsmlPreset, DsmlRescues, DsmlSanitizerOptions } from '../dsml/index.ts'
@@ -54,9 +55,11 @@ export interface DsmlMiddlewareOptions {
   rescues?: DsmlRescues
   /**
    * Tool names a recovered call may use. Default: the function tools the call
-   * declares in `params.tools` — so a call to an undeclared tool is removed and
-   * reported (`unknown-tool`), and a call that declares no tools recovers no
-   * call at all (markup is still removed). Pass a list to override.
+   * declares in `params.tools`, with their `inputSchema` — so a call to an
+   * undeclared tool is removed and reported (`unknown-tool`), a recovered call
+   * is fitted to its tool's schema (see the engine's `tools` option), and a
+   * call that declares no tools recovers no call at all (markup is still
+   * removed). Pass a list to override (names only: no schema checks).
    */
   knownTools?: Iterable<string>
   /**
@@ -161,21 +164,25 @@ export function resolveMiddlewareOptions(options: DsmlMiddlewareOptions = {}): R
   return resolved
 }
 
-/** Names of the function tools a call declares. */
-export function declaredToolNames(params: Pick<LanguageModelV4CallOptions, 'tools'> | undefined): string[] {
-  const names: string[] = []
+/** The function tools a call declares, with their input schemas (`tools[].inputSchema`). */
+export function declaredTools(params: Pick<LanguageModelV4CallOptions, 'tools'> | undefined): DeclaredTool[] {
+  const declared: DeclaredTool[] = []
   const tools = params?.tools
-  if (!Array.isArray(tools)) return names
+  if (!Array.isArray(tools)) return declared
   for (const tool of tools) {
-    if (tool !== null && typeof tool === 'object' && tool.type === 'function' && typeof tool.name === 'string') names.push(tool.name)
+    if (tool === null || typeof tool !== 'object' || tool.type !== 'function' || typeof tool.name !== 'string') continue
+    const schema = (tool as { inputSchema?: unknown }).inputSchema
+    declared.push(schema !== null && typeof schema === 'object' && !Array.isArray(schema) ? { name: tool.name, parameters: schema as ToolSchema } : { name: tool.name })
   }
-  return names
+  return declared
 }
+
 
 /**
  * The engine options for one model call:
  * - `knownTools`: the option when given; none with `allowUndeclaredTools`;
- *   otherwise the call's declared function tools (none declared: no call).
+ * - otherwise `tools`: the call's declared function tools with their input
+ *   schemas, so recovered calls are fitted to them (none declared: no call).
  * - `tool_choice: none`: markup is stripped, no call is recovered.
  */
 export function engineOptions(
@@ -184,14 +191,16 @@ export function engineOptions(
   mode: 'recover' | 'strip' | 'off' = resolved.mode,
 ): DsmlSanitizerOptions {
   let knownTools: Iterable<string> | undefined
+  let tools: DeclaredTool[] | undefined
   if (resolved.knownTools !== undefined) knownTools = resolved.knownTools
-  else if (!resolved.allowUndeclaredTools) knownTools = declaredToolNames(params)
+  else if (!resolved.allowUndeclaredTools) tools = declaredTools(params)
   const toolChoiceNone = params?.toolChoice?.type === 'none'
   const options: DsmlSanitizerOptions = {
     mode: toolChoiceNone && mode === 'recover' ? 'strip' : mode,
     generateId: resolved.generateId,
   }
   if (knownTools !== undefined) options.knownTools = knownTools
+  if (tools !== undefined) options.tools = tools
   if (resolved.preset !== undefined) options.preset = resolved.preset
   if (resolved.rescues !== undefined) options.rescues = resolved.rescues
   if (resolved.maxHoldChars !== undefined) options.maxHoldChars = resolved.maxHoldChars

@@ -141,15 +141,28 @@ export const suite = defineSuite('ai-sdk/stream', (test) => {
     assertEqual(wrapped.diagnostics[0]?.text, cut.slice('Let me check.\n'.length), 'the diagnostic carries the exact removed markup')
   })
 
-  test('stream-empty-invoke-fallback: a closed block with an argument-less invoke is removed and reported, not run', async () => {
+  test('stream-empty-invoke-fallback: a closed block with an argument-less invoke of a tool that requires arguments is removed and reported, not run', async () => {
     const empty = block([invoke('bash', [])])
     const input = `a ${empty} b`
     const wrapped = wrap(streamModel(streamOf(textParts(tokenChunks(input)))))
-    const out = await modelParts(wrapped.model, callOptions(['bash']))
+    const bashSchema = { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } as const
+    const out = await modelParts(wrapped.model, callOptions([], { tools: [{ type: 'function', name: 'bash', inputSchema: bashSchema }] }))
     assertEqual(deltaText(out), 'a  b', 'text')
     assertEqual(toolCallsOf(out), [], 'no call')
     assertEqual((out[out.length - 1] as Extract<Part, { type: 'finish' }>).finishReason, { unified: 'stop', raw: 'stop' }, 'finish')
     assertEqual(wrapped.diagnostics.map((diagnostic) => diagnostic.text).join(''), empty, 'every removed character is reported')
+  })
+
+  test('declared tools (DESIGN §5.1): the call is fitted to its inputSchema; a zero-argument invoke is a call when the schema requires nothing', async () => {
+    const schema = { type: 'object', properties: { timeout: { type: 'integer' }, command: { type: 'string' } } } as const
+    const leak = `${block([invoke('bash', [param('command', 'ls'), param('timeout', '30')])])}${block([invoke('bash', [])])}`
+    const wrapped = wrap(streamModel(streamOf(textParts(tokenChunks(leak)))))
+    const out = await modelParts(wrapped.model, callOptions([], { tools: [{ type: 'function', name: 'bash', inputSchema: schema }] }))
+    assertEqual(
+      toolCallsOf(out).map((call) => JSON.parse(call.input) as unknown),
+      [{ command: 'ls', timeout: 30 }, {}],
+      '"30" → 30; the empty invoke is a call',
+    )
   })
 
   test('stream-surrounding: "a " + block + " b" gives text "a  b" and one call', async () => {
