@@ -75,21 +75,37 @@ export function setArgument(target: Record<string, unknown>, key: string, value:
   Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true })
 }
 
-/** A raw invoke body that is a JSON object (V25), or undefined. */
+/**
+ * A raw invoke body that is a JSON object (V25), or undefined. A model that
+ * wraps long JSON over lines may break a string across them (a raw line break
+ * is not allowed in a JSON string): when the text does not parse, it is read
+ * again with each line's leading spaces dropped and the lines joined by one space.
+ */
 export function parseJsonObjectBody(body: string): Record<string, unknown> | undefined {
   const trimmed = body.trim()
   if (!trimmed.startsWith('{')) return undefined
+  const parsed = parseJsonObject(trimmed) ?? (trimmed.includes('\n') ? parseJsonObject(joinLines(trimmed)) : undefined)
+  if (parsed === undefined) return undefined
+  const args: Record<string, unknown> = {}
+  for (const [key, value] of Object.entries(parsed)) setArgument(args, key, value)
+  return args
+}
+
+function parseJsonObject(text: string): object | undefined {
   try {
-    const parsed: unknown = JSON.parse(trimmed)
-    if (parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)) {
-      const args: Record<string, unknown> = {}
-      for (const [key, value] of Object.entries(parsed)) setArgument(args, key, value)
-      return args
-    }
+    const parsed: unknown = JSON.parse(text)
+    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : undefined
   } catch {
-    // not JSON: no arguments
+    return undefined // not JSON: no arguments
   }
-  return undefined
+}
+
+/** The lines of `text` with their leading spaces dropped, joined by one space. */
+function joinLines(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => line.trimStart())
+    .join(' ')
 }
 
 /**

@@ -269,6 +269,11 @@ export class Structure {
       case 'wrapped-tool':
         return this.#invokeTag(state, tag, meaning, text)
       case 'tool-name-tag':
+        if (tag.marker !== 'none' && !tag.closing && (meaning === 'block' || meaning === 'invoke' || meaning === 'parameter' || meaning === 'special')) {
+          // DSML markup begins: this was no tool-name tag (its children are plain elements) but junk before it.
+          this.state = this.#markup.abandonInvoke(state.region, state.invoke, 'DSML tag removed: DSML markup began inside it')
+          return false
+        }
         this.#markup.hold(state, text)
         if (tag.closing) this.state = this.#markup.finishToolNameTag(state.region, state.invoke)
         else if (!state.invoke.overflowed) state.invoke.body.push(text)
@@ -440,6 +445,9 @@ export class Structure {
     this.state = markup.startElement(state, text)
     if (tag.closing) {
       // a stray inner closer between elements: removed with the block
+    } else if (tag.selfClosing && meaning === 'invoke') {
+      // `<‹DSML›invoke name="x"/>`: a complete invoke with no arguments (a call only if the declared schema requires none).
+      this.state = markup.finishInvoke(region, newInvoke(nameOf(tag), false), false)
     } else if (tag.selfClosing) {
       // a self-closing tag between elements: junk, removed with the block
     } else if (meaning === 'invoke') {
@@ -509,6 +517,11 @@ export class Structure {
 
   #parameterTag(state: ParameterState, tag: Tag, meaning: TagMeaning, text: string): boolean {
     const markup = this.#markup
+    if (tag.closerWithJunk || (!tag.closing && meaning === 'block')) {
+      // Not the value's end: a closer with junk after its name is no closer, and no block begins inside an invoke.
+      this.consumeText(text)
+      return true
+    }
     if (tag.closing) {
       if (meaning === 'parameter' || (meaning === 'empty' && tag.marker !== 'none')) {
         markup.hold(state, text)

@@ -126,6 +126,8 @@ export class TagLexer {
   #knownMask = 0
   #specialMask = 0
   #special = false
+  /** The opening bars had a space between them (`< | |`): the run is complete. */
+  #spacedBars = false
   #markerStart = 0
   #markerEnd = 0
   /** For fragments: the length after the marker's closing bars. */
@@ -168,6 +170,7 @@ export class TagLexer {
     this.#nameLength = 0
     this.#nameStart = 0
     this.#special = false
+    this.#spacedBars = false
     this.#terminated = false
     this.#broken = false
     this.#completed = false
@@ -382,6 +385,7 @@ export class TagLexer {
     }
     if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
       this.#bars++
+      this.#spacedBars = true
       this.#markerEnd = this.#length + 1
       this.#state = OPENING_BARS
       return this.#accept()
@@ -506,7 +510,8 @@ export class TagLexer {
   #openingBars(code: number): StepResult {
     if (this.#fragment && !canFollowFragmentBar(code)) return STEP_REJECT
     if (isBar(code)) {
-      if (this.#bars >= (this.#fragment ? MAX_MARKER_BARS : MAX_WORDLESS_BARS)) return STEP_REJECT
+      // After a spaced pair (`< | |`) a third bar rejects here, where it may start a tag of its own.
+      if (this.#spacedBars || this.#bars >= (this.#fragment ? MAX_MARKER_BARS : MAX_WORDLESS_BARS)) return STEP_REJECT
       this.#bars++
       this.#markerEnd = this.#length + 1
       return this.#accept()

@@ -3,7 +3,7 @@
  * it (offsets into the tag's text), and `Tag` as the structure layer reads it
  * (the text, with its strings sliced when first asked for).
  */
-import { NAME_ATTRIBUTE, type SpecialToken, STRING_ATTRIBUTE, type TagKind, VALUE_ATTRIBUTE } from './grammar.ts'
+import { GREATER_THAN, NAME_ATTRIBUTE, SPACE, type SpecialToken, STRING_ATTRIBUTE, type TagKind, VALUE_ATTRIBUTE } from './grammar.ts'
 
 export type MarkerKind = 'none' | 'bars' | 'dsml'
 
@@ -144,6 +144,20 @@ export class Tag {
 
   get name(): string {
     return this.#text.slice(this.#lexed.nameStart, this.#lexed.nameEnd)
+  }
+
+  /**
+   * A closer with something other than spaces after its name
+   * (`</‹DSML›parameter |`): closers take no attributes, so inside a value
+   * this is literal text, not the value's end.
+   */
+  get closerWithJunk(): boolean {
+    if (!this.#lexed.closing) return false
+    for (let index = Math.max(this.#lexed.nameEnd, this.#lexed.markerEnd); index < this.#lexed.length; index++) {
+      const code = this.#text.charCodeAt(index)
+      if (code !== SPACE && code !== GREATER_THAN) return true
+    }
+    return false
   }
 
   get nameAttribute(): string | undefined {

@@ -666,4 +666,35 @@ export const suite = defineSuite('dsml/parse', (test) => {
     const input = `ok ${inv} ok`
     expectOutcome(input, { calls: [], text: 'ok  ok', ranges: [rangeOf(input, inv)] })
   })
+  // ── what serving stacks' own DeepSeek parsers expect (their test suites) ──
+
+  test('damaged wrapper: an unknown-name tag before a real block is junk, not a tool-name tag that swallows the block', () => {
+    for (const junk of [`<${marker()} SugarPanel>\n`, `<${marker()}tool_calls...\n\n`, `<${marker()}tool_calls-ok Let's scan.\n`]) {
+      for (const leak of [bashBlock(), bashInvoke()]) {
+        const outcome = analyse(`Checking.\n\n${junk}${leak}`)
+        assertEqual(outcome.calls, [BASH], JSON.stringify(junk))
+        assert(!containsDsmlSentinel(outcome.text), `no marker left: ${JSON.stringify(outcome.text)}`)
+      }
+    }
+  })
+
+  test('parameter values: a closer with junk after its name, or a block opener, is literal text in the value', () => {
+    const m = marker()
+    for (const literal of [`echo "x"</${m}parameter |\nprintf done`, `cat <<EOF\n</${m}parameter |\nEOF`, `Echo \`<${m}tool_calls>\` verbatim`]) {
+      const input = block([invoke('bash', [param('command', literal)])])
+      expectOutcome(input, { calls: [{ name: 'bash', arguments: { command: literal } }], text: '' })
+    }
+  })
+
+  test('raw JSON bodies broken over lines (a string split by a raw line break) are read with the lines joined', () => {
+    const body = '{"todo": "Explore the root\n   directory structure", "n": 2}'
+    const input = block([invoke('bash', [], { body })])
+    expectOutcome(input, { calls: [{ name: 'bash', arguments: { todo: 'Explore the root directory structure', n: 2 } }], text: '' })
+  })
+
+  test('a self-closing invoke is a complete invoke with no arguments: a call only when the declared schema requires none', () => {
+    const input = `<${marker()}tool_calls>\n<${marker()}invoke name="submit"/>\n</${marker()}tool_calls>`
+    expectOutcome(input, { calls: [{ name: 'submit', arguments: {} }], text: '' }, { tools: [{ name: 'submit' }] })
+    expectOutcome(input, { calls: [], text: '' }, { knownTools: ['submit'] })
+  })
 })

@@ -42,6 +42,10 @@ const TOKENS: readonly string[] = [
   `<${FULLWIDTH}tool\u2581calls\u2581begin${FULLWIDTH}>`, `<${FULLWIDTH}tool\u2581call\u2581begin${FULLWIDTH}>`, `<${FULLWIDTH}tool\u2581sep${FULLWIDTH}>`,
   `<${FULLWIDTH}tool\u2581call\u2581end${FULLWIDTH}>`, `<${FULLWIDTH}tool\u2581calls\u2581end${FULLWIDTH}>`, '<|tool_sep|>', '< | tool_call_end | >',
   'function', '{"command": "ls"}', '```json\n',
+  // JSON in a tag, and names carried around the arguments
+  '<tool_call name="bash">', '</tool_call>', '<function_call>', '</function_call>', '<function>', '</function>',
+  '{"name": "bash", "arguments": {"command": "ls"}}', '<name>bash</name>', '<parameter name="name">bash',
+  `<${MARKER}ToolCall>`, `<${MARKER}ToolName>`, `</${MARKER}ToolName>`,
 ]
 
 const textArbitrary = fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }).map((tokens) => tokens.join(''))
@@ -77,6 +81,11 @@ const optionsArbitrary: fc.Arbitrary<DsmlSanitizerOptions> = fc.record({
   mode: fc.constantFrom<'recover' | 'strip'>('recover', 'strip'),
   maxHoldChars: fc.constantFrom(256, 257, 300, 320, 511, 4096, 65_536),
   eagerStopChars: fc.constantFrom(1, 2, 7, 32, 1024),
+  // Declared tools: none, names only, or with schemas (markerless forms, coercion, required arguments).
+  tools: fc.constantFrom<DsmlSanitizerOptions['tools']>(undefined, [{ name: 'bash' }, { name: 'read' }], [
+    { name: 'bash', parameters: { type: 'object', properties: { command: { type: 'string' }, n: { type: 'integer' } }, required: ['command'] } },
+    { name: 'x', parameters: { type: 'object', properties: {} } },
+  ]),
 })
 
 /**
