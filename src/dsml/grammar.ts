@@ -134,6 +134,18 @@ export const KNOWN_NAMES: readonly string[] = [...INVOKE_NAMES, ...PARAMETER_NAM
  */
 export const MARKERLESS_OPENER_NAMES: readonly string[] = ['invoke', 'parameter', 'tool_calls', 'function_calls', 'tool_call', 'function_call', 'function']
 export const MARKERLESS_CLOSER_NAMES: readonly string[] = ['invoke', 'parameter', ...BLOCK_NAMES]
+/**
+ * Markerless openers read only bare, `>` right after the name: `<function>`
+ * (JSON-in-tag and element-style calls). The word is everywhere in talk about
+ * code, so a text is searched for `ction>`, not for every "function".
+ */
+const BARE_MARKERLESS_OPENERS: readonly string[] = ['function']
+
+/** May a markerless opener with this name (a whole word of `MARKERLESS_OPENER_SET`) be followed by `code`? */
+export function canEndMarkerlessOpenerName(mask: number, length: number, code: number): boolean {
+  const index = MARKERLESS_OPENER_SET.matched(mask, length)
+  return index === -1 || !BARE_MARKERLESS_OPENERS.includes(MARKERLESS_OPENER_NAMES[index]!) || code === GREATER_THAN
+}
 
 /** The attributes a tag's meaning depends on (matched ignoring case); any other is read past. */
 export const ATTRIBUTE_NAMES: readonly string[] = ['name', 'string', 'value']
@@ -415,12 +427,14 @@ const OPENER_ANCHORS: ReadonlyArray<{ anchor: string; names: ReadonlyArray<{ nam
   { anchor: 'voke', names: ['invoke'] },
   { anchor: 'meter', names: ['parameter'] },
   { anchor: '_call', names: ['tool_calls', 'function_calls', 'tool_call', 'function_call'] },
-  { anchor: 'nction', names: ['function'] },
-].map(({ anchor, names }) => ({ anchor, names: names.map((name) => ({ name, offset: 1 + name.indexOf(anchor) })) }))
+  { anchor: 'ction>', names: ['function'] },
+].map(({ anchor, names }) => ({ anchor, names: names.map((name) => ({ name, offset: `<${name}>`.indexOf(anchor) })) }))
 
-/** Is `<` + `name` at `start`, and not the start of a longer name (the text may end right after it)? */
+/** Is `<` + `name` at `start`, and not the start of a longer name (the text may end right after it; a bare opener needs its `>`)? */
 function isOpenerAt(text: string, start: number, name: string): boolean {
-  return text.charCodeAt(start) === LESS_THAN && text.startsWith(name, start + 1) && !isTagNameCharacter(text.charCodeAt(start + 1 + name.length))
+  if (text.charCodeAt(start) !== LESS_THAN || !text.startsWith(name, start + 1)) return false
+  const next = text.charCodeAt(start + 1 + name.length)
+  return BARE_MARKERLESS_OPENERS.includes(name) ? next === GREATER_THAN : !isTagNameCharacter(next)
 }
 
 /**

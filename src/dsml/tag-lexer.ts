@@ -39,6 +39,7 @@ import {
 import {
   canFollowClosingSlash,
   canFollowFragmentBar,
+  canEndMarkerlessOpenerName,
   canFollowLessThan,
   GREATER_THAN,
   isAsciiLetter,
@@ -609,6 +610,7 @@ export class TagLexer {
       return this.#accept()
     }
     if (markerless && !(this.#markerlessAllowed() && this.#markerlessSet().ends(this.#nameMask, this.#nameLength))) return STEP_REJECT
+    if (markerless && !this.#closing && !canEndMarkerlessOpenerName(this.#nameMask, this.#nameLength, code)) return STEP_REJECT
     if (this.#fragment && !KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)) return this.#complete(false, this.#fragmentEnd)
     return this.#nameEnded(code)
   }

@@ -159,6 +159,15 @@ export const suite = defineSuite('dsml/tag-lexer', (test) => {
     assertEqual(completed('<invoke name="x"/>', OPENERS).selfClosing, true)
   })
 
+  test('family 6 (DESIGN §4): <function> opens markerless only bare; <tool_call …> and <function_call> take attributes', () => {
+    assertEqual(completed('<function>', OPENERS).name, 'function')
+    assertEqual(lex('<function x>', OPENERS).outcome, 'reject', 'attributes: not the bare opener')
+    assertEqual(lex('<function name="f">', OPENERS).outcome, 'reject')
+    assertEqual(completed('<tool_call id="c1" name="bash">', OPENERS).nameAttribute, 'bash')
+    assertEqual(completed('<function_call>', OPENERS).name, 'function_call')
+    assertEqual(completed('</function>', CLOSERS).name, 'function', 'closers as usual')
+  })
+
   test('reject-not-dsml: prose, HTML and generics are rejected at their first or second character', () => {
     for (const [text, read] of [['<b c', 1], ['<div>', 1], ['</span>', 2], ['< b', 2], ['<<', 1], ['<1', 1]] as const) {
       const lexed = lex(text, OPENERS)
