@@ -43,11 +43,23 @@ export class CallAcceptance {
     return this.#schemas.get(name)
   }
 
-  /** May a complete invoke of `name` with no arguments be a call? Only when its declared schema requires nothing. */
-  acceptsNoArguments(name: string | undefined): boolean {
-    if (name === undefined) return false
+  /**
+   * Why a complete call of `name` with these arguments is not made, or
+   * undefined: with none, it is made only when the tool's declared schema
+   * requires nothing (PATTERNS reject-empty-args otherwise).
+   */
+  argumentsRejection(name: string, args: Record<string, unknown>): string | undefined {
+    if (Object.keys(args).length > 0) return undefined
     const schema = this.#schemaOf(name)
-    return schema !== undefined && requiredOf(schema).length === 0
+    if (schema !== undefined && requiredOf(schema).length === 0) return undefined
+    return `Call to "${name}" removed: no arguments`
+  }
+
+  /** Why markup with no marker naming `name` stays text, or undefined: only a declared tool's may be a call. */
+  markerlessRejection(name: string): string | undefined {
+    if (!this.#resolved.rescues.markerlessTags) return 'Markerless markup left as text: the markerlessTags rescue is off'
+    if (this.#resolved.knownTools?.has(name) !== true) return 'Markerless markup left as text: not a declared tool'
+    return undefined
   }
 
   /** A native call of the same message: an identical recovered call is removed. */
@@ -68,16 +80,8 @@ export class CallAcceptance {
     }
     if (invoke.loose && !rescues.looseParameters) return 'DSML invoke removed: a parameter was not closed properly (looseParameters is off)'
     if (shape.usedBody && !rescues.rawJsonBody) return 'DSML invoke removed: a raw JSON body needs the rawJsonBody rescue'
-    if (invoke.markerless && !shape.confirmed) {
-      if (!rescues.markerlessTags) return 'Markerless invoke left as text: the markerlessTags rescue is off'
-      if (!this.isDeclared(invoke.name)) return 'Markerless invoke left as text: not a declared tool'
-    }
+    if (invoke.markerless && !shape.confirmed) return this.markerlessRejection(invoke.name)
     return undefined
-  }
-
-  /** Is `name` a declared tool (`knownTools` or `tools`)? Markup with no marker becomes a call only then. */
-  isDeclared(name: string): boolean {
-    return this.#resolved.knownTools?.has(name) === true
   }
 
   /** Whether an accepted call is sent, or why it is removed instead. */

@@ -3,7 +3,7 @@
  * newlines, `string="true|false"` typing, raw JSON bodies, XML children, and
  * pollution-safe assignment.
  */
-import { asksForJson, ENTITIES, FENCE, FENCED_JSON_INFO, SPECIAL_CALL_TYPE, TOOL_NAME_CARRIER, isElementNameCharacter, isToolName, isWhitespace, LESS_THAN, GREATER_THAN } from './grammar.ts'
+import { ARGUMENT_WRAPPER_KEYS, asksForJson, ENTITIES, FENCE, FENCED_JSON_INFO, SPECIAL_CALL_TYPE, TOOL_NAME_CARRIER, isElementNameCharacter, isToolName, isWhitespace, LESS_THAN, GREATER_THAN } from './grammar.ts'
 
 /** Longest entity name (`&apos;`): an `&` farther than this from the next `;` starts none. */
 const LONGEST_ENTITY = Math.max(...Object.keys(ENTITIES).map((name) => name.length))
@@ -196,9 +196,6 @@ function namedArguments(name: string, json: string): { name: string; arguments: 
   return args === undefined ? undefined : { name, arguments: args }
 }
 
-/** Keys a JSON-in-tag call may carry its arguments under (an object, or a JSON string of one). */
-const JSON_CALL_ARGUMENT_KEYS: readonly string[] = ['arguments', 'parameters', 'input']
-
 /**
  * A JSON-in-tag call, from the text between a block's tags:
  * - `<tool_call name="X">{args}</tool_call>`: the tag names the tool (`named`), the object is the arguments;
@@ -213,7 +210,7 @@ export function parseJsonInTagCall(named: string | undefined, body: string): { n
   if (named !== undefined) return isToolName(named) ? { name: named, arguments: object } : undefined
   const name = object.name
   if (typeof name !== 'string' || !isToolName(name)) return undefined
-  const key = JSON_CALL_ARGUMENT_KEYS.find((candidate) => Object.hasOwn(object, candidate))
+  const key = ARGUMENT_WRAPPER_KEYS.find((candidate) => Object.hasOwn(object, candidate))
   if (key === undefined) {
     const args: Record<string, unknown> = {}
     for (const [argument, value] of Object.entries(object)) if (argument !== 'name') setArgument(args, argument, value)

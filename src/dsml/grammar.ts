@@ -303,6 +303,9 @@ export function isToolNameElement(name: string): boolean {
   return TOOL_NAME_ELEMENTS.includes(name.toLowerCase())
 }
 
+/** Keys a model wraps a call's arguments in (an object, or a JSON string of one): JSON-in-tag calls, and a lone wrapping argument. */
+export const ARGUMENT_WRAPPER_KEYS: readonly string[] = ['arguments', 'parameters', 'input']
+
 /** DeepSeek's pre-DSML call type, written before `‹tool▁sep›` in V3 and R1 (`function‹tool▁sep›NAME`). */
 export const SPECIAL_CALL_TYPE = 'function'
 

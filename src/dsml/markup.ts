@@ -154,8 +154,8 @@ export class Markup {
     if (!this.#resolved.rescues.rawJsonBody) return undefined
     const call = parseJsonInTagCall(region.named, this.#gap.peek())
     if (call === undefined) return undefined
-    if (!region.confirmed && (!this.#resolved.rescues.markerlessTags || !this.#acceptance.isDeclared(call.name))) return undefined
-    if (Object.keys(call.arguments).length === 0 && !this.#acceptance.acceptsNoArguments(call.name)) return undefined
+    if (!region.confirmed && this.#acceptance.markerlessRejection(call.name) !== undefined) return undefined
+    if (this.#acceptance.argumentsRejection(call.name, call.arguments) !== undefined) return undefined
     const gap = this.#gap.take()
     region.consumed -= gap.length // counted again as it is held
     this.hold(block(region), gap)
@@ -168,8 +168,11 @@ export class Markup {
   finishSpecialCall(region: Region, invoke: Invoke): State {
     const call = invoke.overflowed ? undefined : parseSpecialTokenCall(invoke.header, invoke.body.join(''))
     if (call === undefined) this.#drop('DeepSeek special-token call removed: no tool name and JSON arguments')
-    else if (Object.keys(call.arguments).length === 0 && !this.#acceptance.acceptsNoArguments(call.name)) this.#drop('DeepSeek special-token call removed: no arguments', call.name)
-    else this.#finishCall(region, call.name, call.arguments, [])
+    else {
+      const rejection = this.#acceptance.argumentsRejection(call.name, call.arguments)
+      if (rejection !== undefined) this.#drop(rejection, call.name)
+      else this.#finishCall(region, call.name, call.arguments, [])
+    }
     return region.inBlock ? inSpecialCalls(region) : this.#endRegion()
   }
 
@@ -240,13 +243,14 @@ export class Markup {
       const body = invoke.body.join('')
       args = parseJsonObjectBody(body)
       usedBody = args !== undefined
-      // A zero-argument invoke, of a declared tool whose schema requires nothing.
-      if (args === undefined && body.trim() === '' && this.#acceptance.acceptsNoArguments(invoke.name)) args = {}
+      // Nothing inside: a zero-argument invoke (acceptance decides whether it may be a call).
+      if (args === undefined && body.trim() === '') args = {}
     }
     const reason =
       args === undefined
         ? 'DSML invoke removed: no arguments'
-        : this.#acceptance.rejectionOf(invoke, { wrapped, inBlock: region.inBlock, usedBody, confirmed: region.confirmed })
+        : (this.#acceptance.rejectionOf(invoke, { wrapped, inBlock: region.inBlock, usedBody, confirmed: region.confirmed }) ??
+          this.#acceptance.argumentsRejection(invoke.name!, args))
     if (reason !== undefined) {
       if (!region.confirmed) return this.release()
       this.#drop(reason, toolOf(invoke))

@@ -281,12 +281,16 @@ export class Structure {
       case 'parameter':
       case 'orphan-parameter':
         return this.#parameterTag(state, tag, meaning, text)
-      case 'name-element':
-        // Its closer (or any other tag) ends it; the text inside names the tool.
-        this.#markup.hold(state, text)
-        if (!state.invoke.overflowed) state.region.named ??= toolNameOf(state.invoke.body.join(''))
+      case 'name-element': {
+        // Its closer ends it, and the text inside names the tool of the arguments after it;
+        // any other tag ends it too, and is read again in the block.
+        const own = tag.closing && tag.marker !== 'none' && isToolNameElement(tag.name)
+        if (own) this.#markup.hold(state, text)
+        const name = state.invoke.overflowed ? undefined : toolNameOf(state.invoke.body.join(''))
+        if (name !== undefined) state.region.named = name
         this.state = block(state.region)
-        return true
+        return own
+      }
       case 'special-calls':
         this.#specialCallsTag(state, tag, text)
         return true
@@ -329,6 +333,13 @@ export class Structure {
       // What follows is held like a lone block's content: removed if a block
       // closer confirms it, released as text otherwise (fixture gameforge-256).
       this.state = this.#markup.begin(loneBlock(newRegion(true, true)), text)
+      return
+    }
+    if (tag.selfClosing && meaning === 'invoke') {
+      // `<‹DSML›invoke name="x"/>`: a complete invoke with no arguments (a call only if the declared schema requires none).
+      const invoke = newInvoke(nameOf(tag), false)
+      this.state = this.#markup.begin(inInvoke(newRegion(true, false), invoke), text)
+      this.state = this.#markup.finishInvoke((this.state as InvokeState).region, invoke, false)
       return
     }
     if (meaning === 'special' && tag.specialToken === 'calls-begin') {
@@ -504,6 +515,11 @@ export class Structure {
       markup.hold(state, text)
       if (wrapped) this.state = markup.finishInvoke(region, invoke, wrapped)
       return true
+    }
+    if (invoke.implied && !tag.closing && tag.marker !== 'none' && meaning === 'unknown' && isToolNameElement(tag.name)) {
+      // The next tool's name: the implied invoke before it is complete.
+      this.state = markup.finishInvoke(region, invoke, wrapped)
+      return false
     }
     if (meaning === 'block') {
       if (tag.closing && (wrapped || invoke.implied)) this.state = markup.finishInvoke(region, invoke, wrapped)

@@ -440,8 +440,9 @@ export class TagLexer {
 
   /** A special token's closing bars, spaces after them, then `>`. */
   #specialBars(code: number): StepResult {
-    if (isBar(code) && this.#bars < MAX_MARKER_BARS && this.#spaces === 0) {
+    if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
       this.#bars++
+      this.#spaces = 0
       this.#markerEnd = this.#length + 1
       return this.#accept()
     }
@@ -449,8 +450,7 @@ export class TagLexer {
       this.#spaces++
       return this.#accept()
     }
-    if (code !== GREATER_THAN) return STEP_REJECT
-    this.#special = true
+    if (code !== GREATER_THAN) return this.#complete(false) // its `>` was lost
     this.#terminated = true
     return this.#complete(true)
   }
@@ -638,7 +638,7 @@ export class TagLexer {
       if (!SPECIAL_TOKEN_SET.ends(this.#specialMask, this.#nameLength)) return STEP_REJECT
       this.#bars = 1
       this.#spaces = 0
-      this.#state = SPECIAL_BARS
+      this.#commitSpecial()
       return this.#accept()
     }
     if (code === SPACE && SPECIAL_TOKEN_SET.ends(this.#specialMask, this.#nameLength)) {
@@ -659,8 +659,20 @@ export class TagLexer {
     if (!isBar(code)) return STEP_REJECT
     this.#bars = 1
     this.#spaces = 0
-    this.#state = SPECIAL_BARS
+    this.#commitSpecial()
     return this.#accept()
+  }
+
+  /**
+   * A whole special token and its first closing bar: a special token, even if
+   * its `>` is lost. Committed here, so the closing bars may have spaces
+   * between them (`| |`) with no later rejection that could hide a tag start.
+   */
+  #commitSpecial(): void {
+    this.#special = true
+    this.#committed = true
+    this.#markerEnd = this.#length + 1
+    this.#state = SPECIAL_BARS
   }
 
   #nameEnded(code: number): StepResult {

@@ -3,7 +3,7 @@
  * the small subset tool declarations use — `type` (and unions), `properties`,
  * `required`, `enum`, `items`, `anyOf` / `oneOf` of those.
  *
- * - A lone `arguments` or `input` argument wrapping the real arguments (an
+ * - A lone `arguments`, `parameters` or `input` argument wrapping the real arguments (an
  *   object, or a JSON string of one) is unwrapped when the schema has no
  *   property of that name.
  * - Values are coerced only where the schema's type is unambiguous: `"true"`
@@ -14,6 +14,7 @@
  * - A required argument missing is named, so the call is not made.
  */
 import { setArgument } from './arguments.ts'
+import { ARGUMENT_WRAPPER_KEYS } from './grammar.ts'
 
 /** A JSON Schema, as a tool declaration carries it (only the subset above is read). */
 export type ToolSchema = Readonly<Record<string, unknown>>
@@ -28,8 +29,6 @@ export interface DeclaredTool {
 /** The schema of a declared tool without `parameters`: an object with no properties. */
 export const NO_PARAMETERS: ToolSchema = Object.freeze({ type: 'object', properties: Object.freeze({}) })
 
-/** Keys a model wraps the real arguments in. */
-const WRAPPER_KEYS: readonly string[] = ['arguments', 'input']
 
 type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null'
 
@@ -114,9 +113,10 @@ export function coerceValue(value: unknown, schema: unknown): unknown {
   if (type !== 'string') return value
   const text = (value as string).trim()
   if (types.has('boolean') && (text === 'true' || text === 'false')) return text === 'true'
-  if ((types.has('number') || types.has('integer')) && text !== '' && Number.isFinite(Number(text))) {
-    const number = Number(text)
-    if (types.has('number') || Number.isInteger(number)) return number
+  if (types.has('number') || types.has('integer')) {
+    // Only JSON's number syntax (no hex, no `+5`, no `.5`), and only where no digit is lost.
+    const number = parseJson(text)
+    if (typeof number === 'number' && (types.has('number') ? Number.isFinite(number) : Number.isSafeInteger(number))) return number
   }
   if (types.has('null') && text === 'null') return null
   if ((types.has('object') && text.startsWith('{')) || (types.has('array') && text.startsWith('['))) {
@@ -139,7 +139,7 @@ function unwrapped(args: Record<string, unknown>, schema: ToolSchema): Record<st
   const keys = Object.keys(args)
   if (keys.length !== 1) return undefined
   const key = keys[0]!
-  if (!WRAPPER_KEYS.includes(key) || Object.hasOwn(propertiesOf(schema), key)) return undefined
+  if (!ARGUMENT_WRAPPER_KEYS.includes(key) || Object.hasOwn(propertiesOf(schema), key)) return undefined
   const inner = typeof args[key] === 'string' ? parseJson((args[key] as string).trim()) : args[key]
   if (!isRecord(inner)) return undefined
   const out: Record<string, unknown> = {}

@@ -21,7 +21,7 @@
  * - Anything else → 404 (405 for another method on the chat path), as an
  *   OpenAI-style JSON error.
  */
-import { requestRepairOptions } from '../chat-completions/request-tools.ts'
+import { requestRepairOptions, withRequestDefaults } from '../chat-completions/request-tools.ts'
 import type { SanitizeChatCompletionsRequestOptions } from '../chat-completions/request.ts'
 import { sanitizeChatCompletionsRequest } from '../chat-completions/request.ts'
 import { repairChatCompletionsResponse, type RepairChatCompletionsResponseOptions } from '../chat-completions/response.ts'
@@ -191,7 +191,6 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
   const configured = configuredTools === undefined ? undefined : [...configuredTools]
   // Misused engine options (a bad mode, preset, cap…) throw here, once, not on every request.
   sanitizeText('', configured === undefined ? repairOptions : { ...repairOptions, knownTools: configured })
-  const baseMode = repairOptions.mode ?? 'recover'
 
   async function chatCompletions(request: Request, url: URL): Promise<Response> {
     let body: unknown
@@ -205,15 +204,17 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
       return gatewayError(400, 'The request body must be a JSON object with "model" and "messages".', 'invalid_request_error')
     }
     const record = body as Record<string, unknown>
-    const implied = requestRepairOptions(record)
+    // The request's declared tools (with their schemas) and tool_choice, unless configured tools win.
+    const { request: _request, ...forRequest } = withRequestDefaults<RepairChatCompletionsResponseOptions>({
+      ...repairOptions,
+      ...(configured === undefined ? {} : { knownTools: configured }),
+      request: record,
+    })
+    const mode = forRequest.mode ?? 'recover'
     const knownTools = configured ?? declaredToolNames(record)
-    // Configured names win over the request's tools; otherwise the request's schemas apply too.
-    const tools = configured === undefined ? implied.tools : undefined
-    const mode = baseMode === 'off' ? 'off' : (implied.mode ?? baseMode)
 
-    const { mode: _mode, role: _role, ...engineOptions } = repairOptions
+    const { mode: _mode, role: _role, onDiagnostic: _onDiagnostic, ...engineOptions } = forRequest
     const historyOptions: SanitizeChatCompletionsRequestOptions = { ...engineOptions }
-    if (knownTools !== undefined) historyOptions.knownTools = knownTools
     if (note !== undefined) historyOptions.note = note
     const forwarded = mode === 'off' ? record : sanitizeChatCompletionsRequest(record, historyOptions)
     const target = upstreamChatUrl(upstream, url.search)
@@ -230,9 +231,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
       return gatewayError(502, `The gateway could not reach the upstream at ${displayUpstream(upstream)}: ${reason}`, 'upstream_error')
     }
 
-    const repairOptionsForRequest: RepairChatCompletionsResponseOptions = { ...repairOptions, mode }
-    if (knownTools !== undefined) repairOptionsForRequest.knownTools = knownTools
-    if (tools !== undefined) repairOptionsForRequest.tools = tools
+    const repairOptionsForRequest: RepairChatCompletionsResponseOptions = { ...forRequest, mode }
     if (onDiagnostic !== undefined) repairOptionsForRequest.onDiagnostic = (diagnostic) => onDiagnostic(diagnostic, request)
     const repaired = await repairChatCompletionsResponse(upstreamResponse, repairOptionsForRequest)
     return new Response(repaired.body, {

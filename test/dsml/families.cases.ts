@@ -109,6 +109,14 @@ export const suite = defineSuite('dsml/families', (test) => {
     checkFamily({ input, calls: [BASH] })
   })
 
+  test('family 3 (invented names): two tool names in one block make two calls; a name element ended by another tag does not swallow it', () => {
+    const marker = `${FW_BAR}${WORD}${FW_BAR}`
+    const two = `<${marker}tool_calls><${marker}ToolName>bash</${marker}ToolName><${marker}parameter name="command">ls -la</${marker}parameter><${marker}ToolName>read</${marker}ToolName><${marker}parameter name="path">README.md</${marker}parameter><${marker}parameter name="limit">20</${marker}parameter></${marker}tool_calls>`
+    checkFamily({ input: two, calls: [BASH, READ] })
+    const unclosed = `<${marker}tool_calls><${marker}name>x<${marker}invoke name="read"><${marker}parameter name="path">README.md</${marker}parameter><${marker}parameter name="limit">20</${marker}parameter></${marker}invoke></${marker}tool_calls>`
+    checkFamily({ input: unclosed, calls: [READ] })
+  })
+
   test('family 3: where the name or the arguments are not clear, the markup is removed and reported, never run', () => {
     const marker = `${FW_BAR}${WORD}${FW_BAR}`
     for (const input of [
@@ -156,6 +164,9 @@ export const suite = defineSuite('dsml/families', (test) => {
       `${token('tool call begin')}function${token('tool sep')}bash\nls -la${token('tool call end')}`,
       `${token('tool call begin')}bash${token('tool sep')}{}${token('tool call end')}`,
       `x ${token('tool sep')} y ${token('tool outputs begin')}`,
+      `a ${token('tool sep', `${ASCII_BAR} ${ASCII_BAR}`, '_', true)} b`,
+      `a <${FW_BAR} ${FW_BAR}end${LOWER_BLOCK}of${LOWER_BLOCK}sentence${FW_BAR} ${FW_BAR}> b`,
+      `a <${FW_BAR}end${LOWER_BLOCK}of${LOWER_BLOCK}sentence${FW_BAR} b`,
     ]) {
       const events = runChunks([input])
       assertEqual(callsOf(events), [], JSON.stringify(input))

@@ -696,5 +696,8 @@ export const suite = defineSuite('dsml/parse', (test) => {
     const input = `<${marker()}tool_calls>\n<${marker()}invoke name="submit"/>\n</${marker()}tool_calls>`
     expectOutcome(input, { calls: [{ name: 'submit', arguments: {} }], text: '' }, { tools: [{ name: 'submit' }] })
     expectOutcome(input, { calls: [], text: '' }, { knownTools: ['submit'] })
+    const alone = `<${marker()}invoke name="submit"/>`
+    expectOutcome(alone, { calls: [{ name: 'submit', arguments: {} }], text: '' }, { tools: [{ name: 'submit' }] })
+    expectOutcome(alone, { calls: [], text: '' })
   })
 })

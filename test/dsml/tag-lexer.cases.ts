@@ -129,7 +129,10 @@ export const suite = defineSuite('dsml/tag-lexer', (test) => {
       const tag = completed(eos(variant))
       assert(tag.special && tag.terminated, variant)
     }
-    assertEqual(lex(`<${FW_BAR}end of sentence${FW_BAR}x`).outcome, 'reject', 'a special token needs its >')
+    const lost = lex(`<${FW_BAR}end of sentence${FW_BAR}x`)
+    assert(lost.outcome === 'before' && lost.tag?.special === true && lost.tag.terminated === false, 'a whole token and its closing bar: a special token that lost its >')
+    assertEqual(lex(`<${FW_BAR}end of sentenc${FW_BAR}`).outcome, 'reject', 'not a whole token: text')
+    assert(completed(`< | | tool_sep | | >`).special, 'spaced doubled bars on both sides')
   })
 
   test('v10-orphan-parameter (DESIGN §4): a fragment that lost its <, alone or followed by a word', () => {

@@ -54,6 +54,12 @@ export const suite = defineSuite('dsml/tool-schema', (test) => {
     assertEqual(coerceValue('slow', properties.mode), 'slow', 'enum: the tool answers')
     assertEqual(coerceValue('x', {}), 'x', 'no type: anything goes')
     assertEqual(coerceValue(null, { type: ['string', 'null'] }), null)
+    for (const text of ['0x10', '0b11', '+5', '.5', '5.', 'Infinity', '12345678901234567890']) {
+      assertEqual(coerceValue(text, properties.max_length), text, `${text}: not a JSON integer without loss`)
+    }
+    assertEqual(coerceValue('1e3', properties.max_length), 1000)
+    assertEqual(coerceValue(' -7 ', { type: 'number' }), -7)
+    assertEqual(coerceValue('12345678901234567890', { type: 'number' }), 12345678901234567890, 'a number may round')
   })
 
   test('schema: a lone arguments / input wrapper is unwrapped unless the schema names it; required arguments', () => {

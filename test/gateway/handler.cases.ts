@@ -138,6 +138,19 @@ export const suite = defineSuite('gateway/handler', (test) => {
     assert(!diagnostics.some((diagnostic) => diagnostic.kind === 'schema-mismatch'), 'the complete call fits')
   })
 
+  test('tools configured on the gateway win over the request’s, schemas included', async () => {
+    const leak = block([invoke('read', [param('path', 'a.ts'), param('limit', '20')])])
+    const upstream = recordingUpstream(() => sseResponse(pieces(leak)))
+    const configured = createChatCompletionsGateway({
+      upstream: UPSTREAM,
+      fetch: upstream.fetch,
+      tools: [{ name: 'read', parameters: { type: 'object', properties: { path: { type: 'string' }, limit: { type: 'integer' } } } }],
+    })
+    const tools = [{ type: 'function', function: { name: 'bash' } }]
+    const seen = await readSse(await configured(chatRequest({ model: 'm', stream: true, tools, messages: [userTurn] })))
+    assertEqual(shapes(seen.calls), [{ name: 'read', arguments: { path: 'a.ts', limit: 20 } }])
+  })
+
   test('declared tools gate recovered calls: an undeclared name is dropped and reported as unknown-tool', async () => {
     const upstream = recordingUpstream(() => sseResponse(pieces(block([invoke('read', [param('path', 'a.ts')]), invoke('bash', [param('command', 'rm -rf /')])]))))
     const { gateway, diagnostics, forwards } = observedGateway(upstream.fetch)
