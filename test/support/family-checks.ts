@@ -27,12 +27,12 @@ export function checkWhole({ input, calls, options = {} }: FamilyExample): void 
   assertEqual(reassemble(events), input, 'conservation')
 }
 
-/** In the reasoning channel, fed in three pieces: the same calls, from that channel, and no markup in the reasoning. */
+/** In the reasoning channel, whole and split in two at every offset: the same calls, from that channel, and no markup in the reasoning. */
 export function checkInReasoning({ input, calls, options = {} }: FamilyExample): void {
-  for (const cut of [1, Math.floor(input.length / 3), Math.floor((2 * input.length) / 3)]) {
+  for (let cut = 0; cut < input.length; cut++) {
     const sanitizer = createDsmlPartSanitizer(options)
     const parts: Part[] = []
-    for (const piece of [input.slice(0, cut), input.slice(cut, cut + 7), input.slice(cut + 7)]) parts.push(...sanitizer.feed({ type: 'reasoning', text: piece }))
+    for (const piece of cut === 0 ? [input] : [input.slice(0, cut), input.slice(cut)]) parts.push(...sanitizer.feed({ type: 'reasoning', text: piece }))
     parts.push(...sanitizer.feed({ type: 'finish', reason: 'stop' }), ...sanitizer.end())
     const recovered = parts.flatMap((part) => (part.type === 'tool-call' ? [part] : []))
     assertEqual(
