@@ -5,11 +5,13 @@
  * - Clean text goes out as soon as the engine releases it. A `text-start` is
  *   held back until the first clean text of its id, so a text part that ends
  *   up empty emits neither `text-start` nor `text-end`.
- * - Any part other than a delta of an id (reasoning, native tool parts, other
- *   text ids; not `raw` or `ping`) first resolves what that id holds, so
- *   order is kept — all but a tag start whose marker is still undecided,
- *   which waits for the id's next delta (`DsmlSanitizer.flush`).
- *   `text-end` / `reasoning-end` resolve their own id, `finish` every id.
+ * - Text and reasoning are independent channels: a part of one never
+ *   resolves what an id of the other holds. Within a channel, a part of
+ *   another id, and any other part (native tool parts; not `raw` or `ping`),
+ *   first resolves what an id holds, so order is kept — all but a tag start
+ *   whose marker is still undecided, which waits for the id's next delta
+ *   (`DsmlSanitizer.flush`). `text-end` / `reasoning-end` resolve their own
+ *   id, `finish` every id.
  * - Recovered calls are kept until the `finish` part (or the end of the
  *   stream), then emitted as `tool-input-start` / `tool-input-delta` /
  *   `tool-input-end` / `tool-call`, unless the upstream sent a native tool call
@@ -91,6 +93,11 @@ export function createStreamRepair(
     for (const entry of open.values()) if (entry !== except) interrupt(entry)
   }
 
+  /** Another part of `channel` interrupts that channel's other ids; the other channel is independent and goes on holding. */
+  function interruptChannel(channel: Channel, except: OpenPart | undefined): void {
+    for (const entry of open.values()) if (entry !== except && entry.channel === channel) interrupt(entry)
+  }
+
   /** The message ends (its finish): resolves everything every id holds; a later delta of an id starts a new engine. */
   function endAll(): void {
     for (const entry of open.values()) {
@@ -104,7 +111,7 @@ export function createStreamRepair(
   function delta(channel: Channel, part: Extract<Part, { type: 'text-delta' | 'reasoning-delta' }>): void {
     const key = keyOf(channel, part.id)
     const entry = open.get(key) ?? openPart(channel, part.id, undefined)
-    interruptAllBut(entry)
+    interruptChannel(channel, entry)
     if (typeof (part.delta as unknown) !== 'string') return invalid(part, `${part.type} without a string delta`)
     entry.received += part.delta.length
     const engine = (entry.engine ??= recovery.engine(channel))
@@ -124,7 +131,7 @@ export function createStreamRepair(
   function endPart(channel: Channel, part: Part & { id: string }): void {
     const key = keyOf(channel, part.id)
     const entry = open.get(key)
-    interruptAllBut(entry)
+    interruptChannel(channel, entry)
     if (entry === undefined) {
       out.push(part)
       return
@@ -142,7 +149,7 @@ export function createStreamRepair(
 
   function startPart(channel: Channel, part: Part & { id: string }): void {
     const existing = open.get(keyOf(channel, part.id))
-    interruptAllBut(undefined)
+    interruptChannel(channel, undefined)
     if (existing !== undefined) {
       // A second start for an open id: close the first one's engine.
       if (existing.engine !== undefined) {

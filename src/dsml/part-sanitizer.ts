@@ -1,13 +1,14 @@
 /**
  * `createDsmlPartSanitizer`: the engine on the neutral part stream. One engine
  * cleans the answer text, another the reasoning (DESIGN.md §4: markup leaks
- * into reasoning too). Every other part passes through, after the held text
- * of both channels is resolved, so the order of the transcript is kept: a
- * switch of channel or a native call interrupts a channel (`flush`, which
- * keeps a tag start not yet decided for the channel's next text); a finish,
- * an error or the end of the stream ends it.
- * `chunk-end`, comments, usage and unreadable chunks do not resolve anything:
- * a block may span them. Neither does an empty delta on the other channel.
+ * into reasoning too). The two channels are independent: a delta of one
+ * never resolves or cuts what the other holds, so a block that a reasoning
+ * delta interrupts is still one block (text held as possible markup may then
+ * reach the client after reasoning that came later upstream).
+ * A native tool call interrupts both channels (`flush`, which keeps a tag
+ * start not yet decided for the channel's next text); a finish, an error or
+ * the end of the stream ends them. `chunk-end`, comments, usage and
+ * unreadable chunks do not resolve anything: a block may span them.
  */
 import type { Channel, Part } from '../parts.ts'
 import { type DsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from './options.ts'
@@ -53,12 +54,10 @@ class PartSanitizer implements DsmlPartSanitizer {
     const out: Part[] = []
     switch (part.type) {
       case 'text':
-        // An empty delta on one channel beside text on the other is not a switch.
-        if (part.text !== '') this.#interrupt('reasoning', out)
+        // Channels are independent: text never resolves held reasoning, nor reasoning held text.
         this.#clean(part, 'text', out)
         return out
       case 'reasoning':
-        if (part.text !== '') this.#interrupt('text', out)
         this.#clean(part, 'reasoning', out)
         return out
       case 'chunk-end':

@@ -227,7 +227,7 @@ export const suite = defineSuite('ai-sdk/stream', (test) => {
     assert(releasedAt >= 0 && releasedAt < 20, `the opener is released after about 1024 chars (part ${releasedAt} of ${parts.length})`)
   })
 
-  test('stream-transition: a reasoning part mid-text flushes the held text first, order kept', () => {
+  test('stream-transition (channels independent): a reasoning part mid-text leaves the held text held; the text decides it', () => {
     const candidate = '<parameter name="x">'
     const parts = streamOf([
       { type: 'text-start', id: 'txt-0' },
@@ -238,9 +238,9 @@ export const suite = defineSuite('ai-sdk/stream', (test) => {
     ])
     const { outputs, all } = driveCore(parts)
     assertEqual(outputs[2], [{ type: 'text-start', id: 'txt-0' }, { type: 'text-delta', id: 'txt-0', delta: 'Hello ' }], 'text before the candidate goes out at once')
-    assertEqual(outputs[3], [{ type: 'text-delta', id: 'txt-0', delta: candidate }, { type: 'reasoning-start', id: 'reasoning-0' }], 'the held candidate goes out before the reasoning part')
+    assertEqual(outputs[3], [{ type: 'reasoning-start', id: 'reasoning-0' }], 'the reasoning goes out; the candidate stays held')
     assertEqual(deltaText(all), `Hello ${candidate} world`, 'text')
-    assertEqual(typesOf(all), ['stream-start', 'text-start', 'text-delta', 'text-delta', 'reasoning-start', 'reasoning-delta', 'reasoning-end', 'text-delta', 'text-end', 'finish'], 'order')
+    assertEqual(typesOf(all), ['stream-start', 'text-start', 'text-delta', 'reasoning-start', 'reasoning-delta', 'reasoning-end', 'text-delta', 'text-end', 'finish'], 'order')
   })
 
   test('stream-transition: a tag start whose marker is undecided waits for its text, so no marker is joined across a reasoning part', () => {

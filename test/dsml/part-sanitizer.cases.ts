@@ -7,6 +7,7 @@ import type { Part } from '../../src/parts.ts'
 import { createDsmlPartSanitizer } from '../../src/dsml/part-sanitizer.ts'
 import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
 import { assert, assertEqual } from '../support/assert.ts'
+import fc from 'fast-check'
 import { block, FW_BAR, invoke, param, WORD } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 
@@ -18,16 +19,18 @@ function run(parts: readonly Part[]): Part[][] {
 const textOf = (outputs: readonly Part[][]): string =>
   outputs.flat().map((part) => (part.type === 'text' ? part.text : '')).join('')
 
+const bashBlock = (): string => block([invoke('bash', [param('command', 'ls')])])
+
 const typesOf = (parts: readonly Part[]): string[] => parts.map((part) => part.type)
 
 export const suite = defineSuite('dsml/part-sanitizer', (test) => {
-  test('stream-transition: a reasoning part resolves the held text first (a markerless candidate is released before it)', () => {
+  test('stream-transition (channels independent): a reasoning part leaves the held text held; the text decides it', () => {
     const outputs = run([
       { type: 'text', text: 'Hello <parameter name="x">' },
       { type: 'reasoning', text: 'thinking' },
       { type: 'text', text: ' world' },
     ])
-    assertEqual(outputs[1]!, [{ type: 'text', text: '<parameter name="x">' }, { type: 'reasoning', text: 'thinking' }], 'released, then the reasoning')
+    assertEqual(outputs[1]!, [{ type: 'reasoning', text: 'thinking' }], 'the reasoning goes out; the candidate stays held')
     assertEqual(textOf(outputs), 'Hello <parameter name="x"> world')
   })
 
@@ -60,5 +63,60 @@ export const suite = defineSuite('dsml/part-sanitizer', (test) => {
     const after = [...sanitizer.feed({ type: 'text', text: block([invoke('bash', [param('command', 'ls')])]) }), ...sanitizer.end()]
     assertEqual(after.filter((part) => part.type === 'tool-call').length, 0, 'the duplicate of the native call is not made')
     assert(after.some((part) => part.type === 'diagnostic' && part.diagnostic.kind === 'duplicate-call'), 'duplicate-call reported')
+  })
+  test('channels independent (the interleaving defect): content "‹", reasoning "x", content "DSML‹‹DSML‹" leaks no marker', () => {
+    const outputs = run([
+      { type: 'text', text: FW_BAR },
+      { type: 'reasoning', text: 'x' },
+      { type: 'text', text: `${WORD}${FW_BAR}${FW_BAR}${WORD}${FW_BAR}` },
+    ])
+    assert(!containsDsmlSentinel(textOf(outputs)), `no marker in the text: ${JSON.stringify(textOf(outputs))}`)
+    assertEqual(outputs.flat().filter((part) => part.type === 'reasoning').map((part) => (part as { text: string }).text).join(''), 'x')
+  })
+
+  test('property (channels independent): parts interleaved anywhere in a leak change nothing: same calls, no marker, every character kept per channel', () => {
+    const leaks = [bashBlock(), `Let me look.\n${bashBlock()}\nDone.`, block([invoke('read', [param('path', 'a.md')]), invoke('bash', [param('command', 'ls')])])]
+    const others: Part[] = [
+      { type: 'usage', usage: { total_tokens: 1 } },
+      { type: 'comment', comment: 'keep-alive' },
+      { type: 'chunk-end' },
+      { type: 'text', text: '' },
+      { type: 'reasoning', text: '' },
+    ]
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...leaks),
+        fc.constantFrom<'text' | 'reasoning'>('text', 'reasoning'),
+        fc.array(fc.tuple(fc.nat(), fc.nat({ max: others.length }), fc.string({ maxLength: 6 })), { maxLength: 6 }),
+        (leak, channel, inserts) => {
+          const other = channel === 'text' ? 'reasoning' : 'text'
+          const cuts = [...new Set(inserts.map(([at]) => at % (leak.length + 1)))].sort((a, b) => a - b)
+          const parts: Part[] = []
+          let previous = 0
+          cuts.forEach((cut, index) => {
+            parts.push({ type: channel, text: leak.slice(previous, cut) })
+            const [, which, words] = inserts[index]!
+            // Either a part of the other channel with some text, or a part that is no text at all.
+            parts.push(which === others.length ? { type: other, text: words } : others[which]!)
+            previous = cut
+          })
+          parts.push({ type: channel, text: leak.slice(previous) }, { type: 'finish', reason: 'stop' })
+          const plain = run([{ type: channel, text: leak }, { type: 'finish', reason: 'stop' }]).flat()
+          const mixed = run(parts).flat()
+          const calls = (out: Part[]): unknown[] => out.flatMap((part) => (part.type === 'tool-call' ? [[part.call.name, part.call.arguments, part.channel ?? 'text']] : []))
+          assertEqual(calls(mixed), calls(plain), 'the same calls')
+          for (const side of ['text', 'reasoning'] as const) {
+            const shown = mixed.map((part) => (part.type === side ? part.text : '')).join('')
+            assert(!containsDsmlSentinel(shown), `no marker in ${side}: ${JSON.stringify(shown)}`)
+            const removed = mixed
+              .map((part) => (part.type === 'tool-call' && (part.channel ?? 'text') === side ? part.source : part.type === 'diagnostic' && (part.channel ?? 'text') === side ? part.diagnostic.text : ''))
+              .join('')
+            const given = parts.map((part) => (part.type === side ? part.text : '')).join('')
+            assertEqual(shown.length + removed.length, given.length, `${side}: every character shown or accounted for`)
+          }
+        },
+      ),
+      { numRuns: 300 },
+    )
   })
 })
