@@ -57,9 +57,10 @@ export interface DsmlMiddlewareOptions {
    * Tool names a recovered call may use. Default: the function tools the call
    * declares in `params.tools`, with their `inputSchema` — so a call to an
    * undeclared tool is removed and reported (`unknown-tool`), a recovered call
-   * is fitted to its tool's schema (see the engine's `tools` option), and a
-   * call that declares no tools recovers no call at all (markup is still
-   * removed). Pass a list to override (names only: no schema checks).
+   * is fitted to its tool's schema (see the engine's `tools` option). A call
+   * that declares no tools gates nothing, as every adapter does (DESIGN.md
+   * §5.8): a DSML-marked call is kept, and markup with no marker stays text.
+   * Pass a list to override (names only: no schema checks).
    */
   knownTools?: Iterable<string>
   /**
@@ -193,7 +194,7 @@ export function engineOptions(
   let knownTools: Iterable<string> | undefined
   let tools: DeclaredTool[] | undefined
   if (resolved.knownTools !== undefined) knownTools = resolved.knownTools
-  else if (!resolved.allowUndeclaredTools) tools = declaredTools(params)
+  else if (!resolved.allowUndeclaredTools && (params?.tools?.length ?? 0) > 0) tools = declaredTools(params)
   const toolChoiceNone = params?.toolChoice?.type === 'none'
   const options: DsmlSanitizerOptions = {
     mode: toolChoiceNone && mode === 'recover' ? 'strip' : mode,

@@ -127,12 +127,13 @@ export const suite = defineSuite('ai-sdk/policy', (test) => {
     assert(wrapped.diagnostics.some((diagnostic) => diagnostic.kind === 'unknown-tool' && diagnostic.tool === 'read'), 'reported')
   })
 
-  test('known tools: with no tools declared nothing is recovered (markup removed) unless asked', async () => {
+  test('known tools (DESIGN §5.8): with no tools declared a DSML-marked call is kept, as every adapter does; declared tools gate', async () => {
     const parts = streamOf(textParts(tokenChunks(`x${readA}y`)))
-    const model = wrap(streamModel(parts)).model
-    const result = streamText({ model, prompt: 'Go on.' })
-    assertEqual([await result.text, (await result.toolCalls).length, await result.finishReason], ['xy', 0, 'stop'], 'no tools: strip only')
-    const undeclared = await modelParts(wrap(streamModel(parts), { allowUndeclaredTools: true }).model, callOptions([]))
+    const none = await modelParts(wrap(streamModel(parts)).model, callOptions([]))
+    assertEqual([deltaText(none), toolCallsOf(none).map((call) => call.toolName)], ['xy', ['read']], 'no tools declared: kept (the runtime answers "tool not found")')
+    const gated = await modelParts(wrap(streamModel(parts)).model, callOptions(['bash']))
+    assertEqual([deltaText(gated), toolCallsOf(gated).length], ['xy', 0], 'declared tools gate: markup removed, no call')
+    const undeclared = await modelParts(wrap(streamModel(parts), { allowUndeclaredTools: true }).model, callOptions(['bash']))
     assertEqual(toolCallsOf(undeclared).map((call) => call.toolName), ['read'], 'allowUndeclaredTools: recovered')
     const explicit = await modelParts(wrap(streamModel(parts), { knownTools: ['read'] }).model, callOptions(['bash']))
     assertEqual(toolCallsOf(explicit).map((call) => call.toolName), ['read'], 'explicit knownTools override the declared tools')
