@@ -183,7 +183,7 @@ export function declaredTools(params: Pick<LanguageModelV4CallOptions, 'tools'> 
  * The engine options for one model call:
  * - `knownTools`: the option when given; none with `allowUndeclaredTools`;
  * - otherwise `tools`: the call's declared function tools with their input
- *   schemas, so recovered calls are fitted to them (none declared: no call).
+ *   schemas, so recovered calls are fitted to them (none declared: no gate).
  * - `tool_choice: none`: markup is stripped, no call is recovered.
  */
 export function engineOptions(

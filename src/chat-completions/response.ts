@@ -80,7 +80,7 @@ export function repairChatCompletion(body: unknown, given: RepairChatCompletions
     }
     const native = Array.isArray(message.tool_calls) && message.tool_calls.length > 0
     const finish = choice.finish_reason
-    const authorized = finish === 'stop' || finish === 'tool_calls' || (options.synthesizeOnTruncation === true && typeof finish === 'string')
+    const authorized = finish === 'stop' || finish === 'tool_calls' || (options.recoverOnTruncation === true && typeof finish === 'string')
     if (calls.length > 0) {
       if (native || !authorized) {
         for (const call of calls) {

@@ -9,7 +9,7 @@
  * - finish `stop` (or `tool_calls`) → each call is sent, indexed after any
  *   native call, just before the finish, and `stop` becomes `tool_calls`;
  * - finish `length`, `content_filter` or anything else → nothing is sent
- *   (fail closed) unless `synthesizeOnTruncation` is set;
+ *   (fail closed) unless `recoverOnTruncation` is set;
  * - no finish at all (the stream was cut) → nothing is sent.
  */
 import { callKey } from '../dsml/arguments.ts'
@@ -22,7 +22,7 @@ export interface ToolCallSynthesizerOptions {
    * than `stop` (`length`, `content_filter`…). The finish reason is kept.
    * @default false
    */
-  synthesizeOnTruncation?: boolean
+  recoverOnTruncation?: boolean
   /** The finish reason that means "the model called tools". @default 'tool_calls' */
   toolCallsFinishReason?: string
   /** The finish reason that recovered calls replace. @default 'stop' */
@@ -57,7 +57,10 @@ class Synthesizer implements ToolCallSynthesizer {
   constructor(options: ToolCallSynthesizerOptions) {
     this.#toolCalls = options.toolCallsFinishReason ?? 'tool_calls'
     this.#stop = options.stopFinishReason ?? 'stop'
-    this.#onTruncation = options.synthesizeOnTruncation === true
+    if ('synthesizeOnTruncation' in options) {
+      throw new TypeError('Cannot use option "synthesizeOnTruncation": it is named "recoverOnTruncation", as in every entry point')
+    }
+    this.#onTruncation = options.recoverOnTruncation === true
   }
 
   feed(part: Part): Part[] {

@@ -416,8 +416,8 @@ export const suite = defineSuite('chat-completions/behaviour', (test) => {
     }
   })
 
-  test('synthesizeOnTruncation: calls are sent on length, the finish reason kept', async () => {
-    const run = await check(answer([BASH], 'length'), { synthesizeOnTruncation: true })
+  test('recoverOnTruncation: calls are sent on length, the finish reason kept', async () => {
+    const run = await check(answer([BASH], 'length'), { recoverOnTruncation: true })
     assertEqual(callShapes(run.repaired.calls), [{ name: 'bash', arguments: { command: 'ls -la' } }], 'call sent')
     assertEqual(run.repaired.finishReasons, ['length'], 'finish kept')
   })

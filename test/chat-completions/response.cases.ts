@@ -110,12 +110,12 @@ export const suite = defineSuite('chat-completions/response', (test) => {
     assert(diagnostics.some((diagnostic) => diagnostic.kind === 'suppressed-call'), 'suppressed-call')
   })
 
-  test('JSON body finished by length: markup removed, no call added, finish kept; synthesizeOnTruncation adds it', async () => {
+  test('JSON body finished by length: markup removed, no call added, finish kept; recoverOnTruncation adds it', async () => {
     const original = JSON.stringify(completion({ content: `a ${BASH}` }, 'length'))
     const plain = (await (await repairChatCompletionsResponse(jsonResponse(original))).json()) as { choices: Array<{ message: Record<string, unknown>; finish_reason: string }> }
     assertEqual(plain.choices[0]?.message, { role: 'assistant', content: 'a ' }, 'no tool_calls')
     assertEqual(plain.choices[0]?.finish_reason, 'length', 'finish kept')
-    const allowed = (await (await repairChatCompletionsResponse(jsonResponse(original), { synthesizeOnTruncation: true })).json()) as {
+    const allowed = (await (await repairChatCompletionsResponse(jsonResponse(original), { recoverOnTruncation: true })).json()) as {
       choices: Array<{ message: Record<string, unknown>; finish_reason: string }>
     }
     assertEqual((allowed.choices[0]?.message.tool_calls as unknown[]).length, 1, 'call added')

@@ -6,7 +6,7 @@
  *   indexed after any native call, `stop` rewritten to `tool_calls`;
  * - native calls in the same message (either order) suppress them all;
  * - `length` / `content_filter` / anything else: nothing unless
- *   `synthesizeOnTruncation`; no finish: nothing (reported at the end);
+ *   `recoverOnTruncation`; no finish: nothing (reported at the end);
  * - a call recovered from both channels is sent once;
  * - ids: `call_` + 24 alphanumerics by default, or an injected `generateId`;
  *   arguments go on the wire as a JSON string.
@@ -15,7 +15,7 @@ import type { Part } from '../../src/parts.ts'
 import type { ToolCall } from '../../src/dsml/types.ts'
 import { createToolCallSynthesizer, type ToolCallSynthesizerOptions } from '../../src/tool-calls/synthesizer.ts'
 import { ToolCallSynthesizerStream } from '../../src/tool-calls/synthesizer-stream.ts'
-import { assert, assertEqual } from '../support/assert.ts'
+import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 import { answer, callShapes, collect, readRepaired, repair, streamOf } from '../chat-completions/support.ts'
@@ -108,10 +108,10 @@ export const suite = defineSuite('tool-calls/synthesizer', (test) => {
     ])
   })
 
-  test('length, content_filter, insufficient_system_resource: nothing sent, finish kept; synthesizeOnTruncation sends them, finish kept', () => {
+  test('length, content_filter, insufficient_system_resource: nothing sent, finish kept; recoverOnTruncation sends them, finish kept', () => {
     for (const reason of ['length', 'content_filter', 'insufficient_system_resource']) {
       assertEqual(summary(run([recovered('a', { x: 1 }), finish(reason)]).out), ['suppressed-call:a', `finish:${reason}`], reason)
-      assertEqual(summary(run([recovered('a', { x: 1 }), finish(reason)], { synthesizeOnTruncation: true }).out), ['call#0:a:id_a', `finish:${reason}`], `${reason} + option`)
+      assertEqual(summary(run([recovered('a', { x: 1 }), finish(reason)], { recoverOnTruncation: true }).out), ['call#0:a:id_a', `finish:${reason}`], `${reason} + option`)
     }
   })
 
@@ -195,5 +195,8 @@ export const suite = defineSuite('tool-calls/synthesizer', (test) => {
     const parsed = JSON.parse(repaired.calls[0]?.arguments ?? '') as Record<string, unknown>
     assertEqual(Object.keys(parsed), ['__proto__', 'constructor'], 'own keys')
     assertEqual(({} as Record<string, unknown>).x, undefined, 'no pollution')
+  })
+  test('options: one name per concept — the old synthesizeOnTruncation says its new name', () => {
+    assertThrows(() => createToolCallSynthesizer({ synthesizeOnTruncation: true } as ToolCallSynthesizerOptions), TypeError, /recoverOnTruncation/)
   })
 })
