@@ -37,14 +37,8 @@ export function dsmlMiddleware(options: DsmlMiddlewareOptions = {}): LanguageMod
     specificationVersion: 'v4',
 
     async wrapGenerate({ doGenerate, params }) {
-      const result = await doGenerate()
-      try {
-        return repairGenerateResult(result, resolved, params)
-      } catch (error) {
-        // Defensive: model output never makes the call fail; the result goes on unrepaired.
-        resolved.report({ kind: 'malformed-chunk', text: '', message: `Result passed on unrepaired: ${describe(error)}`, operation: 'generate' })
-        return result
-      }
+      // Model output never throws here (malformed parts are reported and passed on); an internal error is a bug, and surfaces.
+      return repairGenerateResult(await doGenerate(), resolved, params)
     },
 
     async wrapStream({ doStream, params }) {
@@ -54,18 +48,10 @@ export function dsmlMiddleware(options: DsmlMiddlewareOptions = {}): LanguageMod
   }
   if (resolved.repairHistory) {
     middleware.transformParams = async ({ params }) => {
-      try {
-        const prompt = repairPrompt(params.prompt, resolved, params)
-        return prompt === params.prompt ? params : { ...params, prompt }
-      } catch (error) {
-        resolved.report({ kind: 'malformed-chunk', text: '', message: `Prompt passed on unrepaired: ${describe(error)}`, operation: 'history' })
-        return params
-      }
+      const prompt = repairPrompt(params.prompt, resolved, params)
+      return prompt === params.prompt ? params : { ...params, prompt }
     }
   }
   return middleware
 }
 
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error)
-}

@@ -234,30 +234,22 @@ export function createStreamRepair(
   return {
     push(part) {
       out = []
-      try {
-        dispatch(part)
-      } catch (error) {
-        // Defensive: nothing above should throw; if it does, the part still goes on.
-        if (!out.includes(part)) invalid(part, `internal error: ${error instanceof Error ? error.message : String(error)}`)
-      }
+      // Malformed parts are reported and passed on by `dispatch`; an internal error is a bug, and surfaces.
+      dispatch(part)
       return out
     },
 
     end() {
       out = []
-      try {
-        for (const entry of open.values()) {
-          if (entry.engine === undefined) continue
-          const engine = entry.engine
-          entry.engine = undefined
-          emitText(entry, recovery.absorb(recovery.end(engine), entry.channel, entry.id))
-        }
-        open.clear()
-        // Calls recovered without a finish part (or after it) go out at the end of the stream.
-        if (recovery.pending > 0) emitCalls(finishReason)
-      } catch (error) {
-        recovery.report({ kind: 'malformed-chunk', text: '', message: `End of stream: internal error: ${error instanceof Error ? error.message : String(error)}` })
+      for (const entry of open.values()) {
+        if (entry.engine === undefined) continue
+        const engine = entry.engine
+        entry.engine = undefined
+        emitText(entry, recovery.absorb(recovery.end(engine), entry.channel, entry.id))
       }
+      open.clear()
+      // Calls recovered without a finish part (or after it) go out at the end of the stream.
+      if (recovery.pending > 0) emitCalls(finishReason)
       return out
     },
   }
