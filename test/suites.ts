@@ -42,6 +42,7 @@ import * as dsmlToolSchema from './dsml/tool-schema.cases.ts'
 import * as dsmlWildCaptures from './dsml/wild-captures.cases.ts'
 import * as gatewayHandler from './gateway/handler.cases.ts'
 import * as gatewayReplayUpstream from './gateway/replay-upstream.cases.ts'
+import * as historyRepair from './history-repair.cases.ts'
 import * as sseSseDecoder from './sse/sse-decoder.cases.ts'
 import * as sseSseEncoder from './sse/sse-encoder.cases.ts'
 import * as sseSseStreams from './sse/sse-streams.cases.ts'
@@ -89,6 +90,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/wild-captures.cases.ts': dsmlWildCaptures,
   './gateway/handler.cases.ts': gatewayHandler,
   './gateway/replay-upstream.cases.ts': gatewayReplayUpstream,
+  './history-repair.cases.ts': historyRepair,
   './sse/sse-decoder.cases.ts': sseSseDecoder,
   './sse/sse-encoder.cases.ts': sseSseEncoder,
   './sse/sse-streams.cases.ts': sseSseStreams,

@@ -1,54 +1,25 @@
 /**
  * `sanitizeChatCompletionsRequest`: history repair for the next request.
  * Leaked markup replayed as history makes the model imitate it, so assistant
- * messages lose it; in its place a short note names the removed tool:
- * `[removed leaked tool call: edit]`. It never appends synthetic calls to
+ * messages lose it (`history-repair.ts`, the rule every adapter uses): in its
+ * place a short note names the removed tool, `[removed leaked tool call: edit]`.
+ * It never appends synthetic calls to
  * history (they would run twice). `content: null` beside `tool_calls`
  * becomes `""`. `reasoning_content` is kept. User, system and tool messages
  * pass unchanged. The input is not modified; unchanged messages are the same
  * objects.
  */
-import type { DsmlSanitizerOptions } from '../dsml/options.ts'
-import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
+import { type HistoryRepairOptions, historyNote, repairHistoryText } from '../history-repair.ts'
 
-export interface SanitizeChatCompletionsRequestOptions extends Omit<DsmlSanitizerOptions, 'mode' | 'role'> {
-  /**
-   * The note left where markup was removed; `tool` is the tool it named, if any.
-   * Return '' to leave nothing.
-   * @default (tool) => tool ? `[removed leaked tool call: ${tool}]` : ''
-   */
-  note?: (tool: string | undefined) => string
-}
+/** History repair's options (the note in place of removed calls: `historyNote` by default). */
+export type SanitizeChatCompletionsRequestOptions = HistoryRepairOptions
 
-export function defaultRemovalNote(tool: string | undefined): string {
-  return tool === undefined ? '' : `[removed leaked tool call: ${tool}]`
-}
+/** The note left in place of a removed call (`history-repair.ts` owns it). */
+export const defaultRemovalNote = historyNote
 
-/** Removes leaked markup from one assistant text, a note in place of each removed span. */
+/** Removes leaked markup from one assistant text, a note in place of each removed call. */
 export function sanitizeHistoryText(text: string, options: SanitizeChatCompletionsRequestOptions = {}): string {
-  const note = options.note ?? defaultRemovalNote
-  const engine = createDsmlSanitizer({ ...options, mode: 'strip', role: 'assistant' })
-  let out = ''
-  let removing = false
-  let tools: string[] = []
-  const closeRemoval = (): void => {
-    if (!removing) return
-    out += tools.length === 0 ? note(undefined) : tools.map((tool) => note(tool)).join(' ')
-    removing = false
-    tools = []
-  }
-  for (const event of [...engine.feed(text), ...engine.end()]) {
-    if (event.type === 'text') {
-      closeRemoval()
-      out += event.text
-    } else if (event.type === 'diagnostic' && event.diagnostic.text.length > 0) {
-      removing = true
-      const tool = event.diagnostic.tool
-      if (tool !== undefined && !tools.includes(tool)) tools.push(tool)
-    }
-  }
-  closeRemoval()
-  return out
+  return repairHistoryText(text, options).text
 }
 
 interface RequestMessage {

@@ -64,6 +64,20 @@ function readSentinel(lexer: TagLexer, text: string, start: number, whole: boole
 }
 
 /**
+ * Does `text` hold tool-call markup: a DSML marker or a barred tag, not only
+ * special tokens such as end-of-sentence? (History repair notes only the
+ * removal of calls.)
+ */
+export function holdsCallMarkup(text: string): boolean {
+  let from = 0
+  for (let found = findSentinel(text, from, true); found !== undefined; found = findSentinel(text, from, true)) {
+    if (!found.special) return true
+    from = Math.max(found.end, found.start + 1)
+  }
+  return false
+}
+
+/**
  * The marker spellings in a text, shown without live bytes, each once: the
  * canonical full-width bars as `‹` and `›`, every other bar in brackets, so
  * that no bar touches the word: `‹DSML›`, `‹‹DSML››`, `[|] DSML [|]`,

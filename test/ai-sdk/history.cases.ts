@@ -1,7 +1,8 @@
 /**
  * `transformParams`: repair of the prompt history — the `repair-*` rows of
  * seeds/TEST-MATRIX.md at request time. Assistant text parts lose leaked
- * markup and get a short note naming the removed tools; assistant reasoning
+ * markup and get a short note in place of each removed call (the rule every
+ * adapter uses, history-repair.ts); assistant reasoning
  * parts lose it without a note; nothing else changes (same objects). A call
  * is never appended to history (it would have no result); `repair-append`'s
  * other half (a response's call appended) is in wrapper.cases.ts.
@@ -44,7 +45,7 @@ export const suite = defineSuite('ai-sdk/history', (test) => {
     ]
     const { params, input, diagnostics } = await transform(prompt)
     const message = params.prompt[1] as Extract<LanguageModelV4Message, { role: 'assistant' }>
-    assertEqual(message.content, [{ type: 'text', text: 'I will edit the file.\n\n[removed leaked tool-call markup: edit]' }, toolCall], 'assistant content')
+    assertEqual(message.content, [{ type: 'text', text: 'I will edit the file.\n\n[removed leaked tool call: edit]' }, toolCall], 'assistant content')
     assert(message.content[1] === toolCall, 'the tool-call part is the same object')
     assert(params.prompt[0] === prompt[0] && params.prompt[2] === prompt[2], 'user and tool messages are the same objects')
     assert(input.prompt === prompt && prompt[1] !== message, 'the input prompt is not mutated')
@@ -54,7 +55,7 @@ export const suite = defineSuite('ai-sdk/history', (test) => {
   test('repair-append (history): a leaked call with no native call is removed and noted, never appended to history', async () => {
     const prompt: LanguageModelV4Prompt = [assistant({ type: 'text', text: `${bash}\n${edit}` })]
     const { params } = await transform(prompt)
-    assertEqual(params.prompt, [assistant({ type: 'text', text: '[removed leaked tool-call markup: bash, edit]' })], 'note only, no tool-call part')
+    assertEqual(params.prompt, [assistant({ type: 'text', text: '[removed leaked tool call: bash]\n[removed leaked tool call: edit]' })], 'note only, no tool-call part')
   })
 
   test('repair-thinking: a leaked block in a reasoning part is removed (no note); the text part is untouched', async () => {
@@ -77,16 +78,15 @@ export const suite = defineSuite('ai-sdk/history', (test) => {
   })
 
   test('history: the note wording — named tools, no name, none for special tokens only; never markup', async () => {
-    assertEqual(historyNote(['edit']), '[removed leaked tool-call markup: edit]', 'one tool')
-    assertEqual(historyNote(['read', 'edit']), '[removed leaked tool-call markup: read, edit]', 'two tools')
-    assertEqual(historyNote([]), '[removed leaked tool-call markup]', 'no name')
+    assertEqual(historyNote('edit'), '[removed leaked tool call: edit]', 'a tool')
+    assertEqual(historyNote(undefined), '[removed leaked tool call]', 'no name')
     const lone = `Plan: ${block([invoke('bash', [param('command', 'ls')])]).split('\n')[0]}`
     const { params } = await transform([
       assistant({ type: 'text', text: lone }),
       assistant({ type: 'text', text: `All done.${eos()}` }),
     ])
     assertEqual(params.prompt, [
-      assistant({ type: 'text', text: 'Plan:\n\n[removed leaked tool-call markup]' }),
+      assistant({ type: 'text', text: 'Plan: [removed leaked tool call]' }),
       assistant({ type: 'text', text: 'All done.' }),
     ], 'a lone opener gets an unnamed note; an end-of-sentence token gets none')
   })
@@ -105,8 +105,8 @@ export const suite = defineSuite('ai-sdk/history', (test) => {
 
   test('history: undeclared tools are still removed from history; mode strip and repairHistory false', async () => {
     const prompt: LanguageModelV4Prompt = [assistant({ type: 'text', text: `x${edit}` })]
-    assertEqual((await transform(prompt, {}, [])).params.prompt, [assistant({ type: 'text', text: 'x\n\n[removed leaked tool-call markup: edit]' })], 'no tools declared')
-    assertEqual((await transform(prompt, { mode: 'strip' })).params.prompt, [assistant({ type: 'text', text: 'x\n\n[removed leaked tool-call markup: edit]' })], 'mode strip')
+    assertEqual((await transform(prompt, {}, [])).params.prompt, [assistant({ type: 'text', text: 'x[removed leaked tool call: edit]' })], 'no tools declared')
+    assertEqual((await transform(prompt, { mode: 'strip' })).params.prompt, [assistant({ type: 'text', text: 'x[removed leaked tool call: edit]' })], 'mode strip')
     assertEqual(dsmlMiddleware({ repairHistory: false }).transformParams, undefined, 'repairHistory false: no transformParams')
   })
 
@@ -121,6 +121,6 @@ export const suite = defineSuite('ai-sdk/history', (test) => {
     assertEqual(await result.text, 'Done.', 'answer')
     const sent = model.doStreamCalls[0]!.prompt
     const texts = sent.map((message) => (Array.isArray(message.content) ? message.content.map((part) => ('text' in part ? part.text : '')).join('') : message.content))
-    assertEqual(texts, ['Fix it.', 'On it.\n\n[removed leaked tool-call markup: edit]', 'Well?'], 'repaired assistant message sent, the rest as is')
+    assertEqual(texts, ['Fix it.', 'On it.\n[removed leaked tool call: edit]', 'Well?'], 'repaired assistant message sent, the rest as is')
   })
 })

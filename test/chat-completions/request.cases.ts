@@ -55,10 +55,10 @@ export const suite = defineSuite('chat-completions/request', (test) => {
     assertEqual(sanitizeHistoryText(`a${BASH}b${BASH}c`), 'a[removed leaked tool call: bash]b[removed leaked tool call: bash]c', 'two blocks, two notes')
   })
 
-  test('markup that names no tool leaves no note (end-of-sentence token, stray closers)', () => {
+  test('history repair (one rule, history-repair.ts): special tokens leave no note; call markup naming no tool an unnamed one', () => {
     assertEqual(sanitizeHistoryText(`Done.${eos()}`), 'Done.', 'eos')
-    assertEqual(sanitizeHistoryText(`${close('parameter')} ... ${close('tool_calls')}`), '', 'stray closers')
-    assertEqual(defaultRemovalNote(undefined), '', 'default note without a tool')
+    assertEqual(sanitizeHistoryText(`${close('parameter')} ... ${close('tool_calls')}`), '[removed leaked tool call]', 'stray closers')
+    assertEqual(defaultRemovalNote(undefined), '[removed leaked tool call]', 'default note without a tool')
     assertEqual(defaultRemovalNote('bash'), '[removed leaked tool call: bash]', 'default note with a tool')
   })
 
