@@ -28,7 +28,7 @@ import {
   createChatCompletionsRepair,
   repairChatCompletionsBody,
 } from '../src/chat-completions/index.ts'
-import { type DsmlSanitizerOptions, DsmlSanitizerStream } from '../src/dsml/index.ts'
+import { type DsmlSanitizerOptions, DsmlPartSanitizerStream } from '../src/dsml/index.ts'
 import type { Part } from '../src/parts.ts'
 import { SseDecoderStream, SseEncoderStream } from '../src/sse/index.ts'
 import { ToolCallSynthesizerStream } from '../src/tool-calls/index.ts'
@@ -107,13 +107,13 @@ const PIPELINES: Pipeline[] = [
     key: 'c',
     short: '(c) six composed stages',
     label:
-      '(c) six composed stages: SseDecoderStream → ChatCompletionsDecoderStream → DsmlSanitizerStream → ToolCallSynthesizerStream → ' +
+      '(c) six composed stages: SseDecoderStream → ChatCompletionsDecoderStream → DsmlPartSanitizerStream → ToolCallSynthesizerStream → ' +
       'ChatCompletionsEncoderStream → SseEncoderStream (bytes out)',
     build: (events, options) =>
       source(events)
         .pipeThrough(new SseDecoderStream())
         .pipeThrough(new ChatCompletionsDecoderStream())
-        .pipeThrough(new DsmlSanitizerStream<Part>(options))
+        .pipeThrough(new DsmlPartSanitizerStream(options))
         .pipeThrough(new ToolCallSynthesizerStream())
         .pipeThrough(new ChatCompletionsEncoderStream())
         .pipeThrough(new SseEncoderStream()),

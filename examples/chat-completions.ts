@@ -4,7 +4,7 @@ import {
   ChatCompletionsDecoderStream,
   ChatCompletionsEncoderStream,
   ChatCompletionsRepairStream,
-  DsmlSanitizerStream,
+  DsmlPartSanitizerStream,
   SseDecoderStream,
   SseEncoderStream,
   ToolCallSynthesizerStream,
@@ -36,7 +36,7 @@ async function text(stream: ReadableStream<Uint8Array>): Promise<string> {
 const composed = upstream()
   .pipeThrough(new SseDecoderStream())
   .pipeThrough(new ChatCompletionsDecoderStream())
-  .pipeThrough(new DsmlSanitizerStream({ knownTools: ['bash'] }))
+  .pipeThrough(new DsmlPartSanitizerStream({ knownTools: ['bash'] }))
   .pipeThrough(new ToolCallSynthesizerStream())
   .pipeThrough(new ChatCompletionsEncoderStream())
   .pipeThrough(new SseEncoderStream())

@@ -29,6 +29,7 @@ import * as dsmlFixtures from './dsml/fixtures.cases.ts'
 import * as dsmlGrammar from './dsml/grammar.cases.ts'
 import * as dsmlHold from './dsml/hold.cases.ts'
 import * as dsmlParse from './dsml/parse.cases.ts'
+import * as dsmlPartSanitizerStream from './dsml/part-sanitizer-stream.cases.ts'
 import * as dsmlPartSanitizer from './dsml/part-sanitizer.cases.ts'
 import * as dsmlPartialTags from './dsml/partial-tags.cases.ts'
 import * as dsmlProperties from './dsml/properties.cases.ts'
@@ -77,6 +78,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/grammar.cases.ts': dsmlGrammar,
   './dsml/hold.cases.ts': dsmlHold,
   './dsml/parse.cases.ts': dsmlParse,
+  './dsml/part-sanitizer-stream.cases.ts': dsmlPartSanitizerStream,
   './dsml/part-sanitizer.cases.ts': dsmlPartSanitizer,
   './dsml/partial-tags.cases.ts': dsmlPartialTags,
   './dsml/properties.cases.ts': dsmlProperties,

@@ -16,7 +16,7 @@
  *   seeded random reads: the same output, byte for byte, as the whole
  *   stream (ids made deterministic);
  * - `ChatCompletionsRepairStream` (fused) and the six composed stages
- *   (SseDecoderStream → ChatCompletionsDecoderStream → DsmlSanitizerStream →
+ *   (SseDecoderStream → ChatCompletionsDecoderStream → DsmlPartSanitizerStream →
  *   ToolCallSynthesizerStream → ChatCompletionsEncoderStream →
  *   SseEncoderStream): identical bytes, whole and in
  *   random reads.

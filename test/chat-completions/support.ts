@@ -10,7 +10,7 @@ import { ChatCompletionsDecoderStream } from '../../src/chat-completions/decoder
 import { ChatCompletionsEncoderStream } from '../../src/chat-completions/encoder-stream.ts'
 import { createChatCompletionsRepair, type ChatCompletionsRepairOptions } from '../../src/chat-completions/repair.ts'
 import { ChatCompletionsRepairStream } from '../../src/chat-completions/repair-stream.ts'
-import { DsmlSanitizerStream } from '../../src/dsml/sanitizer-stream.ts'
+import { DsmlPartSanitizerStream } from '../../src/dsml/part-sanitizer-stream.ts'
 import type { Diagnostic } from '../../src/dsml/types.ts'
 import type { Part } from '../../src/parts.ts'
 import { createSseDecoder } from '../../src/sse/sse-decoder.ts'
@@ -177,7 +177,7 @@ export async function fusedBytes(chunks: readonly (string | Uint8Array)[], optio
 
 /**
  * The six composed stages — SseDecoderStream → ChatCompletionsDecoderStream →
- * DsmlSanitizerStream → ToolCallSynthesizerStream → ChatCompletionsEncoderStream
+ * DsmlPartSanitizerStream → ToolCallSynthesizerStream → ChatCompletionsEncoderStream
  * → SseEncoderStream; the output bytes joined.
  */
 export async function composedBytes(chunks: readonly (string | Uint8Array)[], options: ChatCompletionsRepairOptions = {}): Promise<Uint8Array> {
@@ -185,7 +185,7 @@ export async function composedBytes(chunks: readonly (string | Uint8Array)[], op
   const stream = streamOf(chunks)
     .pipeThrough(new SseDecoderStream(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize }))
     .pipeThrough(new ChatCompletionsDecoderStream())
-    .pipeThrough(new DsmlSanitizerStream<Part>(withIds))
+    .pipeThrough(new DsmlPartSanitizerStream(withIds))
     .pipeThrough(new ToolCallSynthesizerStream(withIds))
     .pipeThrough(new ChatCompletionsEncoderStream())
     .pipeThrough(new SseEncoderStream())

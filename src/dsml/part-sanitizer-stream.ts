@@ -1,0 +1,43 @@
+/**
+ * `DsmlPartSanitizerStream`: the part sanitizer as a `TransformStream`.
+ * Neutral parts in (a dialect decoder's output), parts out: answer and
+ * reasoning text cleaned by one engine each, every other part passed through
+ * (see `part-sanitizer.ts` for what resolves held text).
+ */
+import type { Part } from '../parts.ts'
+import type { DsmlSanitizerOptions } from './options.ts'
+import { createDsmlPartSanitizer, type DsmlPartSanitizer } from './part-sanitizer.ts'
+import { ONE_CHUNK_AHEAD } from '../queuing.ts'
+
+export interface DsmlPartSanitizerStreamOptions extends DsmlSanitizerOptions {}
+
+/**
+ * @example
+ * ```ts
+ * const parts = messages.pipeThrough(new ChatCompletionsDecoderStream()).pipeThrough(new DsmlPartSanitizerStream())
+ * ```
+ */
+export class DsmlPartSanitizerStream extends TransformStream<Part, Part> {
+  /** The engines behind the stream, for `noteNativeToolCall` and `heldChars`. */
+  readonly sanitizer: DsmlPartSanitizer
+
+  constructor(options: DsmlPartSanitizerStreamOptions = {}) {
+    const sanitizer = createDsmlPartSanitizer(options)
+    super(
+      {
+        transform(part, controller) {
+          for (const out of sanitizer.feed(part)) controller.enqueue(out)
+        },
+        flush(controller) {
+          const rest = sanitizer.end()
+          for (const out of rest) controller.enqueue(out)
+          // Parts downstream are written per chunk: close what was resolved at the end.
+          if (rest.length > 0) controller.enqueue({ type: 'chunk-end' })
+        },
+      },
+      undefined,
+      ONE_CHUNK_AHEAD,
+    )
+    this.sanitizer = sanitizer
+  }
+}
