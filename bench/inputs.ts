@@ -4,7 +4,7 @@
  *
  * DSML marker bytes are built here at run time (never written as literals).
  */
-import { createSeededRandom } from '../src/cli/seeded-random.ts'
+import { createSeededRandom } from '../src/seeded-random.ts'
 
 const BAR = '\uFF5C'
 /** The canonical marker: full-width bar, the word DSML, full-width bar. */

@@ -18,7 +18,7 @@
  * one capture recorded as real SSE deltas, so the replay streams exactly what
  * DeepSeek sent, the `<` and `</` of each tag in their own deltas.
  */
-import { createSeededRandom } from './seeded-random.ts'
+import { createSeededRandom } from '../seeded-random.ts'
 
 export interface ReplayCapture {
   id: string
