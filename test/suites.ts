@@ -7,6 +7,7 @@
  * A cases file exports `suite` (one Suite) and/or `suites` (Suite[]).
  */
 import type { Suite } from './support/harness.ts'
+import * as adapters from './adapters.cases.ts'
 import * as aiSdkFixtures from './ai-sdk/fixtures.cases.ts'
 import * as aiSdkHistory from './ai-sdk/history.cases.ts'
 import * as aiSdkPolicy from './ai-sdk/policy.cases.ts'
@@ -56,6 +57,7 @@ interface CasesModule {
 }
 
 const modules: Record<string, CasesModule> = {
+  './adapters.cases.ts': adapters,
   './ai-sdk/fixtures.cases.ts': aiSdkFixtures,
   './ai-sdk/history.cases.ts': aiSdkHistory,
   './ai-sdk/policy.cases.ts': aiSdkPolicy,
