@@ -15,7 +15,7 @@ import {
   toolNameElementOf,
   typeValue,
 } from './arguments.ts'
-import { isToolName, TOOL_NAME_CARRIER } from './grammar.ts'
+import { isStringFlag, isToolName, TOOL_NAME_CARRIER } from './grammar.ts'
 import { HeldText } from './hold.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
@@ -32,6 +32,7 @@ import {
   type Region,
   type State,
 } from './states.ts'
+import type { Tag } from './tag.ts'
 import type { ToolCall } from './types.ts'
 
 type ParameterState = Extract<State, { kind: 'parameter' | 'orphan-parameter' }>
@@ -320,4 +321,17 @@ function impliedInvoke(name: string): Invoke {
   const invoke = newInvoke(name, true)
   invoke.implied = true
   return invoke
+}
+
+/** A parameter written as a self-closing tag, its value in an attribute (`value="…"`, or `string` used as the value). */
+export function selfClosingParameter(invoke: Invoke, tag: Tag): void {
+  invoke.loose = true
+  const name = tag.nameAttribute
+  if (name === undefined || name === '') return
+  const stringAttribute = tag.stringAttribute
+  const raw = tag.valueAttribute ?? (isStringFlag(stringAttribute) ? '' : (stringAttribute ?? ''))
+  const typed = typeValue(raw, tag.valueAttribute !== undefined ? stringAttribute : undefined)
+  setArgument(invoke.args, name, typed.value)
+  invoke.argumentCount++
+  invoke.markeredArgumentCount++
 }

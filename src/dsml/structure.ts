@@ -12,9 +12,8 @@
  * of the markup a state ends with is `Markup`'s part (`markup.ts`).
  */
 import type { CallAcceptance } from './acceptance.ts'
-import { setArgument, typeValue } from './arguments.ts'
-import { ALL_NAMES, CLOSERS, isStringFlag, isToolName, isToolNameElement, type MarkerlessNames, NO_NAMES, OPENERS, type TagKind } from './grammar.ts'
-import { Markup } from './markup.ts'
+import { ALL_NAMES, CLOSERS, isToolName, isToolNameElement, type MarkerlessNames, NO_NAMES, OPENERS } from './grammar.ts'
+import { Markup, selfClosingParameter } from './markup.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
 import {
@@ -27,7 +26,6 @@ import {
   inSpecialCalls,
   inToolNameTag,
   inWrappedTool,
-  type Invoke,
   loneBlock,
   newInvoke,
   newParameter,
@@ -35,32 +33,13 @@ import {
   OUTSIDE,
   type State,
 } from './states.ts'
+import { specialCallTag, specialCallsTag } from './special-calls.ts'
 import type { Tag } from './tag.ts'
-
-/** What a tag is, where it stands: its name's kind, or a special token, or a fragment that lost its `<`. */
-export type TagMeaning = TagKind | 'special' | 'fragment'
-
-export function meaningOf(tag: Tag): TagMeaning {
-  if (tag.special) return 'special'
-  if (tag.fragment) return 'fragment'
-  return tag.kind
-}
-
+import { continuesCandidate, describeRemoval, meaningOf, nameOf, type TagMeaning, toolNameOf } from './tag-meaning.ts'
 
 type InvokeState = Extract<State, { kind: 'invoke' | 'wrapped-tool' }>
 type ParameterState = Extract<State, { kind: 'parameter' | 'orphan-parameter' }>
 type BlockState = Extract<State, { kind: 'lone-block' | 'block' }>
-
-/** A tool-name element's text, when it is a usable tool name. */
-function toolNameOf(text: string): string | undefined {
-  const name = text.trim()
-  return isToolName(name) ? name : undefined
-}
-
-/** The name attribute, unless the tag was cut off inside it (then it names nothing). */
-function nameOf(tag: Tag): string | undefined {
-  return tag.broken ? undefined : tag.nameAttribute
-}
 
 export class Structure {
   state: State = OUTSIDE
@@ -292,10 +271,12 @@ export class Structure {
         return own
       }
       case 'special-calls':
-        this.#specialCallsTag(state, tag, text)
+        this.state = specialCallsTag(this.#markup, state, tag, text)
         return true
       case 'special-call':
-        this.#specialCallTag(state, tag, text)
+        // A tag that is no special token is part of the call's text (its JSON may hold markup-like strings).
+        if (tag.special) this.state = specialCallTag(this.#markup, state, tag, text)
+        else this.consumeText(text)
         return true
       default:
         return state satisfies never
@@ -371,60 +352,6 @@ export class Structure {
           output.diagnose('dropped-markup', text, describeRemoval(tag, meaning))
         }
         return
-    }
-  }
-
-  /** Between pre-DSML calls: a call begins, the block ends; anything else is held with the block. */
-  #specialCallsTag(state: Extract<State, { kind: 'special-calls' }>, tag: Tag, text: string): void {
-    const markup = this.#markup
-    markup.hold(state, text)
-    if (!tag.special) return
-    if (tag.specialToken === 'call-begin') this.state = inSpecialCall(state.region, newInvoke(undefined, false))
-    else if (tag.specialToken === 'calls-end') this.state = markup.closeBlock(state.region)
-  }
-
-  /**
-   * Inside a pre-DSML call: the separator splits its text, the end token makes
-   * the call. A tag that is no special token is part of the call's text (its
-   * JSON may hold markup-like strings); another special token cuts the call off.
-   */
-  #specialCallTag(state: Extract<State, { kind: 'special-call' }>, tag: Tag, text: string): void {
-    const { region, invoke } = state
-    const markup = this.#markup
-    if (!tag.special) {
-      this.consumeText(text)
-      return
-    }
-    markup.hold(state, text)
-    switch (tag.specialToken) {
-      case 'separator':
-        if (invoke.header === undefined) {
-          invoke.header = invoke.body.join('')
-          invoke.body = []
-        } else if (!invoke.overflowed) {
-          invoke.body.push(text)
-        }
-        return
-      case 'call-end':
-        this.state = markup.finishSpecialCall(region, invoke)
-        return
-      case 'calls-end':
-        // The call's own end token is missing: the block's ends both.
-        this.state = markup.finishSpecialCall(region, invoke)
-        if (this.state.kind === 'special-calls') this.state = markup.closeBlock(region)
-        return
-      case 'call-begin':
-        // The call before never ended: removed; this one begins.
-        markup.cutOff(undefined)
-        this.state = inSpecialCall(region, newInvoke(undefined, false))
-        return
-      case 'calls-begin':
-      case 'other':
-        markup.cutOff(undefined)
-        this.state = region.inBlock ? inSpecialCalls(region) : markup.closeUnclosedBlock()
-        return
-      default:
-        tag.specialToken satisfies never
     }
   }
 
@@ -564,31 +491,4 @@ export class Structure {
     this.state = markup.closeParameter(state, true)
     return false
   }
-}
-
-/** A markered tag that carries a markerless candidate on (and so confirms it as DSML). */
-function continuesCandidate(state: Exclude<State, { kind: 'outside' }>, tag: Tag, meaning: TagMeaning): boolean {
-  if (tag.closing) return meaning === 'parameter' || meaning === 'invoke' || meaning === 'block' || meaning === 'empty'
-  if (meaning === 'parameter') return true
-  return meaning === 'invoke' && (state.kind === 'lone-block' || state.kind === 'block')
-}
-
-/** A parameter written as a self-closing tag, its value in an attribute (`value="…"`, or `string` used as the value). */
-function selfClosingParameter(invoke: Invoke, tag: Tag): void {
-  invoke.loose = true
-  const name = tag.nameAttribute
-  if (name === undefined || name === '') return
-  const stringAttribute = tag.stringAttribute
-  const raw = tag.valueAttribute ?? (isStringFlag(stringAttribute) ? '' : (stringAttribute ?? ''))
-  const typed = typeValue(raw, tag.valueAttribute !== undefined ? stringAttribute : undefined)
-  setArgument(invoke.args, name, typed.value)
-  invoke.argumentCount++
-  invoke.markeredArgumentCount++
-}
-
-function describeRemoval(tag: Tag, meaning: TagMeaning): string {
-  if (meaning === 'special') return 'DeepSeek special token removed'
-  if (meaning === 'fragment') return 'DSML marker fragment without "<" removed'
-  if (tag.closing) return 'Stray DSML closer removed'
-  return 'DSML tag outside any call removed'
 }
