@@ -26,6 +26,7 @@
  * it is markerless, and a markerless tag holds no `<` and no bar, so nothing
  * inside it could start another tag: releasing it as text is safe.
  */
+import type { WordSet } from './word-set.ts'
 import { AttributeReader } from './attribute-reader.ts'
 import {
   type LexedTag,
@@ -66,7 +67,6 @@ import {
   SPACE,
   SPECIAL_TOKEN_SET,
   specialTokenOf,
-  type WordSet,
 } from './grammar.ts'
 
 // The lexer's states. Numbers, not strings, so that `step` compiles to a jump

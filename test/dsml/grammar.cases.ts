@@ -24,8 +24,8 @@ import {
   MARKERLESS_OPENER_NAMES,
   MARKERLESS_OPENER_SET,
   SPECIAL_TOKEN_SET,
-  WordSet,
 } from '../../src/dsml/grammar.ts'
+import { WordSet } from '../../src/dsml/word-set.ts'
 import { createDsmlSanitizer } from '../../src/dsml/sanitizer.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { textOf } from '../support/chunking.ts'
