@@ -61,6 +61,12 @@ export function requestRepairOptions(body: unknown): RequestRepairOptions {
   return options
 }
 
+/** Every name the options declare (`tools` and `knownTools`), or undefined when they declare none. */
+export function declaredNames(options: Pick<DsmlSanitizerOptions, 'tools' | 'knownTools'>): string[] | undefined {
+  if (options.tools === undefined && options.knownTools === undefined) return undefined
+  return [...[...(options.tools ?? [])].map((tool) => tool.name), ...(options.knownTools ?? [])]
+}
+
 /** A non-empty `tools` or `functions` list, whatever it holds. */
 function declaresAny(body: Record<string, unknown>): boolean {
   return (Array.isArray(body.tools) && body.tools.length > 0) || (Array.isArray(body.functions) && body.functions.length > 0)

@@ -38,7 +38,6 @@ const EQUALS = 0x3d
 const FULL_STOP = 0x2e
 const RIGHT_PARENTHESIS = 0x29
 const DIGIT_ZERO = 0x30
-const DIGIT_ONE = 0x31
 const DIGIT_NINE = 0x39
 
 /** Deepest container nesting followed; deeper starts are read as paragraph text. */

@@ -357,18 +357,21 @@ export const LONGEST_BARLESS_TAG_START = 1 + Math.max(...MARKERLESS_OPENER_NAMES
  * and a search costs about one step per occurrence of its first character.
  * Each name is listed with where the piece sits in `<` + name.
  */
-const OPENER_ANCHORS: ReadonlyArray<{ anchor: string; names: ReadonlyArray<{ name: string; offset: number }> }> = [
+const OPENER_ANCHORS: ReadonlyArray<{ anchor: string; names: ReadonlyArray<{ name: string; offset: number; bare: boolean }> }> = [
   { anchor: 'voke', names: ['invoke'] },
   { anchor: 'meter', names: ['parameter'] },
   { anchor: '_call', names: ['tool_calls', 'function_calls', 'tool_call', 'function_call'] },
   { anchor: 'ction>', names: ['function'] },
-].map(({ anchor, names }) => ({ anchor, names: names.map((name) => ({ name, offset: `<${name}>`.indexOf(anchor) })) }))
+].map(({ anchor, names }) => ({
+  anchor,
+  names: names.map((name) => ({ name, offset: `<${name}>`.indexOf(anchor), bare: BARE_MARKERLESS_OPENERS.includes(name) })),
+}))
 
 /** Is `<` + `name` at `start`, and not the start of a longer name (the text may end right after it; a bare opener needs its `>`)? */
-function isOpenerAt(text: string, start: number, name: string): boolean {
+function isOpenerAt(text: string, start: number, name: string, bare: boolean): boolean {
   if (text.charCodeAt(start) !== LESS_THAN || !text.startsWith(name, start + 1)) return false
   const next = text.charCodeAt(start + 1 + name.length)
-  return BARE_MARKERLESS_OPENERS.includes(name) ? next === GREATER_THAN : !isTagNameCharacter(next)
+  return bare ? next === GREATER_THAN : !isTagNameCharacter(next)
 }
 
 /**
@@ -420,9 +423,9 @@ function searchAnchor(text: string, anchor: number, from: number): number {
   const { anchor: piece, names } = OPENER_ANCHORS[anchor]!
   for (let at = text.indexOf(piece, from); at !== -1; at = text.indexOf(piece, at + 1)) {
     for (let index = 0; index < names.length; index++) {
-      const { name, offset } = names[index]!
+      const { name, offset, bare } = names[index]!
       const start = at - offset
-      if (start >= from && isOpenerAt(text, start, name)) return start
+      if (start >= from && isOpenerAt(text, start, name, bare)) return start
     }
   }
   return -1

@@ -23,16 +23,11 @@
  */
 import {
   BARS,
-  canFollowClosingSlash,
-  canFollowFragmentBar,
-  canFollowLessThan,
   MarkerlessOpenerFinder,
   isBar,
   LESS_THAN,
-  LONGEST_BARLESS_TAG_START,
   type MarkerlessNames,
   SHORT_TEXT,
-  SLASH,
   TAG_START_CHARACTERS,
 } from './grammar.ts'
 import type { Output } from './output.ts'

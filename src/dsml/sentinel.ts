@@ -48,6 +48,15 @@ function findSentinel(text: string, from: number, whole: boolean): Found | undef
   }
 }
 
+/** Every sentinel in `text`, each read to its end, in order. */
+function* sentinelsIn(text: string): Generator<Found> {
+  let from = 0
+  for (let found = findSentinel(text, from, true); found !== undefined; found = findSentinel(text, from, true)) {
+    yield found
+    from = Math.max(found.end, found.start + 1)
+  }
+}
+
 /** Runs the lexer from `start`: a sentinel if it commits or completes a tag. */
 function readSentinel(lexer: TagLexer, text: string, start: number, whole: boolean): Found | undefined {
   lexer.begin(text.charCodeAt(start) !== LESS_THAN, NO_NAMES)
@@ -69,11 +78,7 @@ function readSentinel(lexer: TagLexer, text: string, start: number, whole: boole
  * removal of calls.)
  */
 export function holdsCallMarkup(text: string): boolean {
-  let from = 0
-  for (let found = findSentinel(text, from, true); found !== undefined; found = findSentinel(text, from, true)) {
-    if (!found.special) return true
-    from = Math.max(found.end, found.start + 1)
-  }
+  for (const found of sentinelsIn(text)) if (!found.special) return true
   return false
 }
 
@@ -85,11 +90,7 @@ export function holdsCallMarkup(text: string): boolean {
  */
 export function markerSpellings(text: string): string[] {
   const seen = new Set<string>()
-  let from = 0
-  for (let found = findSentinel(text, from, true); found !== undefined; found = findSentinel(text, from, true)) {
-    seen.add(found.special ? 'special token' : showMarker(found.marker))
-    from = Math.max(found.end, found.start + 1)
-  }
+  for (const found of sentinelsIn(text)) seen.add(found.special ? 'special token' : showMarker(found.marker))
   return [...seen]
 }
 

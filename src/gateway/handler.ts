@@ -21,7 +21,7 @@
  * - Anything else → 404 (405 for another method on the chat path), as an
  *   OpenAI-style JSON error.
  */
-import { requestRepairOptions, withRequestDefaults } from '../chat-completions/request-tools.ts'
+import { declaredNames, requestRepairOptions, withRequestDefaults } from '../chat-completions/request-tools.ts'
 import type { SanitizeChatCompletionsRequestOptions } from '../chat-completions/request.ts'
 import { sanitizeChatCompletionsRequest } from '../chat-completions/request.ts'
 import { repairChatCompletionsResponse, type RepairChatCompletionsResponseOptions } from '../chat-completions/response.ts'
@@ -151,9 +151,7 @@ function displayUpstream(upstream: string): string {
 
 /** Names of the tools a request declares (`tools[].function.name`, other tool types' `name`, legacy `functions[].name`). */
 export function declaredToolNames(body: Record<string, unknown>): string[] | undefined {
-  const { tools, knownTools } = requestRepairOptions(body)
-  if (tools === undefined && knownTools === undefined) return undefined
-  return [...(tools ?? []).map((tool) => tool.name), ...(knownTools ?? [])]
+  return declaredNames(requestRepairOptions(body))
 }
 
 function countRepairedMessages(before: unknown, after: unknown): number {
@@ -211,7 +209,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
       request: record,
     })
     const mode = forRequest.mode ?? 'recover'
-    const knownTools = configured ?? declaredToolNames(record)
+    const knownTools = declaredNames(forRequest)
 
     const { mode: _mode, role: _role, onDiagnostic: _onDiagnostic, ...engineOptions } = forRequest
     const historyOptions: SanitizeChatCompletionsRequestOptions = { ...engineOptions }
