@@ -28,10 +28,9 @@ import {
   createChatCompletionsRepair,
   repairChatCompletionsBody,
 } from '../src/chat-completions/index.ts'
-import { type DsmlSanitizerOptions, DsmlPartSanitizerStream } from '../src/dsml/index.ts'
-import type { Part } from '../src/parts.ts'
+import type { DsmlSanitizerOptions } from '../src/dsml/index.ts'
 import { SseDecoderStream, SseEncoderStream } from '../src/sse/index.ts'
-import { ToolCallSynthesizerStream } from '../src/tool-calls/index.ts'
+import { DsmlPartSanitizerStream, type Part, ToolCallSynthesizerStream } from '../src/parts/index.ts'
 import { blackholeValue, consume, cpuModel, heapAfterGc, importAsBuilt, median } from './measure.ts'
 import { dsmlHeavyStream, MARKER_BYTES, proseStream, type Workload } from './pipeline-inputs.ts'
 

@@ -1,7 +1,6 @@
 export * from './chat-completions/index.ts'
 export * from './dsml/index.ts'
-export type { Channel, ChunkOrigin, Part, PartType } from './parts.ts'
 export * from './sse/index.ts'
-export * from './tool-calls/index.ts'
+export * from './parts/index.ts'
 // The gateway's helpers (`declaredToolNames`, `gatewayError`, `upstreamChatUrl`) stay on `dsml-streams/gateway`.
 export { createChatCompletionsGateway, type ChatCompletionsGateway, type ChatCompletionsGatewayOptions, type GatewayForward } from './gateway/index.ts'

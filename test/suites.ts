@@ -30,8 +30,6 @@ import * as dsmlFixtures from './dsml/fixtures.cases.ts'
 import * as dsmlGrammar from './dsml/grammar.cases.ts'
 import * as dsmlHold from './dsml/hold.cases.ts'
 import * as dsmlParse from './dsml/parse.cases.ts'
-import * as dsmlPartSanitizerStream from './dsml/part-sanitizer-stream.cases.ts'
-import * as dsmlPartSanitizer from './dsml/part-sanitizer.cases.ts'
 import * as dsmlPartialTags from './dsml/partial-tags.cases.ts'
 import * as dsmlProperties from './dsml/properties.cases.ts'
 import * as dsmlRepair from './dsml/repair.cases.ts'
@@ -44,12 +42,14 @@ import * as dsmlToolSchema from './dsml/tool-schema.cases.ts'
 import * as dsmlWildCaptures from './dsml/wild-captures.cases.ts'
 import * as gatewayHandler from './gateway/handler.cases.ts'
 import * as gatewayReplayUpstream from './gateway/replay-upstream.cases.ts'
-import * as historyRepair from './history-repair.cases.ts'
+import * as partsHistoryRepair from './parts/history-repair.cases.ts'
+import * as partsPartSanitizerStream from './parts/part-sanitizer-stream.cases.ts'
+import * as partsPartSanitizer from './parts/part-sanitizer.cases.ts'
+import * as partsSynthesizer from './parts/synthesizer.cases.ts'
 import * as sseSseDecoder from './sse/sse-decoder.cases.ts'
 import * as sseSseEncoder from './sse/sse-encoder.cases.ts'
 import * as sseSseStreams from './sse/sse-streams.cases.ts'
 import * as supportSelf from './support/self.cases.ts'
-import * as toolCallsSynthesizer from './tool-calls/synthesizer.cases.ts'
 
 interface CasesModule {
   suite?: Suite
@@ -80,8 +80,6 @@ const modules: Record<string, CasesModule> = {
   './dsml/grammar.cases.ts': dsmlGrammar,
   './dsml/hold.cases.ts': dsmlHold,
   './dsml/parse.cases.ts': dsmlParse,
-  './dsml/part-sanitizer-stream.cases.ts': dsmlPartSanitizerStream,
-  './dsml/part-sanitizer.cases.ts': dsmlPartSanitizer,
   './dsml/partial-tags.cases.ts': dsmlPartialTags,
   './dsml/properties.cases.ts': dsmlProperties,
   './dsml/repair.cases.ts': dsmlRepair,
@@ -94,12 +92,14 @@ const modules: Record<string, CasesModule> = {
   './dsml/wild-captures.cases.ts': dsmlWildCaptures,
   './gateway/handler.cases.ts': gatewayHandler,
   './gateway/replay-upstream.cases.ts': gatewayReplayUpstream,
-  './history-repair.cases.ts': historyRepair,
+  './parts/history-repair.cases.ts': partsHistoryRepair,
+  './parts/part-sanitizer-stream.cases.ts': partsPartSanitizerStream,
+  './parts/part-sanitizer.cases.ts': partsPartSanitizer,
+  './parts/synthesizer.cases.ts': partsSynthesizer,
   './sse/sse-decoder.cases.ts': sseSseDecoder,
   './sse/sse-encoder.cases.ts': sseSseEncoder,
   './sse/sse-streams.cases.ts': sseSseStreams,
   './support/self.cases.ts': supportSelf,
-  './tool-calls/synthesizer.cases.ts': toolCallsSynthesizer,
 }
 
 function suitesOf(path: string, module: CasesModule): Suite[] {

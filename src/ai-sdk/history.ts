@@ -14,7 +14,7 @@
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4Message, LanguageModelV4Prompt } from '@ai-sdk/provider'
 import type { DsmlSanitizerOptions } from '../dsml/index.ts'
-import { repairHistoryText } from '../history-repair.ts'
+import { repairHistoryText } from '../parts/history-repair.ts'
 import { engineOptions, type ResolvedMiddlewareOptions } from './options.ts'
 
 /** A part's text repaired (a note in place of each removed call in text; none in reasoning), its diagnostics reported. */

@@ -19,7 +19,7 @@ import { repairPrompt } from './history.ts'
 import { resolveMiddlewareOptions, type DsmlMiddlewareOptions } from './options.ts'
 import { createDsmlStreamTransform } from './stream-transformer.ts'
 
-export { historyNote } from '../history-repair.ts'
+export { historyNote } from '../parts/history-repair.ts'
 export type { DsmlMiddlewareDiagnostic, DsmlMiddlewareDiagnosticKind, DsmlMiddlewareOptions } from './options.ts'
 
 /**

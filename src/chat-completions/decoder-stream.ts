@@ -1,5 +1,5 @@
 /** `ChatCompletionsDecoderStream`: SSE messages in, neutral parts out. */
-import type { Part } from '../parts.ts'
+import type { Part } from '../parts/part.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { decodeChatCompletionsMessage } from './decoder.ts'
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'

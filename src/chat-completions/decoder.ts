@@ -6,7 +6,7 @@
  * Only choice 0 is read (one message per stream); other choices are kept in
  * the chunk as they came.
  */
-import type { ChunkOrigin, Part } from '../parts.ts'
+import type { ChunkOrigin, Part } from '../parts/part.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 import { type ChatChoice, type ChatCompletionChunk, isChatCompletionChunk } from './types.ts'
 

@@ -1,5 +1,5 @@
 /** `ChatCompletionsEncoderStream`: neutral parts in, SSE messages out. */
-import type { Part } from '../parts.ts'
+import type { Part } from '../parts/part.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { createChatCompletionsEncoder } from './encoder.ts'
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'

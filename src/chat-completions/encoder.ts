@@ -7,7 +7,7 @@
  * 0 change; every other field (id, model, created, system_fingerprint,
  * logprobs, usage, unknown keys, other choices) is kept.
  */
-import type { ChunkOrigin, Part } from '../parts.ts'
+import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseEvent, SseMessage } from '../sse/types.ts'
 import { primaryChoice } from './decoder.ts'
 import type { ChunkShape } from './plain-chunk.ts'

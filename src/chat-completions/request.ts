@@ -9,7 +9,7 @@
  * pass unchanged. The input is not modified; unchanged messages are the same
  * objects.
  */
-import { type HistoryRepairOptions, historyNote, repairHistoryText } from '../history-repair.ts'
+import { type HistoryRepairOptions, historyNote, repairHistoryText } from '../parts/history-repair.ts'
 
 /** History repair's options (the note in place of removed calls: `historyNote` by default). */
 export type SanitizeChatCompletionsRequestOptions = HistoryRepairOptions

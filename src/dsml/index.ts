@@ -1,6 +1,4 @@
 export { containsDsmlSentinel } from './sentinel.ts'
-export { createDsmlPartSanitizer, type DsmlPartSanitizer } from './part-sanitizer.ts'
-export { DsmlPartSanitizerStream, type DsmlPartSanitizerStreamOptions } from './part-sanitizer-stream.ts'
 export { DsmlSanitizerStream, type DsmlSanitizerStreamOptions } from './sanitizer-stream.ts'
 export { createDsmlSanitizer } from './sanitizer.ts'
 export { parseDsml, type ParseDsmlResult, sanitizeText, type SanitizeTextResult } from './sanitize-text.ts'

@@ -55,6 +55,8 @@ export interface Diagnostic {
   tool?: string
   /** A short human-readable explanation. */
   message: string
+  /** The id of the call a `recovered-call`, `suppressed-call` or `duplicate-call` of the settlement is about. */
+  toolCallId?: string
 }
 
 export type SanitizerEvent =

@@ -74,15 +74,15 @@ function kinds(run: RepairRun): string[] {
 export const suite = defineSuite('chat-completions/behaviour', (test) => {
   // ------------------------------------------------------------------ native + leaked
 
-  test('native then leaked duplicate: only the native call goes out, the markup is removed, a suppressed-call diagnostic', async () => {
+  test('native then leaked duplicate: only the native call goes out, the markup is removed, a duplicate-call diagnostic', async () => {
     const input = ROLE + nativeCall(0, 'call_native', 'bash', NATIVE_ARGS) + text('Running it. ') + text(BASH) + chunk({}, 'tool_calls') + USAGE_CHUNK + DONE
     const run = await check(input)
     assertEqual(run.repaired.calls, [{ index: 0, id: 'call_native', type: 'function', name: 'bash', arguments: NATIVE_ARGS }], 'native call only')
     assertEqual(run.repaired.content, 'Running it. ', 'markup removed')
     assertEqual(run.repaired.finishReasons, ['tool_calls'], 'finish as it came')
     assertEqual(run.repaired.usages, [USAGE], 'usage')
-    assert(kinds(run).includes('suppressed-call'), `suppressed-call reported: ${kinds(run).join(', ')}`)
-    assertEqual(run.diagnostics.find((diagnostic) => diagnostic.kind === 'suppressed-call')?.tool, 'bash', 'names the tool')
+    assert(kinds(run).includes('duplicate-call'), `duplicate-call reported: ${kinds(run).join(', ')}`)
+    assertEqual(run.diagnostics.find((diagnostic) => diagnostic.kind === 'duplicate-call')?.tool, 'bash', 'names the tool')
   })
 
   test('leaked then native duplicate: the recovered call is still not sent (the decision waits for the finish)', async () => {
@@ -91,7 +91,7 @@ export const suite = defineSuite('chat-completions/behaviour', (test) => {
     assertEqual(run.repaired.calls.map((call) => call.id), ['call_native'], 'native call only')
     assertEqual(run.repaired.content, '', 'markup removed')
     assertEqual(run.repaired.finishReasons, ['tool_calls'], 'finish')
-    assert(kinds(run).includes('suppressed-call'), 'suppressed-call reported')
+    assert(kinds(run).includes('duplicate-call'), 'duplicate-call reported')
   })
 
   test('native calls win for the whole message: a different leaked call is not sent either, in both orders', async () => {
@@ -131,7 +131,7 @@ export const suite = defineSuite('chat-completions/behaviour', (test) => {
     assertEqual(callShapes(run.repaired.calls), [{ name: 'bash', arguments: { command: 'ls -la' } }], 'one call')
     assertEqual(run.repaired.reasoning, 'Plan: ', 'reasoning cleaned')
     assertEqual(run.repaired.content, '', 'content cleaned')
-    assert(kinds(run).includes('suppressed-call'), 'the copy is reported')
+    assert(kinds(run).includes('duplicate-call'), 'the copy is reported')
   })
 
   test('a call leaked twice in content is sent twice (only a cross-channel copy is deduplicated)', async () => {

@@ -16,7 +16,7 @@
  */
 import { createChatCompletionsDecoder, decodeChatCompletionsMessage } from '../../src/chat-completions/decoder.ts'
 import { createChatCompletionsEncoder } from '../../src/chat-completions/encoder.ts'
-import type { ChunkOrigin, Part } from '../../src/parts.ts'
+import type { ChunkOrigin, Part } from '../../src/parts/part.ts'
 import { encodeSseMessage } from '../../src/sse/sse-encoder.ts'
 import type { SseEvent, SseMessage } from '../../src/sse/types.ts'
 import { assert, assertEqual } from '../support/assert.ts'

@@ -10,14 +10,14 @@ import { ChatCompletionsDecoderStream } from '../../src/chat-completions/decoder
 import { ChatCompletionsEncoderStream } from '../../src/chat-completions/encoder-stream.ts'
 import { createChatCompletionsRepair, type ChatCompletionsRepairOptions } from '../../src/chat-completions/repair.ts'
 import { ChatCompletionsRepairStream } from '../../src/chat-completions/repair-stream.ts'
-import { DsmlPartSanitizerStream } from '../../src/dsml/part-sanitizer-stream.ts'
+import { DsmlPartSanitizerStream } from '../../src/parts/part-sanitizer-stream.ts'
 import type { Diagnostic } from '../../src/dsml/types.ts'
-import type { Part } from '../../src/parts.ts'
+import type { Part } from '../../src/parts/part.ts'
 import { createSseDecoder } from '../../src/sse/sse-decoder.ts'
 import { SseDecoderStream } from '../../src/sse/sse-decoder-stream.ts'
 import { SseEncoderStream } from '../../src/sse/sse-encoder-stream.ts'
 import { isSseComment, type SseMessage } from '../../src/sse/types.ts'
-import { ToolCallSynthesizerStream } from '../../src/tool-calls/synthesizer-stream.ts'
+import { ToolCallSynthesizerStream } from '../../src/parts/synthesizer-stream.ts'
 import { collect, collectUntilError, streamOf } from '../support/streams.ts'
 export { collect, collectUntilError, streamOf }
 

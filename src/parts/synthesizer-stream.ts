@@ -1,5 +1,5 @@
 /** `ToolCallSynthesizerStream`: parts in, parts out (a thin wrapper over `createToolCallSynthesizer`). */
-import type { Part } from '../parts.ts'
+import type { Part } from './part.ts'
 import { createToolCallSynthesizer, type ToolCallSynthesizerOptions } from './synthesizer.ts'
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
 

@@ -4,17 +4,18 @@
  *
  * - recovered calls are held until the finish and emitted just before it,
  *   indexed after any native call, `stop` rewritten to `tool_calls`;
- * - native calls in the same message (either order) suppress them all;
+ * - native calls in the same message (either order) suppress them all
+ *   (`duplicate-call` for one equal to a native call);
  * - `length` / `content_filter` / anything else: nothing unless
  *   `recoverOnTruncation`; no finish: nothing (reported at the end);
  * - a call recovered from both channels is sent once;
  * - ids: `call_` + 24 alphanumerics by default, or an injected `generateId`;
  *   arguments go on the wire as a JSON string.
  */
-import type { Part } from '../../src/parts.ts'
+import type { Part } from '../../src/parts/part.ts'
 import type { ToolCall } from '../../src/dsml/types.ts'
-import { createToolCallSynthesizer, type ToolCallSynthesizerOptions } from '../../src/tool-calls/synthesizer.ts'
-import { ToolCallSynthesizerStream } from '../../src/tool-calls/synthesizer-stream.ts'
+import { createToolCallSynthesizer, type ToolCallSynthesizerOptions } from '../../src/parts/synthesizer.ts'
+import { ToolCallSynthesizerStream } from '../../src/parts/synthesizer-stream.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
@@ -66,7 +67,7 @@ export const suite = defineSuite('tool-calls/synthesizer', (test) => {
     assertEqual(synthesizer.feed(recovered('b', { y: 2 })), [], 'held')
     const origin = { event: undefined, id: undefined, data: '{}', chunk: undefined, parts: [] }
     const out = synthesizer.feed({ type: 'finish', reason: 'stop', origin })
-    assertEqual(summary(out), ['call#0:a:id_a', 'call#1:b:id_b', 'finish:tool_calls'], 'calls then finish')
+    assertEqual(summary(out), ['call#0:a:id_a', 'recovered-call:a', 'call#1:b:id_b', 'recovered-call:b', 'finish:tool_calls'], 'each call and its diagnostic, then the finish')
     const last = out[out.length - 1]
     assert(last?.type === 'finish' && last.origin === origin, 'the rewritten finish keeps its origin (the chunk it came in)')
     const first = out[0]
@@ -81,7 +82,7 @@ export const suite = defineSuite('tool-calls/synthesizer', (test) => {
   })
 
   test('finish tool_calls with recovered calls: calls sent, finish kept', () => {
-    assertEqual(summary(run([recovered('a', { x: 1 }), finish('tool_calls')]).out), ['call#0:a:id_a', 'finish:tool_calls'])
+    assertEqual(summary(run([recovered('a', { x: 1 }), finish('tool_calls')]).out), ['call#0:a:id_a', 'recovered-call:a', 'finish:tool_calls'])
   })
 
   test('native tool calls in the message suppress every recovered call, whatever the order; the finish passes unchanged', () => {
@@ -97,13 +98,27 @@ export const suite = defineSuite('tool-calls/synthesizer', (test) => {
     }
   })
 
+  test('a recovered call equal to a native call of the message (streamed in fragments) is a duplicate-call; the settlement skips the engine\'s recovered-call', () => {
+    const start: Part = { type: 'native-tool-call', index: 0, id: 'call_n', name: 'bash', arguments: '{"command":' }
+    const rest: Part = { type: 'native-tool-call', index: 0, arguments: '"ls"}' }
+    const engineSaid: Part = { type: 'diagnostic', diagnostic: { kind: 'recovered-call', text: '', tool: 'bash', message: 'Recovered a call to "bash"' } }
+    for (const parts of [
+      [start, rest, recovered('bash', { command: 'ls' }), engineSaid, recovered('bash', { command: 'pwd' }), finish('tool_calls')],
+      [recovered('bash', { command: 'ls' }), engineSaid, recovered('bash', { command: 'pwd' }), start, rest, finish('tool_calls')],
+    ]) {
+      assertEqual(summary(run(parts).out.filter((part) => part.type !== 'native-tool-call')), ['duplicate-call:bash', 'suppressed-call:bash', 'finish:tool_calls'])
+    }
+  })
+
   test('recovered calls are indexed after native call indexes the message used', () => {
     // A native delta without id or name (an arguments fragment) is no new call, but its index is taken.
     const fragment: Part = { type: 'native-tool-call', index: 2, arguments: '"}' }
     assertEqual(summary(run([fragment, recovered('a', { x: 1 }), recovered('b', {}), finish('stop')]).out), [
       'native-tool-call',
       'call#3:a:id_a',
+      'recovered-call:a',
       'call#4:b:id_b',
+      'recovered-call:b',
       'finish:tool_calls',
     ])
   })
@@ -111,7 +126,7 @@ export const suite = defineSuite('tool-calls/synthesizer', (test) => {
   test('length, content_filter, insufficient_system_resource: nothing sent, finish kept; recoverOnTruncation sends them, finish kept', () => {
     for (const reason of ['length', 'content_filter', 'insufficient_system_resource']) {
       assertEqual(summary(run([recovered('a', { x: 1 }), finish(reason)]).out), ['suppressed-call:a', `finish:${reason}`], reason)
-      assertEqual(summary(run([recovered('a', { x: 1 }), finish(reason)], { recoverOnTruncation: true }).out), ['call#0:a:id_a', `finish:${reason}`], `${reason} + option`)
+      assertEqual(summary(run([recovered('a', { x: 1 }), finish(reason)], { recoverOnTruncation: true }).out), ['call#0:a:id_a', 'recovered-call:a', `finish:${reason}`], `${reason} + option`)
     }
   })
 
@@ -120,26 +135,27 @@ export const suite = defineSuite('tool-calls/synthesizer', (test) => {
     assertEqual(out, [], 'nothing during the stream')
     assertEqual(summary(ended), ['suppressed-call:a', 'suppressed-call:b'], 'reported at the end')
     assertEqual((ended[1] as { channel?: string }).channel, 'reasoning', 'channel kept')
-    assert((ended[0] as { channel?: string }).channel === undefined, 'no channel for text')
+    assertEqual((ended[0] as { channel?: string }).channel, 'text', 'text (a recovered call without a channel came from text)')
     const diagnostic = ended[0]
     assert(diagnostic?.type === 'diagnostic', 'diagnostic')
     assertEqual(diagnostic.diagnostic.text, '', 'removes nothing')
-    assert(diagnostic.diagnostic.message.length > 0, 'says why')
+    assertEqual(diagnostic.diagnostic.message, 'Call to "a" not emitted: the stream ended without a finish (set recoverOnTruncation to emit it)', 'says why')
+    assertEqual(diagnostic.diagnostic.toolCallId, 'id_a', 'names the call')
   })
 
   test('the same call from reasoning and text is sent once; the same call twice in one channel twice', () => {
     const draft = recovered('bash', { command: 'ls', flags: { a: 1, b: 2 } }, 'id_r', 'reasoning')
     const copy = recovered('bash', { flags: { b: 2, a: 1 }, command: 'ls' }, 'id_t', 'text')
-    assertEqual(summary(run([draft, copy, finish('stop')]).out), ['call#0:bash:id_r', 'suppressed-call:bash', 'finish:tool_calls'], 'cross-channel copy (key order ignored)')
+    assertEqual(summary(run([draft, copy, finish('stop')]).out), ['call#0:bash:id_r', 'recovered-call:bash', 'duplicate-call:bash', 'finish:tool_calls'], 'cross-channel copy (key order ignored)')
     const again = recovered('bash', { command: 'ls', flags: { a: 1, b: 2 } }, 'id_t2', 'text')
-    assertEqual(summary(run([copy, again, finish('stop')]).out), ['call#0:bash:id_t', 'call#1:bash:id_t2', 'finish:tool_calls'], 'same channel: both')
+    assertEqual(summary(run([copy, again, finish('stop')]).out), ['call#0:bash:id_t', 'recovered-call:bash', 'call#1:bash:id_t2', 'recovered-call:bash', 'finish:tool_calls'], 'same channel: both')
     const other = recovered('bash', { command: 'pwd' }, 'id_o', 'text')
-    assertEqual(summary(run([draft, other, finish('stop')]).out), ['call#0:bash:id_r', 'call#1:bash:id_o', 'finish:tool_calls'], 'different arguments: both')
+    assertEqual(summary(run([draft, other, finish('stop')]).out), ['call#0:bash:id_r', 'recovered-call:bash', 'call#1:bash:id_o', 'recovered-call:bash', 'finish:tool_calls'], 'different arguments: both')
   })
 
   test('custom stopFinishReason and toolCallsFinishReason', () => {
     const options = { stopFinishReason: 'end_turn', toolCallsFinishReason: 'tool_use' }
-    assertEqual(summary(run([recovered('a', { x: 1 }), finish('end_turn')], options).out), ['call#0:a:id_a', 'finish:tool_use'])
+    assertEqual(summary(run([recovered('a', { x: 1 }), finish('end_turn')], options).out), ['call#0:a:id_a', 'recovered-call:a', 'finish:tool_use'])
     assertEqual(summary(run([recovered('a', { x: 1 }), finish('stop')], options).out), ['suppressed-call:a', 'finish:stop'], '"stop" is not the stop reason here')
   })
 

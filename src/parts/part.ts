@@ -9,7 +9,7 @@
  * as it came — without re-serialising — when every part of its group is one
  * the decoder made for it, untouched, in the same order.
  */
-import type { Diagnostic, ToolCall } from './dsml/types.ts'
+import type { Diagnostic, ToolCall } from '../dsml/types.ts'
 
 /** Where a group of parts came from: one provider chunk, kept whole. */
 export interface ChunkOrigin<Chunk = unknown> {
@@ -47,7 +47,7 @@ export type Part =
   /** A call recovered from leaked markup (not yet given a protocol id and index). */
   | { type: 'tool-call'; call: ToolCall; source: string; channel?: Channel }
   /** A call ready for the wire: the synthesizer gave it its index. */
-  | { type: 'synthesized-tool-call'; index: number; call: ToolCall }
+  | { type: 'synthesized-tool-call'; index: number; call: ToolCall; channel?: Channel }
   /** Something the sanitizer removed or decided; encoders do not write these. */
   | { type: 'diagnostic'; diagnostic: Diagnostic; channel?: Channel }
   /** The end of a message: finish reason as the provider spells it (`stop`, `length`, `tool_calls`…). */

@@ -3,8 +3,8 @@
  * each interrupted by the other or by a native call (`flush`), ended by a
  * finish, an error or the end of the stream. TEST-MATRIX `stream-transition`.
  */
-import type { Part } from '../../src/parts.ts'
-import { createDsmlPartSanitizer } from '../../src/dsml/part-sanitizer.ts'
+import type { Part } from '../../src/parts/part.ts'
+import { createDsmlPartSanitizer } from '../../src/parts/part-sanitizer.ts'
 import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import fc from 'fast-check'

@@ -6,10 +6,10 @@
  * it ran a tool it never ran; removed special tokens leave nothing. Synthetic
  * calls are never added to history (they would run twice).
  */
-import type { DsmlSanitizerOptions } from './dsml/options.ts'
-import { createDsmlSanitizer } from './dsml/sanitizer.ts'
-import { holdsCallMarkup } from './dsml/sentinel.ts'
-import type { Diagnostic } from './dsml/types.ts'
+import type { DsmlSanitizerOptions } from '../dsml/options.ts'
+import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
+import { holdsCallMarkup } from '../dsml/sentinel.ts'
+import type { Diagnostic } from '../dsml/types.ts'
 
 export interface HistoryRepairOptions extends Omit<DsmlSanitizerOptions, 'mode' | 'role'> {
   /**

@@ -9,16 +9,34 @@
  * start not yet decided for the channel's next text); a finish, an error or
  * the end of the stream ends them. `chunk-end`, comments, usage and
  * unreadable chunks do not resolve anything: a block may span them.
+ *
+ * An adapter whose stream knows more boundaries than the part model (the AI
+ * SDK's text ids, its file and source parts) resolves a channel itself with
+ * `flush()` (both channels interrupted, as by a native call) and
+ * `endChannel()` (the channel's text ends, as at a finish).
  */
-import type { Channel, Part } from '../parts.ts'
-import { type DsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from './options.ts'
-import { createDsmlSanitizer } from './sanitizer.ts'
-import type { DsmlSanitizer, NativeToolCall, SanitizerEvent } from './types.ts'
+import type { Channel, Part } from './part.ts'
+import { type DsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from '../dsml/options.ts'
+import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
+import type { DsmlSanitizer, NativeToolCall, SanitizerEvent } from '../dsml/types.ts'
+
+export interface DsmlPartSanitizerOptions extends DsmlSanitizerOptions {
+  /**
+   * Recover calls from reasoning too (same rules as the answer). `false`:
+   * markup in reasoning is removed, never turned into a call.
+   * @default true
+   */
+  recoverFromReasoning?: boolean
+}
 
 export interface DsmlPartSanitizer {
   feed(part: Part): Part[]
   /** End of input: resolves both channels. */
   end(): Part[]
+  /** Both channels are interrupted, as by a native call: what they hold is resolved, but an undecided tag start. */
+  flush(): Part[]
+  /** The channel's text ends, as at a finish: everything it holds is resolved; its next text starts afresh. */
+  endChannel(channel: Channel): Part[]
   /** Notes a native call on both channels, so an identical recovered call is removed. */
   noteNativeToolCall(call: NativeToolCall): void
   /** Characters held back by both channels together. */
@@ -31,8 +49,14 @@ export interface DsmlPartSanitizer {
   readonly idle: boolean
 }
 
-export function createDsmlPartSanitizer(options: DsmlSanitizerOptions | ResolvedOptions = {}): DsmlPartSanitizer {
-  return new PartSanitizer(resolveOptions(options))
+export function createDsmlPartSanitizer(options: DsmlPartSanitizerOptions | ResolvedOptions = {}): DsmlPartSanitizer {
+  const recoverFromReasoning = (options as DsmlPartSanitizerOptions).recoverFromReasoning ?? true
+  if (typeof recoverFromReasoning !== 'boolean') {
+    throw new TypeError(`Cannot use option "recoverFromReasoning": expected a boolean, got ${typeof recoverFromReasoning}`)
+  }
+  const resolved = resolveOptions(options)
+  const reasoning = recoverFromReasoning || resolved.mode !== 'recover' ? resolved : { ...resolved, mode: 'strip' as const }
+  return new PartSanitizer(resolved, reasoning)
 }
 
 /** A class, so that one per open stream pays for its fields only and every instance shares one map. */
@@ -41,13 +65,15 @@ class PartSanitizer implements DsmlPartSanitizer {
   #reasoningEngine: DsmlSanitizer
 
   #resolved: ResolvedOptions
+  #reasoningResolved: ResolvedOptions
   /** Noted native calls, for an engine made after a finish. */
   #nativeCalls: NativeToolCall[] | undefined
 
-  constructor(resolved: ResolvedOptions) {
+  constructor(resolved: ResolvedOptions, reasoningResolved: ResolvedOptions) {
     this.#resolved = resolved
+    this.#reasoningResolved = reasoningResolved
     this.#textEngine = createDsmlSanitizer(resolved)
-    this.#reasoningEngine = createDsmlSanitizer(resolved)
+    this.#reasoningEngine = createDsmlSanitizer(reasoningResolved)
   }
 
   feed(part: Part): Part[] {
@@ -94,6 +120,19 @@ class PartSanitizer implements DsmlPartSanitizer {
     return out
   }
 
+  flush(): Part[] {
+    const out: Part[] = []
+    this.#interrupt('text', out)
+    this.#interrupt('reasoning', out)
+    return out
+  }
+
+  endChannel(channel: Channel): Part[] {
+    const out: Part[] = []
+    this.#end(channel, out)
+    return out
+  }
+
   noteNativeToolCall(call: NativeToolCall): void {
     ;(this.#nativeCalls ??= []).push(call)
     this.#textEngine.noteNativeToolCall(call)
@@ -120,7 +159,7 @@ class PartSanitizer implements DsmlPartSanitizer {
     const engine = channel === 'text' ? this.#textEngine : this.#reasoningEngine
     if (engine.heldChars === 0) return
     toParts(engine.end(), channel, out)
-    const fresh = createDsmlSanitizer(this.#resolved)
+    const fresh = createDsmlSanitizer(channel === 'text' ? this.#resolved : this.#reasoningResolved)
     for (const call of this.#nativeCalls ?? []) fresh.noteNativeToolCall(call)
     if (channel === 'text') this.#textEngine = fresh
     else this.#reasoningEngine = fresh

@@ -4,13 +4,13 @@
  * middleware's transformParams, come out the same.
  */
 import type { LanguageModelV4Message } from '@ai-sdk/provider'
-import { dsmlMiddleware } from '../src/ai-sdk/index.ts'
-import { sanitizeChatCompletionsRequest } from '../src/chat-completions/request.ts'
-import { historyNote, repairHistoryText } from '../src/history-repair.ts'
-import { callOptions, streamModel } from './ai-sdk/support.ts'
-import { assert, assertEqual } from './support/assert.ts'
-import { block, close, eos, invoke, leaksMarkup, param } from './support/dsml-builders.ts'
-import { defineSuite } from './support/harness.ts'
+import { dsmlMiddleware } from '../../src/ai-sdk/index.ts'
+import { sanitizeChatCompletionsRequest } from '../../src/chat-completions/request.ts'
+import { historyNote, repairHistoryText } from '../../src/parts/history-repair.ts'
+import { callOptions, streamModel } from '../ai-sdk/support.ts'
+import { assert, assertEqual } from '../support/assert.ts'
+import { block, close, eos, invoke, leaksMarkup, param } from '../support/dsml-builders.ts'
+import { defineSuite } from '../support/harness.ts'
 
 const TEXTS = [
   `I will edit it.\n\n${block([invoke('edit', [param('path', 'a.ts')])])}`,

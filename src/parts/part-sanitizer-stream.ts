@@ -4,8 +4,8 @@
  * reasoning text cleaned by one engine each, every other part passed through
  * (see `part-sanitizer.ts` for what resolves held text).
  */
-import type { Part } from '../parts.ts'
-import type { DsmlSanitizerOptions } from './options.ts'
+import type { Part } from './part.ts'
+import type { DsmlSanitizerOptions } from '../dsml/options.ts'
 import { createDsmlPartSanitizer, type DsmlPartSanitizer } from './part-sanitizer.ts'
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
 

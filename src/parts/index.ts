@@ -1,0 +1,5 @@
+export type { Channel, ChunkOrigin, Part, PartType } from './part.ts'
+export { createDsmlPartSanitizer, type DsmlPartSanitizer, type DsmlPartSanitizerOptions } from './part-sanitizer.ts'
+export { DsmlPartSanitizerStream, type DsmlPartSanitizerStreamOptions } from './part-sanitizer-stream.ts'
+export { createToolCallSynthesizer, type ToolCallSynthesizer, type ToolCallSynthesizerOptions } from './synthesizer.ts'
+export { ToolCallSynthesizerStream, type ToolCallSynthesizerStreamOptions } from './synthesizer-stream.ts'

@@ -1,0 +1,111 @@
+/**
+ * `createToolCallSynthesizer`: turns recovered calls into protocol tool calls
+ * at the end of the message (DESIGN.md §5.6–5.7).
+ *
+ * Recovered calls are held until the `finish` part, so the decision sees the
+ * whole message whatever the arrival order. At the finish (or at the end of
+ * the stream, when no finish came) `settleRecoveredCalls` decides each one;
+ * an emitted call becomes a `synthesized-tool-call` part, indexed after every
+ * native call, followed by its `recovered-call` diagnostic, just before the
+ * finish, and a `stop` finish becomes `tool_calls`. A withheld call gives its
+ * `suppressed-call` or `duplicate-call` diagnostic.
+ *
+ * The engine's own `recovered-call` diagnostics (a call was read from
+ * markup) are not passed on: what became of each call is reported once, by
+ * the settlement.
+ */
+import type { Part } from './part.ts'
+import { type MessageEnding, NativeCallLedger, type RecoveredCall, settleRecoveredCalls } from './settlement.ts'
+
+export interface ToolCallSynthesizerOptions {
+  /**
+   * Send recovered calls even when the message finished for another reason
+   * than `stop` (`length`, `content_filter`…). The finish reason is kept.
+   * @default false
+   */
+  recoverOnTruncation?: boolean
+  /** The finish reason that means "the model called tools". @default 'tool_calls' */
+  toolCallsFinishReason?: string
+  /** The finish reason that recovered calls replace. @default 'stop' */
+  stopFinishReason?: string
+}
+
+export interface ToolCallSynthesizer {
+  feed(part: Part): Part[]
+  end(): Part[]
+}
+
+type RecoveredCallPart = Extract<Part, { type: 'tool-call' }>
+
+interface PendingCall extends RecoveredCall {
+  part: RecoveredCallPart
+}
+
+export function createToolCallSynthesizer(options: ToolCallSynthesizerOptions = {}): ToolCallSynthesizer {
+  return new Synthesizer(options)
+}
+
+/** A class, so that one per open stream pays for its fields only and every instance shares one map. */
+class Synthesizer implements ToolCallSynthesizer {
+  #toolCalls: string
+  #stop: string
+  #onTruncation: boolean
+  #pending: PendingCall[] = []
+  #natives: NativeCallLedger | undefined = undefined
+
+  constructor(options: ToolCallSynthesizerOptions) {
+    this.#toolCalls = options.toolCallsFinishReason ?? 'tool_calls'
+    this.#stop = options.stopFinishReason ?? 'stop'
+    if ('synthesizeOnTruncation' in options) {
+      throw new TypeError('Cannot use option "synthesizeOnTruncation": it is named "recoverOnTruncation", as in every entry point')
+    }
+    this.#onTruncation = options.recoverOnTruncation === true
+  }
+
+  feed(part: Part): Part[] {
+    switch (part.type) {
+      case 'tool-call':
+        this.#pending.push({ call: part.call, channel: part.channel ?? 'text', part })
+        return []
+      case 'native-tool-call':
+        ;(this.#natives ??= new NativeCallLedger()).note(part)
+        return [part]
+      case 'diagnostic':
+        return part.diagnostic.kind === 'recovered-call' ? [] : [part]
+      case 'finish':
+        return this.#settle(part)
+      default:
+        return [part]
+    }
+  }
+
+  end(): Part[] {
+    return this.#settle(undefined)
+  }
+
+  #settle(finish: (Part & { type: 'finish' }) | undefined): Part[] {
+    const out: Part[] = []
+    const pending = this.#pending
+    const natives = this.#natives
+    this.#pending = []
+    this.#natives = undefined
+    if (pending.length === 0) {
+      if (finish !== undefined) out.push(finish)
+      return out
+    }
+    const ending: MessageEnding | undefined =
+      finish === undefined
+        ? undefined
+        : { kind: finish.reason === this.#stop ? 'stop' : finish.reason === this.#toolCalls ? 'tool-calls' : 'other', reason: finish.reason }
+    const settlement = settleRecoveredCalls(pending, natives ?? NO_NATIVES, ending, this.#onTruncation)
+    let index = natives?.nextIndex ?? 0
+    for (const { entry, emitted, diagnostic } of settlement.outcomes) {
+      if (emitted) out.push({ type: 'synthesized-tool-call', index: index++, call: entry.call, channel: entry.channel })
+      out.push({ type: 'diagnostic', diagnostic, channel: entry.channel })
+    }
+    if (finish !== undefined) out.push(settlement.finishAsToolCalls ? { type: 'finish', reason: this.#toolCalls, origin: finish.origin } : finish)
+    return out
+  }
+}
+
+const NO_NATIVES = { count: 0, keys: new Set<string>() }
