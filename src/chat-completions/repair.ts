@@ -18,19 +18,17 @@
  *   `JSON.stringify` of the whole chunk.
  */
 import { withRequestDefaults } from './request-tools.ts'
-import type { DsmlSanitizerOptions } from '../dsml/options.ts'
-import { createDsmlPartSanitizer, type DsmlPartSanitizer } from '../parts/part-sanitizer.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 import type { Part } from '../parts/part.ts'
+import { createPartRepair, type PartRepair, type PartRepairOptions } from '../parts/part-repair.ts'
 import { createSseDecoderCore, type SseDecoderCore } from '../sse/sse-decoder.ts'
 import { encodeSseMessage } from '../sse/sse-encoder.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
-import { createToolCallSynthesizer, type ToolCallSynthesizer, type ToolCallSynthesizerOptions } from '../parts/synthesizer.ts'
 import { decodeChatCompletionsMessage } from './decoder.ts'
 import { type ChatCompletionsEncoderCore, createChatCompletionsEncoderCore, ShapedOrigin, type ShapeFacts, shapeFacts } from './encoder.ts'
 import { CHUNK_PLAIN, CHUNK_SHAPED, type ChunkShape, createChunkReader } from './plain-chunk.ts'
 
-export interface ChatCompletionsRepairOptions extends DsmlSanitizerOptions, ToolCallSynthesizerOptions {
+export interface ChatCompletionsRepairOptions extends PartRepairOptions {
   /** Longest SSE line or event, in characters (see `SseDecoderOptions`). @default 8_388_608 */
   maxBufferSize?: number
   /** Called with every diagnostic (removed markup, recovered or suppressed calls, malformed chunks). */
@@ -80,8 +78,7 @@ export function createChatCompletionsRepairCore(options: ChatCompletionsRepairOp
 /** A class, so that one per open stream pays for its fields only and every instance shares one map. */
 class Repair implements ChatCompletionsRepairCore {
   #sse: SseDecoderCore
-  #sanitizer: DsmlPartSanitizer
-  #synthesizer: ToolCallSynthesizer
+  #parts: PartRepair
   #encoder: ChatCompletionsEncoderCore
   #reader = createChunkReader()
   /** The facts of the reader's current shape, once asked. */
@@ -95,11 +92,10 @@ class Repair implements ChatCompletionsRepairCore {
   constructor(given: ChatCompletionsRepairOptions) {
     const options = withRequestDefaults(given)
     this.#sse = createSseDecoderCore(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize })
-    this.#sanitizer = createDsmlPartSanitizer(options)
-    this.#synthesizer = createToolCallSynthesizer(options)
+    this.#parts = createPartRepair(options, { emit: (part) => this.#encode(part) })
     this.#encoder = createChatCompletionsEncoderCore()
     this.#onDiagnostic = options.onDiagnostic
-    this.#quiet = this.#sanitizer.idle
+    this.#quiet = this.#parts.idle
   }
 
   feed(chunk: string | Uint8Array): string | undefined {
@@ -143,10 +139,7 @@ class Repair implements ChatCompletionsRepairCore {
   end(): string {
     this.#out = ''
     for (const message of this.#sse.end()) if (this.#repair(message)) this.#out += encodeSseMessage(message)
-    const rest = this.#sanitizer.end()
-    for (const part of rest) this.#synthesize(part)
-    if (rest.length > 0) this.#synthesize({ type: 'chunk-end' })
-    for (const part of this.#synthesizer.end()) this.#encode(part)
+    this.#parts.end()
     for (const message of this.#encoder.end()) this.#out += encodeSseMessage(message)
     return this.#out
   }
@@ -159,16 +152,8 @@ class Repair implements ChatCompletionsRepairCore {
     for (const message of this.#encoder.feed(part)) this.#out += encodeSseMessage(message)
   }
 
-  #synthesize(part: Part): void {
-    for (const next of this.#synthesizer.feed(part)) this.#encode(next)
-  }
-
-  #sanitize(part: Part): void {
-    for (const next of this.#sanitizer.feed(part)) this.#synthesize(next)
-  }
-
   #settle(): void {
-    this.#quiet = this.#sanitizer.idle
+    this.#quiet = this.#parts.idle
   }
 
   /** The chain for a chunk of the reader's shape (CHUNK_SHAPED): what decodeChatCompletionsMessage gives, without parsing. */
@@ -176,8 +161,8 @@ class Repair implements ChatCompletionsRepairCore {
     const origin = new ShapedOrigin(message, this.#facts!)
     const part: Part = { type: 'text', text: this.#reader.content, origin }
     origin.parts.push(part)
-    this.#sanitize(part)
-    this.#sanitize({ type: 'chunk-end', origin })
+    this.#parts.feed(part)
+    this.#parts.feed({ type: 'chunk-end', origin })
     this.#settle()
   }
 
@@ -197,7 +182,7 @@ class Repair implements ChatCompletionsRepairCore {
         return false
       }
     }
-    for (const part of decodeChatCompletionsMessage(message)) this.#sanitize(part)
+    for (const part of decodeChatCompletionsMessage(message)) this.#parts.feed(part)
     this.#settle()
     return false
   }

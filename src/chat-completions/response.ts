@@ -12,9 +12,9 @@
  *   and empty bodies pass through untouched.
  */
 import { withRequestDefaults } from './request-tools.ts'
-import { callKey } from '../dsml/arguments.ts'
-import { sanitizeText } from '../dsml/sanitize-text.ts'
 import type { ToolCall } from '../dsml/types.ts'
+import type { Part } from '../parts/part.ts'
+import { createPartRepair } from '../parts/part-repair.ts'
 import type { ChatCompletionsRepairOptions } from './repair.ts'
 import { repairChatCompletionsBody } from './repair-body.ts'
 
@@ -46,6 +46,43 @@ function toWire(call: ToolCall): { id: string; type: 'function'; function: { nam
   return { id: call.id, type: 'function', function: { name: call.name, arguments: JSON.stringify(call.arguments) } }
 }
 
+/** A message's native calls as the parts a stream would have carried. */
+function nativeParts(toolCalls: unknown): Part[] {
+  if (!Array.isArray(toolCalls)) return []
+  return toolCalls.map((call: { id?: unknown; function?: { name?: unknown; arguments?: unknown } } | null, index) => {
+    const part: Part = { type: 'native-tool-call', index }
+    const name = call?.function?.name
+    const args = call?.function?.arguments
+    part.id = typeof call?.id === 'string' ? call.id : `native_${index}`
+    if (typeof name === 'string') part.name = name
+    if (typeof args === 'string') part.arguments = args
+    return part
+  })
+}
+
+/** One message through the part pipeline: its reasoning, its content, its native calls, its finish. */
+function repairMessage(message: JsonMessage, finishReason: unknown, options: RepairChatCompletionsResponseOptions) {
+  let content = ''
+  let reasoning = ''
+  const calls: ToolCall[] = []
+  let finish: string | undefined
+  const repair = createPartRepair(options, {
+    emit(part) {
+      if (part.type === 'text') content += part.text
+      else if (part.type === 'reasoning') reasoning += part.text
+      else if (part.type === 'synthesized-tool-call') calls.push(part.call)
+      else if (part.type === 'finish') finish = part.reason
+      else if (part.type === 'diagnostic') options.onDiagnostic?.(part.diagnostic)
+    },
+  })
+  if (typeof message.reasoning_content === 'string') repair.feed({ type: 'reasoning', text: message.reasoning_content })
+  if (typeof message.content === 'string') repair.feed({ type: 'text', text: message.content })
+  for (const part of nativeParts(message.tool_calls)) repair.feed(part)
+  if (typeof finishReason === 'string') repair.feed({ type: 'finish', reason: finishReason })
+  repair.end()
+  return { content, reasoning, calls, finish }
+}
+
 /** Repairs a parsed `chat.completion` object; returns undefined when nothing changed. */
 export function repairChatCompletion(body: unknown, given: RepairChatCompletionsResponseOptions = {}): unknown {
   const options = withRequestDefaults(given)
@@ -55,50 +92,24 @@ export function repairChatCompletion(body: unknown, given: RepairChatCompletions
   const repairedChoices = choices.map((choice) => {
     const message = choice?.message
     if (message === undefined || message === null || typeof message !== 'object') return choice
+    const repaired = repairMessage(message, choice.finish_reason, options)
     const next: JsonMessage = { ...message }
-    let nextChoice: JsonChoice = choice
-    const calls: ToolCall[] = []
-    const seen = new Set<string>()
-    const seenIn = { reasoning_content: new Set<string>(), content: new Set<string>() }
-    for (const field of ['reasoning_content', 'content'] as const) {
-      const text = message[field]
-      if (typeof text !== 'string') continue
-      const result = sanitizeText(text, options)
-      for (const diagnostic of result.diagnostics) options.onDiagnostic?.(diagnostic)
-      if (result.text !== text || result.calls.length > 0) {
-        next[field] = result.text
-        // Reasoning repeated in the answer: the same call from both fields is added once.
-        for (const call of result.calls) {
-          const key = callKey(call.name, call.arguments)
-          if (seen.has(key) && !seenIn[field].has(key)) continue
-          seen.add(key)
-          seenIn[field].add(key)
-          calls.push(call)
-        }
-        changed = true
-      }
+    let touched = false
+    if (typeof message.reasoning_content === 'string' && repaired.reasoning !== message.reasoning_content) {
+      next.reasoning_content = repaired.reasoning
+      touched = true
     }
-    const native = Array.isArray(message.tool_calls) && message.tool_calls.length > 0
-    const finish = choice.finish_reason
-    const authorized = finish === 'stop' || finish === 'tool_calls' || (options.recoverOnTruncation === true && typeof finish === 'string')
-    if (calls.length > 0) {
-      if (native || !authorized) {
-        for (const call of calls) {
-          options.onDiagnostic?.({
-            kind: 'suppressed-call',
-            text: '',
-            tool: call.name,
-            message: native
-              ? `Call to "${call.name}" not added: the message has native tool calls`
-              : `Call to "${call.name}" not added: the message finished with "${String(finish)}"`,
-          })
-        }
-      } else {
-        next.tool_calls = calls.map(toWire)
-        nextChoice = { ...choice, finish_reason: finish === 'stop' ? 'tool_calls' : finish }
-      }
+    if (typeof message.content === 'string' && repaired.content !== message.content) {
+      next.content = repaired.content
+      touched = true
     }
-    return { ...nextChoice, message: next }
+    if (repaired.calls.length > 0) {
+      next.tool_calls = repaired.calls.map(toWire)
+      touched = true
+    }
+    if (!touched) return choice
+    changed = true
+    return { ...choice, finish_reason: repaired.finish ?? choice.finish_reason, message: next }
   })
   return changed ? { ...body, choices: repairedChoices } : undefined
 }

@@ -5,11 +5,10 @@
  * (see `part-sanitizer.ts` for what resolves held text).
  */
 import type { Part } from './part.ts'
-import type { DsmlSanitizerOptions } from '../dsml/options.ts'
-import { createDsmlPartSanitizer, type DsmlPartSanitizer } from './part-sanitizer.ts'
+import { createDsmlPartSanitizer, type DsmlPartSanitizer, type DsmlPartSanitizerOptions } from './part-sanitizer.ts'
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
 
-export interface DsmlPartSanitizerStreamOptions extends DsmlSanitizerOptions {}
+export interface DsmlPartSanitizerStreamOptions extends DsmlPartSanitizerOptions {}
 
 /**
  * @example

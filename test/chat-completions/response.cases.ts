@@ -101,13 +101,15 @@ export const suite = defineSuite('chat-completions/response', (test) => {
     assertEqual(body.choices[0]?.finish_reason, 'tool_calls', 'finish')
   })
 
-  test('JSON body with native tool_calls and a leak: content cleaned, native calls and finish untouched, suppressed-call reported', async () => {
-    const native = [{ id: 'call_native', type: 'function', function: { name: 'bash', arguments: '{"command":"ls -la"}' } }]
-    const diagnostics: Diagnostic[] = []
-    const original = completion({ content: BASH, tool_calls: native }, 'tool_calls')
-    const body = (await (await repairChatCompletionsResponse(jsonResponse(JSON.stringify(original)), { onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) })).json()) as Record<string, unknown>
-    assertEqual(body, completion({ content: '', tool_calls: native }, 'tool_calls'), 'body')
-    assert(diagnostics.some((diagnostic) => diagnostic.kind === 'suppressed-call'), 'suppressed-call')
+  test('JSON body with native tool_calls and a leak: content cleaned, native calls and finish untouched; the same call is a duplicate-call, another a suppressed-call (the settlement of the streams)', async () => {
+    for (const [args, kind] of [['{"command":"ls -la"}', 'duplicate-call'], ['{"command":"pwd"}', 'suppressed-call']] as const) {
+      const native = [{ id: 'call_native', type: 'function', function: { name: 'bash', arguments: args } }]
+      const diagnostics: Diagnostic[] = []
+      const original = completion({ content: BASH, tool_calls: native }, 'tool_calls')
+      const body = (await (await repairChatCompletionsResponse(jsonResponse(JSON.stringify(original)), { onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) })).json()) as Record<string, unknown>
+      assertEqual(body, completion({ content: '', tool_calls: native }, 'tool_calls'), 'body')
+      assertEqual(diagnostics.filter((diagnostic) => diagnostic.toolCallId !== undefined).map((diagnostic) => diagnostic.kind), [kind], args)
+    }
   })
 
   test('JSON body finished by length: markup removed, no call added, finish kept; recoverOnTruncation adds it', async () => {
