@@ -1,21 +1,20 @@
 /**
- * `wrapGenerate`: the same repair on a whole result. `text` content parts are
- * cleaned (a part that ends up empty is dropped) and their recovered calls
- * appended as `tool-call` content parts; `reasoning` parts are cleaned (and
- * kept, even empty: they may carry provider data); the finish reason is
- * rewritten like the stream's. Native `tool-call` parts win wherever they sit.
+ * `wrapGenerate`: a whole result translated into parts and run through the
+ * one part pipeline, like the stream. Each `text` or `reasoning` content part
+ * is its own piece of text (its channel ends after it): a `text` part is
+ * cleaned (a part that ends up empty is dropped), a `reasoning` part cleaned
+ * and kept, even empty (it may carry provider data). Native `tool-call`
+ * parts win wherever they sit; recovered calls are settled at the finish
+ * (`settleRecoveredCalls`) and appended as `tool-call` content parts, and the
+ * finish reason is rewritten like the stream's. `structuredOutputText` (the
+ * same text, selected for JSON parsing) is cleaned by `sanitizeText`.
  */
-import type { LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4GenerateResult } from '@ai-sdk/provider'
-import { createDsmlSanitizer } from '../dsml/index.ts'
-import { engineOptions, type ResolvedMiddlewareOptions } from './options.ts'
-import { createRecovery, type Channel, type Recovery } from './recovery.ts'
-
-function clean(recovery: Recovery, text: string, channel: Channel, partId: string): string {
-  const engine = recovery.engine(channel)
-  const events = engine.feed(text)
-  for (const event of recovery.end(engine)) events.push(event)
-  return recovery.absorb(events, channel, partId)
-}
+import type { LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4GenerateResult } from '@ai-sdk/provider'
+import { sanitizeText } from '../dsml/sanitize-text.ts'
+import type { Channel, Part } from '../parts/part.ts'
+import { createPartRepair } from '../parts/part-repair.ts'
+import { CallIds } from './call-ids.ts'
+import { engineOptions, partRepairOptions, type DsmlMiddlewareDiagnostic, type ResolvedMiddlewareOptions } from './options.ts'
 
 export function repairGenerateResult(
   result: LanguageModelV4GenerateResult,
@@ -23,20 +22,69 @@ export function repairGenerateResult(
   params: Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice'> | undefined,
 ): LanguageModelV4GenerateResult {
   if (result === null || typeof result !== 'object' || !Array.isArray(result.content)) return result
-  const recovery = createRecovery(resolved, params, 'generate')
-  // Native calls win whatever their place in the content.
-  for (const part of result.content) {
-    if (part !== null && typeof part === 'object' && part.type === 'tool-call') recovery.noteNative(part, true)
-  }
+  const ids = new CallIds(resolved.generateId)
+  const calls: LanguageModelV4Content[] = []
+  /** The content part being cleaned (its id for diagnostics), and its clean text so far. */
+  let partId = ''
+  let clean = ''
+  let finish: string | undefined
+  const sourcePart = new Map<string, string>()
+  const emittedAs = new Map<string, string>()
+  const report = (diagnostic: Omit<DsmlMiddlewareDiagnostic, 'operation'>): void => resolved.report({ ...diagnostic, operation: 'generate' })
+  const repair = createPartRepair(partRepairOptions(resolved, params), {
+    emit(part) {
+      switch (part.type) {
+        case 'text':
+        case 'reasoning':
+          clean += part.text
+          return
+        case 'synthesized-tool-call': {
+          const id = ids.unique(part.call.id)
+          emittedAs.set(part.call.id, id)
+          calls.push({ type: 'tool-call', toolCallId: id, toolName: part.call.name, input: JSON.stringify(part.call.arguments) })
+          return
+        }
+        case 'finish':
+          finish = part.reason
+          return
+        case 'diagnostic': {
+          const callId = part.diagnostic.toolCallId
+          const diagnostic: Omit<DsmlMiddlewareDiagnostic, 'operation'> = { ...part.diagnostic, channel: part.channel ?? 'text', partId }
+          if (callId !== undefined) {
+            diagnostic.partId = sourcePart.get(callId) ?? ''
+            diagnostic.toolCallId = emittedAs.get(callId) ?? callId
+          }
+          report(diagnostic)
+          return
+        }
+        default:
+          return
+      }
+    },
+    recovered: (part) => sourcePart.set(part.call.id, partId),
+  })
+
   let changed = false
   const content: LanguageModelV4Content[] = []
+  let nativeIndex = 0
   result.content.forEach((part, index) => {
+    if (part !== null && typeof part === 'object' && part.type === 'tool-call') {
+      ids.reserve(part.toolCallId)
+      const native: Part = { type: 'native-tool-call', index: nativeIndex++, id: String(part.toolCallId), name: part.toolName }
+      if (typeof part.input === 'string') native.arguments = part.input
+      repair.feed(native)
+    }
     const isText = part?.type === 'text'
     if ((!isText && part?.type !== 'reasoning') || typeof part.text !== 'string') {
       content.push(part)
       return
     }
-    const text = clean(recovery, part.text, isText ? 'text' : 'reasoning', `content[${index}]`)
+    const channel: Channel = isText ? 'text' : 'reasoning'
+    partId = `content[${index}]`
+    clean = ''
+    repair.feed({ type: channel, text: part.text })
+    repair.endChannel(channel)
+    const text = clean
     if (text === part.text) {
       content.push(part)
       return
@@ -44,19 +92,21 @@ export function repairGenerateResult(
     changed = true
     if (text !== '' || !isText) content.push({ ...part, text })
   })
-  const settled = recovery.settle(result.finishReason)
-  for (const call of settled.calls) content.push(call)
-  if (!changed && settled.calls.length === 0) return result
+  partId = ''
+  const finishReason = result.finishReason
+  if (finishReason !== null && typeof finishReason === 'object' && typeof finishReason.unified === 'string') {
+    repair.feed({ type: 'finish', reason: finishReason.unified })
+  }
+  repair.end()
+  for (const call of calls) content.push(call)
+  if (!changed && calls.length === 0) return result
   const repaired: LanguageModelV4GenerateResult = { ...result, content }
-  if (settled.finishReason !== undefined) repaired.finishReason = settled.finishReason
+  if (finish !== undefined && finish !== finishReason.unified) {
+    repaired.finishReason = { unified: finish as LanguageModelV4FinishReason['unified'], raw: finishReason.raw }
+  }
   if (typeof result.structuredOutputText === 'string') {
-    // The same text, selected for JSON parsing: clean it too (its calls are already counted above).
-    const sanitizer = createDsmlSanitizer({ ...engineOptions(resolved, params), mode: 'strip' })
-    let structured = ''
-    for (const event of [...sanitizer.feed(result.structuredOutputText), ...sanitizer.end()]) {
-      if (event.type === 'text') structured += event.text
-    }
-    repaired.structuredOutputText = structured
+    // Its calls are already counted above: only the clean text is wanted here.
+    repaired.structuredOutputText = sanitizeText(result.structuredOutputText, { ...engineOptions(resolved, params), mode: 'strip' }).text
   }
   return repaired
 }

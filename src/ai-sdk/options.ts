@@ -5,6 +5,7 @@
 import type { DeclaredTool, ToolSchema } from '../dsml/tool-schema.ts'
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider'
 import { createDsmlSanitizer, generateCallId } from '../dsml/index.ts'
+import type { PartRepairOptions } from '../parts/part-repair.ts'
 import type { DiagnosticKind, DsmlPreset, DsmlRescues, DsmlSanitizerOptions } from '../dsml/index.ts'
 
 /**
@@ -207,4 +208,22 @@ export function engineOptions(
   if (resolved.maxHoldChars !== undefined) options.maxHoldChars = resolved.maxHoldChars
   if (resolved.eagerStopChars !== undefined) options.eagerStopChars = resolved.eagerStopChars
   return options
+}
+
+/**
+ * The part pipeline's options for one model call: the engine options above,
+ * the middleware's reasoning and truncation policies, and the AI SDK's
+ * spelling of the finish reasons (`stop`, `tool-calls`).
+ */
+export function partRepairOptions(
+  resolved: ResolvedMiddlewareOptions,
+  params: Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice'> | undefined,
+): PartRepairOptions {
+  return {
+    ...engineOptions(resolved, params),
+    recoverFromReasoning: resolved.recoverFromReasoning,
+    recoverOnTruncation: resolved.recoverOnTruncation,
+    stopFinishReason: 'stop',
+    toolCallsFinishReason: 'tool-calls',
+  }
 }

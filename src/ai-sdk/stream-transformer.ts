@@ -1,37 +1,40 @@
 /**
- * `wrapStream`: the engine over the `text-delta` and `reasoning-delta` parts
- * of a `LanguageModelV4StreamPart` stream, one engine per text or reasoning id.
+ * `wrapStream`: a `LanguageModelV4StreamPart` stream translated into parts
+ * and run through the one part pipeline (`createPartRepair`: one engine per
+ * channel, recovered calls settled at the finish), then translated back.
  *
  * - Clean text goes out as soon as the engine releases it. A `text-start` is
  *   held back until the first clean text of its id, so a text part that ends
  *   up empty emits neither `text-start` nor `text-end`.
  * - Text and reasoning are independent channels: a part of one never
- *   resolves what an id of the other holds. Within a channel, a part of
- *   another id, and any other part (native tool parts; not `raw` or `ping`),
- *   first resolves what an id holds, so order is kept — all but a tag start
- *   whose marker is still undecided, which waits for the id's next delta
- *   (`DsmlSanitizer.flush`). `text-end` / `reasoning-end` resolve their own
- *   id, `finish` every id.
+ *   resolves what the other holds. Within a channel, the engine's text
+ *   belongs to the id whose delta it came with; a delta of another id of the
+ *   same channel first ends the channel (the first id's text resolved and
+ *   sent under its id). `text-end` / `reasoning-end` end the channel of
+ *   their id, `finish` both. Any other part (native tool parts, files,
+ *   sources; not `raw` or `ping`) interrupts both channels, so order is kept
+ *   — all but a tag start whose marker is still undecided, which waits for
+ *   the channel's next delta (`DsmlPartSanitizer.flush`).
  * - Recovered calls are kept until the `finish` part (or the end of the
- *   stream), then emitted as `tool-input-start` / `tool-input-delta` /
- *   `tool-input-end` / `tool-call`, unless the upstream sent a native tool call
- *   (native calls win) or the finish reason is not `stop` / `tool-calls`
- *   (fail closed). A finish `stop` after emitted calls becomes
+ *   stream), then settled (`settleRecoveredCalls`: native calls win, fail
+ *   closed, a reasoning draft and its copy in the text give one call) and
+ *   emitted as `tool-input-start` / `tool-input-delta` / `tool-input-end` /
+ *   `tool-call`. A finish `stop` after emitted calls becomes
  *   `{ unified: 'tool-calls', raw }`.
  * - A part that cannot be read is passed on unchanged (`malformed-chunk`); the
  *   stream never throws.
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4FinishReason, LanguageModelV4StreamPart } from '@ai-sdk/provider'
-import type { DsmlSanitizer } from '../dsml/index.ts'
-import type { ResolvedMiddlewareOptions } from './options.ts'
-import { createRecovery, type Channel } from './recovery.ts'
+import type { Channel, Part as NeutralPart } from '../parts/part.ts'
+import { createPartRepair } from '../parts/part-repair.ts'
+import { CallIds } from './call-ids.ts'
+import { partRepairOptions, type DsmlMiddlewareDiagnostic, type ResolvedMiddlewareOptions } from './options.ts'
 
 type Part = LanguageModelV4StreamPart
 
 interface OpenPart {
   channel: Channel
   id: string
-  engine: DsmlSanitizer | undefined
   /** The upstream `text-start`, held back until the first clean text. */
   startPart: Part | undefined
   /** Whether the start part went out (or there is none to send). */
@@ -53,94 +56,140 @@ export function createStreamRepair(
   resolved: ResolvedMiddlewareOptions,
   params: Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice'> | undefined,
 ): StreamRepair {
-  const recovery = createRecovery(resolved, params, 'stream')
   const open = new Map<string, OpenPart>()
-  let finishReason: LanguageModelV4FinishReason | undefined
+  /** The id whose text each channel's engine holds. */
+  const owner: Record<Channel, OpenPart | undefined> = { text: undefined, reasoning: undefined }
+  const ids = new CallIds(resolved.generateId)
+  /** Recovered call id → the part it was recovered from; and → the id it was emitted under. */
+  const sourcePart = new Map<string, string>()
+  const emittedAs = new Map<string, string>()
+  /** Native call ids → the index their neutral parts use. */
+  const nativeIndex = new Map<string, number>()
+  /** The upstream part being translated, and the neutral part made from it (passed through untouched: the upstream part goes out). */
+  let upstream: Part | undefined
+  let translated: NeutralPart | undefined
   let out: Part[] = []
 
   const keyOf = (channel: Channel, id: string): string => `${channel}\u0000${id}`
 
+  const repair = createPartRepair(partRepairOptions(resolved, params), {
+    emit: translateBack,
+    recovered: (part) => sourcePart.set(part.call.id, owner[part.channel ?? 'text']?.id ?? ''),
+  })
+
+  function report(diagnostic: Omit<DsmlMiddlewareDiagnostic, 'operation'>): void {
+    resolved.report({ ...diagnostic, operation: 'stream' })
+  }
+
   function openPart(channel: Channel, id: string, startPart: Part | undefined): OpenPart {
-    const entry: OpenPart = { channel, id, engine: undefined, startPart, started: startPart === undefined, received: 0 }
+    const entry: OpenPart = { channel, id, startPart, started: startPart === undefined, received: 0 }
     open.set(keyOf(channel, id), entry)
     return entry
   }
 
-  /** Sends clean text of a part (its held-back start first); `source` lends its provider metadata. */
-  function emitText(entry: OpenPart, text: string, source?: { providerMetadata?: unknown }): void {
-    if (text === '') return
-    if (!entry.started) {
-      out.push(entry.startPart!)
-      entry.started = true
+  function start(entry: OpenPart): void {
+    if (entry.started) return
+    out.push(entry.startPart!)
+    entry.started = true
+  }
+
+  /** A part of the pipeline, back in the AI SDK's shape. */
+  function translateBack(part: NeutralPart): void {
+    if (part === translated) {
+      // Untouched: the upstream part itself goes on (its start first, for a delta).
+      if (part.type === 'text' || part.type === 'reasoning') start(owner[part.type]!)
+      out.push(upstream!)
+      return
     }
-    const part = { type: entry.channel === 'text' ? 'text-delta' : 'reasoning-delta', id: entry.id, delta: text } as Part & { providerMetadata?: unknown }
-    if (source?.providerMetadata !== undefined) part.providerMetadata = source.providerMetadata
-    out.push(part)
-  }
-
-  /**
-   * Another part interrupts an id's text: resolves what its engine holds
-   * (`flush`: a tag start whose marker is undecided waits for the id's next
-   * delta or its end, so no marker can be joined across the interruption).
-   */
-  function interrupt(entry: OpenPart): void {
-    const engine = entry.engine
-    if (engine === undefined || engine.heldChars === 0) return
-    emitText(entry, recovery.absorb(engine.flush(), entry.channel, entry.id))
-  }
-
-  function interruptAllBut(except: OpenPart | undefined): void {
-    for (const entry of open.values()) if (entry !== except) interrupt(entry)
-  }
-
-  /** Another part of `channel` interrupts that channel's other ids; the other channel is independent and goes on holding. */
-  function interruptChannel(channel: Channel, except: OpenPart | undefined): void {
-    for (const entry of open.values()) if (entry !== except && entry.channel === channel) interrupt(entry)
-  }
-
-  /** The message ends (its finish): resolves everything every id holds; a later delta of an id starts a new engine. */
-  function endAll(): void {
-    for (const entry of open.values()) {
-      const engine = entry.engine
-      if (engine === undefined || engine.heldChars === 0) continue
-      entry.engine = undefined
-      emitText(entry, recovery.absorb(recovery.end(engine), entry.channel, entry.id))
+    switch (part.type) {
+      case 'text':
+      case 'reasoning': {
+        const entry = owner[part.type]
+        if (entry === undefined || part.text === '') return
+        start(entry)
+        const delta = { type: part.type === 'text' ? 'text-delta' : 'reasoning-delta', id: entry.id, delta: part.text } as Part & { providerMetadata?: unknown }
+        // The clean text of the delta being translated keeps its provider metadata.
+        const metadata = (upstream as { providerMetadata?: unknown } | undefined)?.providerMetadata
+        if (translated?.type === part.type && metadata !== undefined) delta.providerMetadata = metadata
+        out.push(delta)
+        return
+      }
+      case 'synthesized-tool-call': {
+        const { call } = part
+        const id = ids.unique(call.id)
+        emittedAs.set(call.id, id)
+        const input = JSON.stringify(call.arguments)
+        out.push(
+          { type: 'tool-input-start', id, toolName: call.name },
+          { type: 'tool-input-delta', id, delta: input },
+          { type: 'tool-input-end', id },
+          { type: 'tool-call', toolCallId: id, toolName: call.name, input },
+        )
+        return
+      }
+      case 'diagnostic': {
+        const channel = part.channel ?? 'text'
+        const callId = part.diagnostic.toolCallId
+        const diagnostic: Omit<DsmlMiddlewareDiagnostic, 'operation'> = { ...part.diagnostic, channel }
+        if (callId === undefined) {
+          const partId = owner[channel]?.id
+          if (partId !== undefined) diagnostic.partId = partId
+        } else {
+          diagnostic.partId = sourcePart.get(callId) ?? ''
+          diagnostic.toolCallId = emittedAs.get(callId) ?? callId
+        }
+        report(diagnostic)
+        return
+      }
+      case 'finish': {
+        // Only a finish read from an upstream `finish` part gets here (`upstream`), rewritten to tool calls.
+        const finish = upstream as Extract<Part, { type: 'finish' }>
+        out.push({ ...finish, finishReason: { unified: part.reason as LanguageModelV4FinishReason['unified'], raw: finish.finishReason.raw } })
+        return
+      }
+      default:
+        // chunk-end and the other neutral parts say nothing to the AI SDK.
+        return
     }
+  }
+
+  /** Feeds the neutral part made from the upstream part being translated. */
+  function feed(part: NeutralPart, from: Part): void {
+    upstream = from
+    translated = part
+    repair.feed(part)
+    upstream = undefined
+    translated = undefined
+  }
+
+  /** The channel's text now belongs to `entry`: what another id of the channel holds is resolved under that id first. */
+  function own(entry: OpenPart): void {
+    const current = owner[entry.channel]
+    if (current === entry) return
+    if (current !== undefined) repair.endChannel(entry.channel)
+    owner[entry.channel] = entry
   }
 
   function delta(channel: Channel, part: Extract<Part, { type: 'text-delta' | 'reasoning-delta' }>): void {
-    const key = keyOf(channel, part.id)
-    const entry = open.get(key) ?? openPart(channel, part.id, undefined)
-    interruptChannel(channel, entry)
+    const entry = open.get(keyOf(channel, part.id)) ?? openPart(channel, part.id, undefined)
     if (typeof (part.delta as unknown) !== 'string') return invalid(part, `${part.type} without a string delta`)
+    own(entry)
     entry.received += part.delta.length
-    const engine = (entry.engine ??= recovery.engine(channel))
-    const text = recovery.absorb(engine.feed(part.delta), channel, part.id)
-    if (text === part.delta && text !== '') {
-      // Nothing removed or held: the upstream part itself goes on.
-      if (!entry.started) {
-        out.push(entry.startPart!)
-        entry.started = true
-      }
-      out.push(part)
-    } else {
-      emitText(entry, text, part)
-    }
+    if (part.delta === '') return
+    feed({ type: channel, text: part.delta }, part)
   }
 
   function endPart(channel: Channel, part: Part & { id: string }): void {
     const key = keyOf(channel, part.id)
     const entry = open.get(key)
-    interruptChannel(channel, entry)
     if (entry === undefined) {
       out.push(part)
       return
     }
     open.delete(key)
-    if (entry.engine !== undefined) {
-      const engine = entry.engine
-      entry.engine = undefined
-      emitText(entry, recovery.absorb(recovery.end(engine), channel, part.id))
+    if (owner[channel] === entry) {
+      repair.endChannel(channel)
+      owner[channel] = undefined
     }
     if (entry.started) out.push(part)
     else if (entry.received === 0) out.push(entry.startPart!, part) // the upstream part was empty already
@@ -149,14 +198,10 @@ export function createStreamRepair(
 
   function startPart(channel: Channel, part: Part & { id: string }): void {
     const existing = open.get(keyOf(channel, part.id))
-    interruptChannel(channel, undefined)
-    if (existing !== undefined) {
-      // A second start for an open id: close the first one's engine.
-      if (existing.engine !== undefined) {
-        const engine = existing.engine
-        existing.engine = undefined
-        emitText(existing, recovery.absorb(recovery.end(engine), channel, part.id))
-      }
+    // A second start for an open id closes what the first one held.
+    if (existing !== undefined && owner[channel] === existing) {
+      repair.endChannel(channel)
+      owner[channel] = undefined
     }
     if (channel === 'reasoning') {
       // Reasoning parts may carry provider data (signatures, encrypted content) even when empty: never held back.
@@ -167,29 +212,30 @@ export function createStreamRepair(
     }
   }
 
-  function emitCalls(reason: LanguageModelV4FinishReason | undefined): LanguageModelV4FinishReason | undefined {
-    const settled = recovery.settle(reason)
-    for (const call of settled.calls) {
-      out.push(
-        { type: 'tool-input-start', id: call.toolCallId, toolName: call.toolName },
-        { type: 'tool-input-delta', id: call.toolCallId, delta: call.input },
-        { type: 'tool-input-end', id: call.toolCallId },
-        call,
-      )
-    }
-    return settled.finishReason
+  function native(part: Extract<Part, { type: 'tool-call' | 'tool-input-start' }>): void {
+    const id = part.type === 'tool-call' ? part.toolCallId : part.id
+    ids.reserve(id)
+    let index = nativeIndex.get(id)
+    if (index === undefined) nativeIndex.set(id, (index = nativeIndex.size))
+    const neutral: NeutralPart = { type: 'native-tool-call', index, id }
+    if (typeof part.toolName === 'string') neutral.name = part.toolName
+    if (part.type === 'tool-call' && typeof part.input === 'string') neutral.arguments = part.input
+    feed(neutral, part)
   }
 
   function finish(part: Extract<Part, { type: 'finish' }>): void {
-    endAll()
-    const reason = isFinishReason(part.finishReason) ? part.finishReason : undefined
-    finishReason = reason
-    const rewritten = emitCalls(reason)
-    out.push(rewritten === reason ? part : { ...part, finishReason: rewritten! })
+    if (!isFinishReason(part.finishReason)) {
+      // Unreadable: the channels end, and the calls are settled as if no finish came.
+      repair.endChannel('text')
+      repair.endChannel('reasoning')
+      out.push(part)
+      return
+    }
+    feed({ type: 'finish', reason: part.finishReason.unified }, part)
   }
 
   function invalid(part: unknown, message: string): void {
-    recovery.report({ kind: 'malformed-chunk', text: '', message: `Stream part passed on unchanged: ${message}` })
+    report({ kind: 'malformed-chunk', text: '', message: `Stream part passed on unchanged: ${message}` })
     out.push(part as Part)
   }
 
@@ -214,19 +260,12 @@ export function createStreamRepair(
         if (!hasId) return invalid(part, `${part.type} without an id`)
         return endPart(part.type === 'text-end' ? 'text' : 'reasoning', part)
       case 'tool-call':
-        interruptAllBut(undefined)
-        recovery.noteNative(part, true)
-        out.push(part)
-        return
       case 'tool-input-start':
-        interruptAllBut(undefined)
-        recovery.noteNative({ toolCallId: part.id }, false)
-        out.push(part)
-        return
+        return native(part)
       case 'finish':
         return finish(part)
       default:
-        interruptAllBut(undefined)
+        repair.flush()
         out.push(part)
     }
   }
@@ -241,15 +280,9 @@ export function createStreamRepair(
 
     end() {
       out = []
-      for (const entry of open.values()) {
-        if (entry.engine === undefined) continue
-        const engine = entry.engine
-        entry.engine = undefined
-        emitText(entry, recovery.absorb(recovery.end(engine), entry.channel, entry.id))
-      }
+      // Calls recovered without a finish part (or after it) are settled at the end of the stream.
+      repair.end()
       open.clear()
-      // Calls recovered without a finish part (or after it) go out at the end of the stream.
-      if (recovery.pending > 0) emitCalls(finishReason)
       return out
     },
   }

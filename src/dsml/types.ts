@@ -30,9 +30,12 @@ export interface ToolCall {
  *   reported instead of growing.
  * - `invalid-json`: a `string="false"` value was not JSON; the raw string was
  *   used (informational; `text` is empty).
- * - `suppressed-call` (streams): a recovered call was not sent because the
- *   message had native tool calls, or finished for another reason than `stop`
- *   (`length`, `content_filter`), or never finished. `text` is empty.
+ * - `suppressed-call` (the settlement of recovered calls): a recovered call
+ *   was not emitted because the message had native tool calls, or finished
+ *   for another reason than `stop` (`length`, `content_filter`), or never
+ *   finished. `text` is the call's markup. (`duplicate-call` from the
+ *   settlement: the same call as a native one, or as one emitted from the
+ *   other channel; `text` is the call's markup too.)
  * - `malformed-chunk` (streams): a provider chunk could not be read; it was
  *   forwarded unchanged. `text` is empty.
  */

@@ -9,16 +9,18 @@
  * 1. the message has native tool calls: not emitted (native calls win) —
  *    `duplicate-call` when a native call is the same call (same name, same
  *    arguments), `suppressed-call` otherwise;
- * 2. the message never finished, or finished for another reason than `stop`
- *    or `tool-calls` (`length`, `content_filter`…) and `recoverOnTruncation`
- *    is off: not emitted (fail closed), `suppressed-call`;
+ * 2. the message finished for another reason than `stop` or `tool-calls`
+ *    (`length`, `content_filter`…), or never finished (the stream was cut),
+ *    and `recoverOnTruncation` is off: not emitted (fail closed),
+ *    `suppressed-call`;
  * 3. the same call was already emitted from the other channel (reasoning
  *    repeated byte for byte in the answer): not emitted, `duplicate-call`;
  * 4. otherwise emitted, `recovered-call`.
  *
  * When a call is emitted after a `stop` finish, the finish becomes "tool
- * calls". Every diagnostic has empty `text`: the markup itself was reported
- * (or turned into the call) when it was removed.
+ * calls". A withheld call's diagnostic carries the call's markup as its
+ * `text` (it was removed, and became nothing); `recovered-call` has empty
+ * `text` (the markup became the call). Every diagnostic names the call's id.
  */
 import { callKey } from '../dsml/arguments.ts'
 import type { Diagnostic, ToolCall } from '../dsml/types.ts'
@@ -33,9 +35,10 @@ export interface MessageEnding {
   reason: string
 }
 
-/** A call the engine recovered, and the channel it came from. */
+/** A call the engine recovered, the markup it was read from, and the channel it came from. */
 export interface RecoveredCall {
   call: ToolCall
+  source: string
   channel: Channel
 }
 
@@ -66,13 +69,13 @@ export function settleRecoveredCalls<Call extends RecoveredCall>(
   recoverOnTruncation: boolean,
 ): Settlement<Call> {
   const outcomes: CallOutcome<Call>[] = []
-  const authorized = ending !== undefined && (ending.kind !== 'other' || recoverOnTruncation)
+  const authorized = recoverOnTruncation || (ending !== undefined && ending.kind !== 'other')
   /** Keys already emitted, by channel. */
   const emitted = { text: new Set<string>(), reasoning: new Set<string>() }
   let emittedCount = 0
   const withheld = (entry: Call, kind: 'suppressed-call' | 'duplicate-call', why: string): void => {
     const name = entry.call.name
-    outcomes.push({ entry, emitted: false, diagnostic: { kind, text: '', tool: name, message: `Call to "${name}" not emitted: ${why}`, toolCallId: entry.call.id } })
+    outcomes.push({ entry, emitted: false, diagnostic: { kind, text: entry.source, tool: name, message: `Call to "${name}" not emitted: ${why}`, toolCallId: entry.call.id } })
   }
   for (const entry of pending) {
     const key = callKey(entry.call.name, entry.call.arguments)

@@ -3,8 +3,9 @@
  * at the end of the message (DESIGN.md §5.6–5.7).
  *
  * Recovered calls are held until the `finish` part, so the decision sees the
- * whole message whatever the arrival order. At the finish (or at the end of
- * the stream, when no finish came) `settleRecoveredCalls` decides each one;
+ * whole message whatever the arrival order. At the finish (or, when no
+ * finish came, at the terminator or the end of the stream)
+ * `settleRecoveredCalls` decides each one;
  * an emitted call becomes a `synthesized-tool-call` part, indexed after every
  * native call, followed by its `recovered-call` diagnostic, just before the
  * finish, and a `stop` finish becomes `tool_calls`. A withheld call gives its
@@ -35,12 +36,6 @@ export interface ToolCallSynthesizer {
   end(): Part[]
 }
 
-type RecoveredCallPart = Extract<Part, { type: 'tool-call' }>
-
-interface PendingCall extends RecoveredCall {
-  part: RecoveredCallPart
-}
-
 export function createToolCallSynthesizer(options: ToolCallSynthesizerOptions = {}): ToolCallSynthesizer {
   return new Synthesizer(options)
 }
@@ -50,7 +45,7 @@ class Synthesizer implements ToolCallSynthesizer {
   #toolCalls: string
   #stop: string
   #onTruncation: boolean
-  #pending: PendingCall[] = []
+  #pending: RecoveredCall[] = []
   #natives: NativeCallLedger | undefined = undefined
 
   constructor(options: ToolCallSynthesizerOptions) {
@@ -65,7 +60,7 @@ class Synthesizer implements ToolCallSynthesizer {
   feed(part: Part): Part[] {
     switch (part.type) {
       case 'tool-call':
-        this.#pending.push({ call: part.call, channel: part.channel ?? 'text', part })
+        this.#pending.push({ call: part.call, source: part.source, channel: part.channel ?? 'text' })
         return []
       case 'native-tool-call':
         ;(this.#natives ??= new NativeCallLedger()).note(part)
@@ -74,6 +69,9 @@ class Synthesizer implements ToolCallSynthesizer {
         return part.diagnostic.kind === 'recovered-call' ? [] : [part]
       case 'finish':
         return this.#settle(part)
+      case 'done':
+        // The stream's terminator without a finish before it: what is pending is settled before it.
+        return [...this.#settle(undefined), part]
       default:
         return [part]
     }

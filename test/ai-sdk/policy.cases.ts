@@ -189,6 +189,25 @@ export const suite = defineSuite('ai-sdk/policy', (test) => {
     assertEqual(toolCallsOf(out).map((call) => call.toolName), ['bash', 'read'], 'calls in order')
   })
 
+  test('text ids in turn (one engine per channel): a delta of another id first resolves the first id\'s text under its own id; reasoning in between changes nothing', async () => {
+    const parts: Part[] = [
+      { type: 'text-start', id: 'a' },
+      { type: 'text-start', id: 'b' },
+      { type: 'text-delta', id: 'a', delta: 'one <' },
+      { type: 'reasoning-start', id: 'r' },
+      { type: 'reasoning-delta', id: 'r', delta: 'thinking' },
+      { type: 'text-delta', id: 'b', delta: 'two' },
+      { type: 'text-delta', id: 'a', delta: ' three' },
+      { type: 'text-end', id: 'a' },
+      { type: 'text-end', id: 'b' },
+      { type: 'reasoning-end', id: 'r' },
+    ]
+    const out = await modelParts(wrap(streamModel(streamOf(parts))).model, callOptions(['bash']))
+    const deltas = out.filter((part) => part.type === 'text-delta').map((part) => `${(part as { id: string }).id}:${(part as { delta: string }).delta}`)
+    assertEqual(deltas, ['a:one ', 'a:<', 'b:two', 'a: three'], 'each text under its id, in order')
+    assertEqual(deltaText(out, 'reasoning-delta'), 'thinking', 'reasoning')
+  })
+
   test('a stream that ends without text-end or finish: held text resolved, no call (fail closed), unless recoverOnTruncation', async () => {
     // Decided with the Chat Completions synthesizer: a stream cut before its finish never runs a tool.
     const parts: Part[] = [{ type: 'text-start', id: 't' }, ...tokenChunks(`Hi${ls}\nThen <`).map((delta): Part => ({ type: 'text-delta', id: 't', delta }))]

@@ -33,7 +33,7 @@ function viaChatCompletions(text: string): string {
   return body.messages[0]!.content
 }
 
-export const suite = defineSuite('history-repair', (test) => {
+export const suite = defineSuite('parts/history-repair', (test) => {
   test('one rule: the Chat Completions request helper and the AI SDK middleware repair history the same way', async () => {
     for (const text of TEXTS) {
       const expected = repairHistoryText(text).text

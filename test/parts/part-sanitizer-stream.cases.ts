@@ -9,7 +9,7 @@ import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 import { collect, streamOf } from '../support/streams.ts'
 
-export const suite = defineSuite('dsml/part-sanitizer-stream', (test) => {
+export const suite = defineSuite('parts/part-sanitizer-stream', (test) => {
   test('parts in, parts out: content cleaned, the call recovered, other parts passed through', async () => {
     const leak = block([invoke('bash', [param('command', 'ls')])])
     const input: Part[] = [

@@ -23,7 +23,7 @@ const bashBlock = (): string => block([invoke('bash', [param('command', 'ls')])]
 
 const typesOf = (parts: readonly Part[]): string[] => parts.map((part) => part.type)
 
-export const suite = defineSuite('dsml/part-sanitizer', (test) => {
+export const suite = defineSuite('parts/part-sanitizer', (test) => {
   test('stream-transition (channels independent): a reasoning part leaves the held text held; the text decides it', () => {
     const outputs = run([
       { type: 'text', text: 'Hello <parameter name="x">' },
@@ -64,6 +64,35 @@ export const suite = defineSuite('dsml/part-sanitizer', (test) => {
     assertEqual(after.filter((part) => part.type === 'tool-call').length, 0, 'the duplicate of the native call is not made')
     assert(after.some((part) => part.type === 'diagnostic' && part.diagnostic.kind === 'duplicate-call'), 'duplicate-call reported')
   })
+  test('flush() interrupts both channels like a native call; endChannel() ends one channel only, and its next text starts afresh', () => {
+    const sanitizer = createDsmlPartSanitizer()
+    const leak = bashBlock()
+    assertEqual(sanitizer.feed({ type: 'text', text: `a ${leak.slice(0, 12)}` }).filter((part) => part.type === 'text').map((part) => (part as { text: string }).text).join(''), 'a ', 'held')
+    assertEqual(sanitizer.feed({ type: 'reasoning', text: 'r <' }).map((part) => part.type), ['reasoning'], 'reasoning: "r " out, "<" undecided')
+    const flushed = sanitizer.flush()
+    assert(flushed.every((part) => part.type !== 'reasoning'), 'an undecided tag start waits for the channel\'s next text')
+    assert(sanitizer.heldChars === 1, `only the "<" is held after flush (held ${sanitizer.heldChars})`)
+    const ended = sanitizer.endChannel('reasoning')
+    assertEqual(ended.map((part) => (part.type === 'reasoning' ? part.text : part.type)), ['<'], 'endChannel resolves everything the channel holds')
+    assertEqual(sanitizer.endChannel('text'), [], 'nothing held: nothing to say')
+    assertEqual(sanitizer.heldChars, 0, 'both empty')
+  })
+
+  test('recoverFromReasoning: false strips markup from reasoning (never a call); the answer still recovers', () => {
+    const leak = bashBlock()
+    const sanitizer = createDsmlPartSanitizer({ recoverFromReasoning: false, knownTools: ['bash'] })
+    const out = [...sanitizer.feed({ type: 'reasoning', text: `r ${leak}` }), ...sanitizer.feed({ type: 'text', text: `t ${leak}` }), ...sanitizer.end()]
+    assertEqual(out.filter((part) => part.type === 'tool-call').map((part) => (part as { channel?: string }).channel ?? 'text'), ['text'], 'one call, from the answer')
+    assert(out.some((part) => part.type === 'diagnostic' && part.channel === 'reasoning' && part.diagnostic.kind === 'dropped-markup'), 'the reasoning markup reported removed')
+    let threw = false
+    try {
+      createDsmlPartSanitizer({ recoverFromReasoning: 'no' as unknown as boolean })
+    } catch (error) {
+      threw = error instanceof TypeError && /recoverFromReasoning/.test(error.message)
+    }
+    assert(threw, 'a non-boolean is a TypeError naming the option')
+  })
+
   test('channels independent (the interleaving defect): content "‹", reasoning "x", content "DSML‹‹DSML‹" leaks no marker', () => {
     const outputs = run([
       { type: 'text', text: FW_BAR },

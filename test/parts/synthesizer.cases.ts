@@ -57,7 +57,7 @@ function summary(parts: readonly Part[]): string[] {
 
 const BASH = block([invoke('bash', [param('command', 'ls')])])
 
-export const suite = defineSuite('tool-calls/synthesizer', (test) => {
+export const suite = defineSuite('parts/synthesizer', (test) => {
   test('recovered calls are held until the finish, then emitted just before it, indexes 0.., stop → tool_calls', () => {
     const text: Part = { type: 'text', text: 'hi' }
     const synthesizer = createToolCallSynthesizer()
@@ -74,6 +74,15 @@ export const suite = defineSuite('tool-calls/synthesizer', (test) => {
     assert(first?.type === 'synthesized-tool-call', 'synthesized part')
     assertEqual(first.call, { id: 'id_a', name: 'a', arguments: { x: 1 } }, 'the recovered call, id kept')
     assertEqual(synthesizer.end(), [], 'nothing left')
+  })
+
+  test('no finish, recoverOnTruncation: the calls are emitted at the terminator (before it) or at the end', () => {
+    const options = { recoverOnTruncation: true }
+    const done: Part = { type: 'done' }
+    const atDone = run([recovered('a', { x: 1 }), done, recovered('b', {})], options)
+    assertEqual(summary(atDone.out), ['call#0:a:id_a', 'recovered-call:a', 'done'], 'settled before [DONE]')
+    assertEqual(summary(atDone.ended), ['call#0:b:id_b', 'recovered-call:b'], 'a call after it, at the end')
+    assertEqual(summary(run([recovered('a', { x: 1 }), done]).out), ['suppressed-call:a', 'done'], 'fail closed by default')
   })
 
   test('a stop without recovered calls passes unchanged (same part)', () => {
@@ -138,7 +147,7 @@ export const suite = defineSuite('tool-calls/synthesizer', (test) => {
     assertEqual((ended[0] as { channel?: string }).channel, 'text', 'text (a recovered call without a channel came from text)')
     const diagnostic = ended[0]
     assert(diagnostic?.type === 'diagnostic', 'diagnostic')
-    assertEqual(diagnostic.diagnostic.text, '', 'removes nothing')
+    assertEqual(diagnostic.diagnostic.text, '<markup for a>', 'the withheld call\'s markup')
     assertEqual(diagnostic.diagnostic.message, 'Call to "a" not emitted: the stream ended without a finish (set recoverOnTruncation to emit it)', 'says why')
     assertEqual(diagnostic.diagnostic.toolCallId, 'id_a', 'names the call')
   })
