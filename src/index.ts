@@ -1,6 +1,20 @@
 export * from './chat-completions/index.ts'
 export * from './dsml/index.ts'
-export * from './sse/index.ts'
+// The SSE layer's constants and guards (`DEFAULT_MAX_SSE_BUFFER`, `isSseComment`) stay on `dsml-streams/sse`.
+export {
+  createSseDecoder,
+  encodeSseMessage,
+  SseDecoderStream,
+  SseEncoderStream,
+  StreamLimitError,
+  type SseComment,
+  type SseDecoder,
+  type SseDecoderOptions,
+  type SseDecoderStreamOptions,
+  type SseEvent,
+  type SseMessage,
+  type StreamLimitType,
+} from './sse/index.ts'
 export * from './parts/index.ts'
 // The gateway's helpers (`declaredToolNames`, `gatewayError`, `upstreamChatUrl`) stay on `dsml-streams/gateway`.
 export { createChatCompletionsGateway, type ChatCompletionsGateway, type ChatCompletionsGatewayOptions, type GatewayForward } from './gateway/index.ts'

@@ -9,16 +9,12 @@
  * pass unchanged. The input is not modified; unchanged messages are the same
  * objects.
  */
-import { type HistoryRepairOptions, historyNote, repairHistoryText } from '../parts/history-repair.ts'
+import { type HistoryRepairOptions, repairHistoryText } from '../parts/history-repair.ts'
 
 /** History repair's options (the note in place of removed calls: `historyNote` by default). */
 export type SanitizeChatCompletionsRequestOptions = HistoryRepairOptions
 
-/** The note left in place of a removed call (`history-repair.ts` owns it). */
-export const defaultRemovalNote = historyNote
-
-/** Removes leaked markup from one assistant text, a note in place of each removed call. */
-export function sanitizeHistoryText(text: string, options: SanitizeChatCompletionsRequestOptions = {}): string {
+function sanitizeHistoryText(text: string, options: SanitizeChatCompletionsRequestOptions): string {
   return repairHistoryText(text, options).text
 }
 

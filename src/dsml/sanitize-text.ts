@@ -1,6 +1,7 @@
 /**
  * Whole-text entry points. They are the streaming engine fed once: there is
- * one implementation, not two.
+ * one implementation, not two, and one driver (`sanitizeTextEvents`) that
+ * every whole-text use (these, history repair) goes through.
  */
 import type { DsmlSanitizerOptions, ResolvedOptions } from './options.ts'
 import { createDsmlSanitizer } from './sanitizer.ts'
@@ -14,7 +15,8 @@ export interface SanitizeTextResult {
   diagnostics: Diagnostic[]
 }
 
-function run(text: string, options: DsmlSanitizerOptions | ResolvedOptions | undefined): SanitizerEvent[] {
+/** The engine's events for a whole text: fed once, then ended. */
+export function sanitizeTextEvents(text: string, options: DsmlSanitizerOptions | ResolvedOptions | undefined): SanitizerEvent[] {
   if (typeof text !== 'string') throw new TypeError(`Cannot sanitize DSML: expected a string, got ${typeof text}`)
   const sanitizer = createDsmlSanitizer(options)
   const events = sanitizer.feed(text)
@@ -34,7 +36,7 @@ export function sanitizeText(text: string, options?: DsmlSanitizerOptions | Reso
   let clean = ''
   const calls: ToolCall[] = []
   const diagnostics: Diagnostic[] = []
-  for (const event of run(text, options)) {
+  for (const event of sanitizeTextEvents(text, options)) {
     if (event.type === 'text') clean += event.text
     else if (event.type === 'tool-call') calls.push(event.call)
     else diagnostics.push(event.diagnostic)
@@ -67,7 +69,7 @@ export function parseDsml(text: string, options?: DsmlSanitizerOptions | Resolve
     else ranges.push([offset, offset + length])
     offset += length
   }
-  for (const event of run(text, options)) {
+  for (const event of sanitizeTextEvents(text, options)) {
     if (event.type === 'text') offset += event.text.length
     else if (event.type === 'tool-call') {
       calls.push(event.call)

@@ -7,7 +7,7 @@
  * calls are never added to history (they would run twice).
  */
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'
-import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
+import { sanitizeTextEvents } from '../dsml/sanitize-text.ts'
 import { holdsCallMarkup } from '../dsml/sentinel.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 
@@ -34,7 +34,6 @@ export interface RepairedHistoryText {
 /** One assistant text with leaked markup removed, a note in place of each removed run that held a call. */
 export function repairHistoryText(text: string, options: HistoryRepairOptions = {}): RepairedHistoryText {
   const note = options.note ?? historyNote
-  const engine = createDsmlSanitizer({ ...options, mode: 'strip', role: 'assistant' })
   const diagnostics: Diagnostic[] = []
   let out = ''
   let removed = ''
@@ -46,7 +45,7 @@ export function repairHistoryText(text: string, options: HistoryRepairOptions = 
     removed = ''
     tools = []
   }
-  for (const event of [...engine.feed(text), ...engine.end()]) {
+  for (const event of sanitizeTextEvents(text, { ...options, mode: 'strip', role: 'assistant' })) {
     if (event.type === 'text') {
       closeRemoval()
       out += event.text

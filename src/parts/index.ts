@@ -3,3 +3,4 @@ export { createDsmlPartSanitizer, type DsmlPartSanitizer, type DsmlPartSanitizer
 export { DsmlPartSanitizerStream, type DsmlPartSanitizerStreamOptions } from './part-sanitizer-stream.ts'
 export { createToolCallSynthesizer, type ToolCallSynthesizer, type ToolCallSynthesizerOptions } from './synthesizer.ts'
 export { ToolCallSynthesizerStream, type ToolCallSynthesizerStreamOptions } from './synthesizer-stream.ts'
+export { historyNote, type HistoryRepairOptions, repairHistoryText, type RepairedHistoryText } from './history-repair.ts'

@@ -1,6 +1,6 @@
 /**
  * `sanitizeChatCompletionsRequest` (history repair before the next request)
- * and `sanitizeHistoryText` under it:
+ * and `repairHistoryText` under it:
  *
  * - assistant messages lose leaked markup; a short note naming the removed
  *   tool stands in its place (`[removed leaked tool call: NAME]`), nothing
@@ -12,7 +12,10 @@
  * - synthetic calls are never appended; the input is never modified;
  *   unchanged messages (and an unchanged body) are the same objects.
  */
-import { defaultRemovalNote, sanitizeChatCompletionsRequest, sanitizeHistoryText } from '../../src/chat-completions/request.ts'
+import { sanitizeChatCompletionsRequest } from '../../src/chat-completions/request.ts'
+import { historyNote, repairHistoryText } from '../../src/parts/history-repair.ts'
+
+const sanitizeHistoryText = (text: string): string => repairHistoryText(text).text
 import { assert, assertEqual } from '../support/assert.ts'
 import { block, close, eos, invoke, leaksMarkup, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
@@ -58,8 +61,8 @@ export const suite = defineSuite('chat-completions/request', (test) => {
   test('history repair (one rule, history-repair.ts): special tokens leave no note; call markup naming no tool an unnamed one', () => {
     assertEqual(sanitizeHistoryText(`Done.${eos()}`), 'Done.', 'eos')
     assertEqual(sanitizeHistoryText(`${close('parameter')} ... ${close('tool_calls')}`), '[removed leaked tool call]', 'stray closers')
-    assertEqual(defaultRemovalNote(undefined), '[removed leaked tool call]', 'default note without a tool')
-    assertEqual(defaultRemovalNote('bash'), '[removed leaked tool call: bash]', 'default note with a tool')
+    assertEqual(historyNote(undefined), '[removed leaked tool call]', 'default note without a tool')
+    assertEqual(historyNote('bash'), '[removed leaked tool call: bash]', 'default note with a tool')
   })
 
   test('a custom note, and a note that leaves nothing', () => {
