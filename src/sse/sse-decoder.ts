@@ -1,8 +1,15 @@
 /**
  * `createSseDecoder`: bytes or strings in, SSE messages out, on
  * `eventsource-parser` (which follows WHATWG HTML §9.2.5–9.2.6: any line
- * ending, one leading space stripped, BOM ignored, an event not ended by a
- * blank line discarded at the end of the stream).
+ * ending, one leading space stripped, an event not ended by a blank line
+ * discarded at the end of the stream).
+ *
+ * The decoder owns two rules itself, so that it never has to guess the
+ * parser's private state: the one leading BOM a stream may start with is
+ * stripped here (the parser is told at once that its own check is over), and
+ * line and event lengths are measured here (the parser checks its cap only
+ * between reads). Knowing what it holds, the decoder can say when a read of
+ * whole `data:` events may skip the parser.
  *
  * Bytes are decoded as UTF-8 here, so a character split across reads is fine.
  * Comments are kept (a gateway forwards `: keep-alive` as a heartbeat).
@@ -103,8 +110,8 @@ export function createSseDecoderCore(options: SseDecoderOptions = {}): SseDecode
 class Decoder implements SseDecoderCore {
   readonly maxBufferSize: number
   #keepComments: boolean
-  // The parser strips the one BOM a stream may start with; the decoder must not strip
-  // others (some runtimes drop a U+FEFF at the start of any chunk when asked to).
+  // One BOM at the start of the stream is stripped here (`#withoutBom`), none after it
+  // (some runtimes drop a U+FEFF at the start of any chunk when asked to).
   #decoder: TextDecoder | undefined = undefined
   #parser: EventSourceParser | undefined = undefined
   #out: SseMessage[] = []
@@ -123,13 +130,10 @@ class Decoder implements SseDecoderCore {
   #pendingBytes = false
   /** The byte decoder holds no partial character (the last bytes read ended on an ASCII byte). */
   #bytesClean = true
-  /**
-   * The parser's leading-BOM check, mirrored: the text it still holds as a
-   * possible BOM ('' at the start), undefined once the check is over.
-   */
+  /** The leading-BOM check: the text held as a possible BOM ('' at the start), undefined once the check is over. */
   #bomPrefix: string | undefined = ''
-  /** Nothing held anywhere: no partial line or event, no pending CR or `retry`, the BOM check over. */
-  #clean = false
+  /** Nothing held anywhere: no partial line or event, no pending CR or `retry` (the BOM check aside). */
+  #clean = true
   #verbatim = false
   #lastText = ''
   /** The last read came as bytes. */
@@ -149,12 +153,16 @@ class Decoder implements SseDecoderCore {
   end(): SseMessage[] {
     this.#verbatim = false
     this.#lastText = ''
-    return this.#run(this.#pendingBytes ? this.#flushBytes() : '')
+    const rest = this.#pendingBytes ? this.#flushBytes() : ''
+    // A held start of a BOM that never completed is ordinary text.
+    const held = this.#bomPrefix ?? ''
+    this.#bomPrefix = undefined
+    return this.#run(held + rest)
   }
 
   // Methods, not getters: the fused repair reads them on every chunk.
   ready(): boolean {
-    return this.#clean && this.#failure === undefined && this.#lastBytesClean
+    return this.#clean && this.#bomPrefix === undefined && this.#failure === undefined && this.#lastBytesClean
   }
 
   verbatim(): boolean {
@@ -188,19 +196,33 @@ class Decoder implements SseDecoderCore {
     throw new TypeError(`Cannot decode SSE: expected a string or Uint8Array chunk, got ${typeof chunk}`)
   }
 
-  parse(text: string): SseMessage[] {
-    // At the very start, a read that begins with `data: ` ends the BOM check as the parser would.
-    if ((this.#clean || (this.#bomPrefix === '' && this.#parser === undefined)) && this.#failure === undefined) {
+  parse(read: string): SseMessage[] {
+    const text = this.#bomPrefix === undefined ? read : this.#withoutBom(read)
+    if (this.#clean && this.#failure === undefined) {
       const messages = this.#wholeEvents(text)
       if (messages !== undefined) {
-        this.#bomPrefix = undefined
-        this.#clean = true
-        // Bytes as they came: nothing carried in or out, and no U+FFFD (invalid UTF-8 would not come back the same).
-        this.#verbatim = this.#lastBytesClean && (!this.#lastWasBytes || text.indexOf('\uFFFD') === -1)
+        // Bytes as they came: nothing carried in or out, no BOM taken, and no U+FFFD (invalid UTF-8 would not come back the same).
+        this.#verbatim = text === read && this.#lastBytesClean && (!this.#lastWasBytes || text.indexOf('\uFFFD') === -1)
         return messages
       }
     }
     return this.#run(text)
+  }
+
+  /**
+   * The leading-BOM check: one U+FEFF, or its three bytes read as the
+   * characters `\xEF\xBB\xBF`, is taken off the start of the stream, even
+   * split across reads; anything else ends the check unchanged.
+   */
+  #withoutBom(read: string): string {
+    const head = this.#bomPrefix + read
+    if (head === '' || head === '\xEF' || head === '\xEF\xBB') {
+      this.#bomPrefix = head
+      return ''
+    }
+    this.#bomPrefix = undefined
+    if (head.charCodeAt(0) === 0xfeff) return head.slice(1)
+    return head.startsWith('\xEF\xBB\xBF') ? head.slice(3) : head
   }
 
   #flushBytes(): string {
@@ -209,7 +231,7 @@ class Decoder implements SseDecoderCore {
     return this.#decoder === undefined ? '' : this.#decoder.decode()
   }
 
-  /** The parser, made when first needed; if fast-path reads came first, its BOM check is over too. */
+  /** The parser, made when first needed, its own BOM check over (the decoder has done it). */
   #parserNow(): EventSourceParser {
     if (this.#parser !== undefined) return this.#parser
     const parser = createParser({
@@ -239,8 +261,8 @@ class Decoder implements SseDecoderCore {
         // Other parse errors (unknown fields, a bad retry) are ignored, as the spec says.
       },
     })
-    // An empty line between events: it ends the parser's BOM check and dispatches nothing.
-    if (this.#bomPrefix === undefined) parser.feed('\n')
+    // An empty line with no event before it dispatches nothing, and ends the parser's BOM check.
+    parser.feed('\n')
     return (this.#parser = parser)
   }
 
@@ -248,18 +270,11 @@ class Decoder implements SseDecoderCore {
     if (this.#failure) throw this.#failure
     this.#out = []
     if (text.length > 0) {
-      // Made before the BOM check below can end: a parser made now sees the stream from its start.
-      const parser = this.#parserNow()
-      if (this.#bomPrefix !== undefined) {
-        const head = this.#bomPrefix + text
-        this.#bomPrefix = head === '\xEF' || head === '\xEF\xBB' ? head : undefined
-      }
       this.#measure(text)
-      parser.feed(text)
+      this.#parserNow().feed(text)
     }
     if (this.#failure) throw this.#failure
-    this.#clean =
-      this.#bomPrefix === undefined && this.#lineLength === 0 && this.#eventLength === 0 && !this.#previousWasCarriageReturn && this.#retry === undefined
+    this.#clean = this.#lineLength === 0 && this.#eventLength === 0 && !this.#previousWasCarriageReturn && this.#retry === undefined
     return this.#out
   }
 

@@ -44,6 +44,16 @@ const WPT_VECTORS: Vector[] = [
     expected: [{ data: '2' }, { data: '3' }],
   },
   {
+    name: 'BOM as the three bytes read as characters (a caller that decoded Latin-1): one leading one is skipped, split anywhere; a later one is part of the field name',
+    input: `\xEF\xBB\xBFdata:1\n\n\xEF\xBB\xBFdata:2\n\ndata:3${TAIL}`,
+    expected: [{ data: '1' }, { data: '3' }],
+  },
+  {
+    name: 'BOM: the start of one that does not complete is ordinary text (here, part of a field name)',
+    input: `\xEF\xBBdata:1\n\ndata:2${TAIL}`,
+    expected: [{ data: '2' }],
+  },
+  {
     name: 'wpt format-comments: comments on every line ending, long comments, a commented-out field',
     input: `data:1\r:\0\n:\r\ndata:2\n:${LONG}\rdata:3\n:data:fail\r:${LONG}\ndata:4\n${TAIL_NONE}`,
     expected: [{ data: '1\n2\n3\n4' }],
