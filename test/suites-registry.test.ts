@@ -4,7 +4,7 @@
  * silently run nowhere (or in Node alone).
  */
 import { readFileSync, readdirSync } from 'node:fs'
-import { dirname, join, relative, sep } from 'node:path'
+import { dirname, join, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, test } from 'vitest'
 import type { Suite } from './support/harness.ts'

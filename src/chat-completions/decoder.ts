@@ -14,6 +14,34 @@ export interface ChatCompletionsDecoder {
   feed(message: SseMessage): Part[]
 }
 
+/** What a key of a chat chunk makes when decoded (see `CHUNK_KEY_MEANINGS`). */
+export type ChunkKeyMeaning = 'text' | 'part' | 'error' | 'choices'
+
+/**
+ * The keys `decodeChatCompletionsMessage` reads, and what each makes — for
+ * readers that classify a chunk without decoding it (the fused repair's
+ * chunk reader). Kept beside the decoder, which reads exactly these:
+ * - `text`: `content`, the answer text part;
+ * - `part`: unless `null`, a part other than the answer text;
+ * - `error`: the chunk is an error part;
+ * - `choices`: the array the message's choice is read from.
+ * Any other key makes nothing.
+ */
+export const CHUNK_KEY_MEANINGS: Readonly<Record<string, ChunkKeyMeaning>> = {
+  content: 'text',
+  reasoning_content: 'part',
+  tool_calls: 'part',
+  finish_reason: 'part',
+  usage: 'part',
+  error: 'error',
+  choices: 'choices',
+}
+
+/** An SSE message the decoder reads as an error whatever its data (`event: error`). */
+export function isErrorEvent(message: SseEvent): boolean {
+  return message.event === 'error'
+}
+
 /** The choice the dialect reads: index 0. */
 export function primaryChoice(chunk: ChatCompletionChunk): ChatChoice | undefined {
   const choices = chunk.choices
@@ -57,7 +85,7 @@ export function decodeChatCompletionsMessage(message: SseMessage): Part[] {
     return parts
   }
   const origin = originOf(message, chunk)
-  if (chunk !== null && typeof chunk === 'object' && ('error' in chunk || message.event === 'error')) {
+  if (chunk !== null && typeof chunk === 'object' && ('error' in chunk || isErrorEvent(message))) {
     return close(origin, [{ type: 'error', error: (chunk as { error?: unknown }).error ?? chunk, origin }])
   }
   if (!isChatCompletionChunk(chunk)) return close(origin, [{ type: 'passthrough', origin }])

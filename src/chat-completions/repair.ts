@@ -24,7 +24,7 @@ import { createPartRepair, type PartRepair, type PartRepairOptions } from '../pa
 import { createSseDecoderCore, type SseDecoderCore } from '../sse/sse-decoder.ts'
 import { encodeSseMessage } from '../sse/sse-encoder.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
-import { decodeChatCompletionsMessage } from './decoder.ts'
+import { decodeChatCompletionsMessage, isErrorEvent } from './decoder.ts'
 import { type ChatCompletionsEncoderCore, createChatCompletionsEncoderCore, ShapedOrigin, type ShapeFacts, shapeFacts } from './encoder.ts'
 import { CHUNK_PLAIN, CHUNK_SHAPED, type ChunkShape, createChunkReader } from './plain-chunk.ts'
 
@@ -71,8 +71,27 @@ export function createChatCompletionsRepair(options: ChatCompletionsRepairOption
   }
 }
 
-export function createChatCompletionsRepairCore(options: ChatCompletionsRepairOptions = {}): ChatCompletionsRepairCore {
-  return new Repair(options)
+/**
+ * The shortcuts of the fused core, each exact (the same bytes as without it)
+ * and each kept because `bench/pipeline.ts` measures its gain (its ablation
+ * table). Internal: only the bench and the tests turn them off.
+ */
+export interface RepairShortcuts {
+  /** A plain chunk, met while the sanitizer is idle, is forwarded as it came without being parsed. */
+  plainChunks: boolean
+  /** A chunk of the last plain chunk's shape is read and written again without `JSON.parse` / `JSON.stringify`. */
+  shapedChunks: boolean
+  /** A read of whole `data:` events skips the SSE parser (`SseDecoderCore`). */
+  wholeEvents: boolean
+}
+
+export const ALL_SHORTCUTS: Readonly<RepairShortcuts> = { plainChunks: true, shapedChunks: true, wholeEvents: true }
+
+export function createChatCompletionsRepairCore(
+  options: ChatCompletionsRepairOptions = {},
+  shortcuts: Readonly<RepairShortcuts> = ALL_SHORTCUTS,
+): ChatCompletionsRepairCore {
+  return new Repair(options, shortcuts)
 }
 
 /** A class, so that one per open stream pays for its fields only and every instance shares one map. */
@@ -83,15 +102,18 @@ class Repair implements ChatCompletionsRepairCore {
   #reader = createChunkReader()
   /** The facts of the reader's current shape, once asked. */
   #facts: ShapeFacts | undefined = undefined
-  #usable = (shape: ChunkShape): boolean => (this.#facts = shapeFacts(shape)) !== undefined
+  #usable: ((shape: ChunkShape) => boolean) | undefined = (shape) => (this.#facts = shapeFacts(shape)) !== undefined
+  #plainChunks: boolean
   #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined
   #out = ''
   /** The sanitizer would pass a plain text part through and stay as it is (`DsmlPartSanitizer.idle`). */
   #quiet: boolean
 
-  constructor(given: ChatCompletionsRepairOptions) {
+  constructor(given: ChatCompletionsRepairOptions, shortcuts: Readonly<RepairShortcuts>) {
     const options = withRequestDefaults(given)
-    this.#sse = createSseDecoderCore(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize })
+    this.#sse = createSseDecoderCore(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize }, shortcuts.wholeEvents)
+    this.#plainChunks = shortcuts.plainChunks
+    if (!shortcuts.shapedChunks) this.#usable = undefined
     this.#parts = createPartRepair(options, { emit: (part) => this.#encode(part) })
     this.#encoder = createChatCompletionsEncoderCore()
     this.#onDiagnostic = options.onDiagnostic
@@ -103,7 +125,7 @@ class Repair implements ChatCompletionsRepairCore {
     const text = sse.decode(chunk)
     this.#out = ''
     // One whole `data:` event of the last plain chunk's shape: no SSE parsing, no message.
-    if (sse.ready() && text.length - 2 <= sse.maxBufferSize) {
+    if (this.#plainChunks && sse.ready() && text.length - 2 <= sse.maxBufferSize) {
       const found = this.#reader.readEvent(text, this.#quiet, this.#usable)
       if (found === CHUNK_PLAIN) {
         this.#encoder.forwarded(text, 6, text.length - 2)
@@ -171,7 +193,7 @@ class Repair implements ChatCompletionsRepairCore {
    * chain would forward it as it came and leave every stage as it was.
    */
   #repair(message: SseMessage): boolean {
-    if (!isSseComment(message) && message.event !== 'error') {
+    if (this.#plainChunks && !isSseComment(message) && !isErrorEvent(message)) {
       const found = this.#reader.read(message.data, this.#quiet, this.#usable)
       if (found === CHUNK_PLAIN) {
         this.#encoder.forwarded(message.data, 0, message.data.length)

@@ -7,10 +7,12 @@
  *   the same bytes on), a plain chunk is forwarded without being parsed, a
  *   chunk shaped like the last plain one is read and written without
  *   parsing it whole;
- * - the reference is the same six cores in a row with none of that: every
- *   message decoded, every chunk parsed, the SSE text fed in pieces too short
- *   to be a whole event (so the SSE decoder's own shortcut never applies),
- *   the bytes decoded in one go;
+ * - the reference is the same core with every shortcut off: every message
+ *   decoded, every chunk parsed, the SSE text fed in pieces too short to be
+ *   a whole event, the bytes decoded in one go; each shortcut is also turned
+ *   off on its own (the bench's ablation), which must change nothing;
+ *   independently, the fused stream is compared with the six composed
+ *   stages;
  * - compared: the repaired text, every diagnostic (in order), the fused
  *   stream's bytes, and (on a sample) the six composed stages' bytes.
  *
@@ -25,17 +27,11 @@
 import fc from 'fast-check'
 import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
 import { decodeChatCompletionsMessage } from '../../src/chat-completions/decoder.ts'
-import { createChatCompletionsEncoder } from '../../src/chat-completions/encoder.ts'
 import { CHUNK_OTHER, CHUNK_PLAIN, CHUNK_SHAPED, createChunkReader } from '../../src/chat-completions/plain-chunk.ts'
 import { disturbsIdleSanitizer } from '../../src/dsml/sanitizer.ts'
-import { createChatCompletionsRepairCore, type ChatCompletionsRepairOptions } from '../../src/chat-completions/repair.ts'
-import { createDsmlPartSanitizer } from '../../src/parts/part-sanitizer.ts'
+import { ALL_SHORTCUTS, createChatCompletionsRepairCore, type ChatCompletionsRepairOptions, type RepairShortcuts } from '../../src/chat-completions/repair.ts'
 import { generateCallId } from '../../src/dsml/options.ts'
 import type { Diagnostic } from '../../src/dsml/types.ts'
-import type { Part } from '../../src/parts/part.ts'
-import { createSseDecoder } from '../../src/sse/sse-decoder.ts'
-import { encodeSseMessage } from '../../src/sse/sse-encoder.ts'
-import { createToolCallSynthesizer } from '../../src/parts/synthesizer.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
 import {
@@ -63,10 +59,10 @@ interface Run {
   error?: unknown
 }
 
-/** The fused core (shortcuts on) over `reads`. */
-function fused(reads: readonly (string | Uint8Array)[], options: ChatCompletionsRepairOptions = {}): Run {
+/** The fused core (every shortcut on, unless told) over `reads`. */
+function fused(reads: readonly (string | Uint8Array)[], options: ChatCompletionsRepairOptions = {}, shortcuts: RepairShortcuts = ALL_SHORTCUTS): Run {
   const diagnostics: Diagnostic[] = []
-  const core = createChatCompletionsRepairCore({ generateId: counterIds(), ...options, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) })
+  const core = createChatCompletionsRepairCore({ generateId: counterIds(), ...options, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, shortcuts)
   let output = ''
   let unchanged = 0
   try {
@@ -88,36 +84,27 @@ function fused(reads: readonly (string | Uint8Array)[], options: ChatCompletions
   return { output, diagnostics, unchanged }
 }
 
-/** The chain without shortcuts: every message decoded and parsed; the SSE text fed 7 characters at a time. */
+const NO_SHORTCUTS: RepairShortcuts = { plainChunks: false, shapedChunks: false, wholeEvents: false }
+
+/** Each shortcut off on its own (the bench's ablation table): the others must not lean on it. */
+const ABLATIONS: Array<[string, RepairShortcuts]> = [
+  ['no plain chunks', { ...ALL_SHORTCUTS, plainChunks: false }],
+  ['no shaped chunks', { ...ALL_SHORTCUTS, shapedChunks: false }],
+  ['no whole-event reads', { ...ALL_SHORTCUTS, wholeEvents: false }],
+]
+
+/** The core without shortcuts: every message decoded and parsed; the SSE text fed 7 characters at a time. */
 function reference(input: string | Uint8Array, options: ChatCompletionsRepairOptions = {}): Run {
   const diagnostics: Diagnostic[] = []
-  const withIds = { generateId: counterIds(), ...options }
-  const sse = createSseDecoder(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize })
-  const sanitizer = createDsmlPartSanitizer(withIds)
-  const synthesizer = createToolCallSynthesizer(withIds)
-  const encoder = createChatCompletionsEncoder()
+  const core = createChatCompletionsRepairCore({ generateId: counterIds(), ...options, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, NO_SHORTCUTS)
   let output = ''
-  const encode = (part: Part): void => {
-    if (part.type === 'diagnostic') diagnostics.push(part.diagnostic)
-    else for (const message of encoder.feed(part)) output += encodeSseMessage(message)
-  }
-  const synthesize = (part: Part): void => {
-    for (const next of synthesizer.feed(part)) encode(next)
-  }
-  const sanitize = (part: Part): void => {
-    for (const next of sanitizer.feed(part)) synthesize(next)
-  }
   const text = typeof input === 'string' ? input : new TextDecoder('utf-8', { ignoreBOM: true }).decode(input)
   try {
     for (let at = 0; at < text.length; at += 7) {
-      for (const message of sse.feed(text.slice(at, at + 7))) for (const part of decodeChatCompletionsMessage(message)) sanitize(part)
+      const piece = text.slice(at, at + 7)
+      output += core.feed(piece) ?? piece
     }
-    for (const message of sse.end()) for (const part of decodeChatCompletionsMessage(message)) sanitize(part)
-    const rest = sanitizer.end()
-    for (const part of rest) synthesize(part)
-    if (rest.length > 0) synthesize({ type: 'chunk-end' })
-    for (const part of synthesizer.end()) encode(part)
-    for (const message of encoder.end()) output += encodeSseMessage(message)
+    output += core.end()
   } catch (error) {
     return { output, diagnostics, unchanged: 0, error }
   }
@@ -348,7 +335,10 @@ function checkAllReadings(bytes: Uint8Array, options: ChatCompletionsRepairOptio
   for (const [name, reads] of readings(bytes, seed)) {
     const run = fused(reads, options)
     checkSame(run, expected, `${label}, ${name}`)
-    if (name === 'one event per read') perEventRun = run
+    if (name === 'one event per read') {
+      perEventRun = run
+      for (const [ablation, shortcuts] of ABLATIONS) checkSame(fused(reads, options, shortcuts), expected, `${label}, ${name}, ${ablation}`)
+    }
   }
   // As text: string reads take the same shortcuts.
   const text = fromUtf8(bytes)

@@ -26,7 +26,7 @@
  * removed markup, the captures' expected_text does not.
  */
 import { assert, assertEqual } from '../support/assert.ts'
-import { type Capture, captures, declaredOptions } from '../support/captures.ts'
+import { captures, declaredOptions } from '../support/captures.ts'
 import { leaksMarkup } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 import {

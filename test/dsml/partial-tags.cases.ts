@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import { ALL_NAMES, OPENERS } from '../../src/dsml/grammar.ts'
 import { couldHoldMarkup, isTextTagStart, PartialTagChains } from '../../src/dsml/partial-tags.ts'
-import { assert, assertEqual } from '../support/assert.ts'
+import { assertEqual } from '../support/assert.ts'
 import { normalizeEvents, reassemble, runChunks } from '../support/chunking.ts'
 import { defineSuite } from '../support/harness.ts'
 

@@ -1,0 +1,288 @@
+/**
+ * `PlainJsonScanner`: reads the data of a chat chunk in one pass, without
+ * `JSON.parse` and without allocating, to answer one question: is it *plain*
+ * — valid JSON (as `JSON.parse` reads it) for an object whose top-level
+ * `choices` is an array, that decoding could turn into nothing but an answer
+ * text part that an idle sanitizer passes through unchanged?
+ *
+ * It asks the owners of that question rather than knowing it:
+ * - what each key makes is the decoder's (`CHUNK_KEY_MEANINGS`): a `part`
+ *   key must be `null`, an `error` key is never plain, `choices` must be an
+ *   array, the last `content` string is remembered (`contentStart`/`contentEnd`);
+ * - which characters could disturb an idle sanitizer is the sanitizer's
+ *   (`disturbsIdleSanitizer`): no string may hold one, raw or escaped, nor a
+ *   control character, U+FFFD or a `\u` escape (which could spell one).
+ *
+ * Anything unusual (whitespace other than spaces, nesting deeper than 32, a
+ * key written with an escape) is not plain: the caller then decodes, so "not
+ * plain" is always safe. Results of a call are left on the scanner's fields.
+ */
+import { disturbsIdleSanitizer } from '../dsml/sanitizer.ts'
+import { CHUNK_KEY_MEANINGS, type ChunkKeyMeaning } from './decoder.ts'
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const REPLACEMENT_CHARACTER = 0xfffd
+const MAX_DEPTH = 32
+
+/** Is `code` never plain inside a string: it could disturb an idle sanitizer, or it is a control character. */
+function refusedInString(code: number): boolean {
+  return code < 0x20 || code === REPLACEMENT_CHARACTER || disturbsIdleSanitizer(code)
+}
+
+/** Per ASCII code inside a string: 0 plain, 1 quote, 2 backslash, 3 refused. */
+const STRING_CLASS = new Uint8Array(128)
+for (let code = 0; code < 128; code++) if (refusedInString(code)) STRING_CLASS[code] = 3
+STRING_CLASS[QUOTE] = 1
+STRING_CLASS[BACKSLASH] = 2
+
+/** Escapes that decode to a plain character (`\" \\ \/ \b \f \t`, not `\n` or `\r`): 1. */
+const SIMPLE_ESCAPE = new Uint8Array(128)
+for (const [escape, decoded] of [['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'], ['f', '\f'], ['n', '\n'], ['r', '\r'], ['t', '\t']]) {
+  const code = decoded!.charCodeAt(0)
+  // Control characters are refused raw, but an escaped tab, backspace or form feed is plain text.
+  if (!disturbsIdleSanitizer(code)) SIMPLE_ESCAPE[escape!.charCodeAt(0)] = 1
+}
+
+// What `scanString` found.
+/** The closing quote, at `stringEnd`. */
+export const CLOSED = 0
+/** Something that is never plain inside a string, met before any closing quote. */
+export const REFUSED = 1
+/** `end` came first. */
+export const UNTERMINATED = 2
+
+/** Reads a string body from `index` (after the opening quote) up to `end`; leaves `stringEnd` and `stringEscaped` on `scan`. */
+function scanString(scan: PlainJsonScanner, data: string, index: number, end: number): number {
+  scan.stringEscaped = false
+  while (index < end) {
+    const code = data.charCodeAt(index)
+    if (code < 128) {
+      const kind = STRING_CLASS[code]!
+      if (kind === 0) {
+        index++
+        continue
+      }
+      if (kind === 1) {
+        scan.stringEnd = index
+        return CLOSED
+      }
+      if (kind === 3) return REFUSED
+      // A backslash: only the simple escapes (`\u` could spell anything).
+      const next = data.charCodeAt(index + 1)
+      if (!(next < 128 && SIMPLE_ESCAPE[next] === 1)) return REFUSED
+      scan.stringEscaped = true
+      index += 2
+      continue
+    }
+    if (refusedInString(code)) return REFUSED
+    index++
+  }
+  scan.stringEnd = index
+  return UNTERMINATED
+}
+
+/** Index after a JSON number starting at `start`, or -1. */
+function skipNumber(data: string, start: number, length: number): number {
+  let index = start
+  if (data.charCodeAt(index) === 0x2d) index++
+  let code = data.charCodeAt(index)
+  if (code === 0x30) {
+    index++
+  } else if (code >= 0x31 && code <= 0x39) {
+    index++
+    while (index < length && (code = data.charCodeAt(index)) >= 0x30 && code <= 0x39) index++
+  } else {
+    return -1
+  }
+  if (data.charCodeAt(index) === 0x2e) {
+    index++
+    const digits = index
+    while (index < length && (code = data.charCodeAt(index)) >= 0x30 && code <= 0x39) index++
+    if (index === digits) return -1
+  }
+  code = data.charCodeAt(index)
+  if (code === 0x65 || code === 0x45) {
+    index++
+    code = data.charCodeAt(index)
+    if (code === 0x2b || code === 0x2d) index++
+    const digits = index
+    while (index < length && (code = data.charCodeAt(index)) >= 0x30 && code <= 0x39) index++
+    if (index === digits) return -1
+  }
+  return index
+}
+
+// What a key means for its value (from the decoder's `CHUNK_KEY_MEANINGS`).
+const KEY_OTHER = 0
+/** A key that makes a part (`part`): only `null` is plain. */
+const KEY_NULL_ONLY = 1
+/** `choices` at the top level: must be an array. */
+const KEY_CHOICES = 2
+/** The answer text (`text`): a string value here is where the next chunks are expected to differ. */
+const KEY_CONTENT = 3
+/** `error`: never plain. */
+const KEY_REFUSED = 4
+
+const KIND_OF_MEANING: Record<ChunkKeyMeaning, number> = { text: KEY_CONTENT, part: KEY_NULL_ONLY, error: KEY_REFUSED, choices: KEY_CHOICES }
+
+/** The decoder's keys, by length, with their kinds. */
+const KEYS_BY_LENGTH: Array<Array<readonly [string, number]>> = []
+for (const [name, meaning] of Object.entries(CHUNK_KEY_MEANINGS)) (KEYS_BY_LENGTH[name.length] ??= []).push([name, KIND_OF_MEANING[meaning]])
+
+/** The kind of the key between `start` and `end` (its closing quote). */
+function keyKind(data: string, start: number, end: number): number {
+  const candidates = KEYS_BY_LENGTH[end - start]
+  if (candidates === undefined) return KEY_OTHER
+  for (const [name, kind] of candidates) if (data.startsWith(name, start)) return kind
+  return KEY_OTHER
+}
+
+// Parser states.
+/** After `{`: a key or `}`. */
+const KEY_OR_CLOSE = 0
+/** After `,` in an object: a key. */
+const KEY = 1
+/** After `:` or `,` in an array: a value. */
+const VALUE = 2
+/** After `[`: a value or `]`. */
+const VALUE_OR_CLOSE = 3
+/** After a value: `,` or the closer of the container. */
+const AFTER_VALUE = 4
+
+/** The full check, over the whole text; leaves `contentStart`/`contentEnd` on `scan`. */
+function isPlainJson(scan: PlainJsonScanner, data: string): boolean {
+  const length = data.length
+  if (length < 2 || data.charCodeAt(0) !== 0x7b) return false
+  // One bit per open container, 1 for an array; the top-level object is depth 1.
+  let arrays = 0
+  let depth = 1
+  let index = 1
+  let state = KEY_OR_CLOSE
+  let kind = KEY_OTHER
+  let choicesIsArray = false
+  scan.contentStart = -1
+  scan.contentEnd = -1
+  while (index < length) {
+    let code = data.charCodeAt(index)
+    if (code === 0x20) {
+      index++
+      continue
+    }
+    switch (state) {
+      case KEY_OR_CLOSE:
+      case KEY: {
+        if (code !== QUOTE) {
+          if (code !== 0x7d || state !== KEY_OR_CLOSE) return false
+          break // `{}`: the `}` is read below, as after a value
+        }
+        // A key written with an escape could hide one of the keys looked for.
+        if (scanString(scan, data, index + 1, length) !== CLOSED || scan.stringEscaped) return false
+        kind = keyKind(data, index + 1, scan.stringEnd)
+        if (kind === KEY_REFUSED) return false
+        if (kind === KEY_CHOICES && depth !== 1) kind = KEY_OTHER
+        index = scan.stringEnd + 1
+        while ((code = data.charCodeAt(index)) === 0x20) index++
+        if (code !== 0x3a) return false
+        index++
+        state = VALUE
+        continue
+      }
+      case VALUE_OR_CLOSE:
+        if (code === 0x5d) break // `[]`
+      // falls through
+      case VALUE: {
+        const valueKind = kind
+        kind = KEY_OTHER
+        if (valueKind === KEY_NULL_ONLY) {
+          if (!data.startsWith('null', index)) return false
+          index += 4
+        } else if (code === QUOTE) {
+          if (scanString(scan, data, index + 1, length) !== CLOSED) return false
+          if (valueKind === KEY_CONTENT) {
+            scan.contentStart = index + 1
+            scan.contentEnd = scan.stringEnd
+          }
+          index = scan.stringEnd + 1
+        } else if (code === 0x7b || code === 0x5b) {
+          if (depth === MAX_DEPTH) return false
+          if (valueKind === KEY_CHOICES) choicesIsArray = code === 0x5b
+          depth++
+          arrays = code === 0x5b ? (arrays << 1) | 1 : arrays << 1
+          index++
+          state = code === 0x5b ? VALUE_OR_CLOSE : KEY_OR_CLOSE
+          continue
+        } else if (code === 0x74) {
+          if (!data.startsWith('true', index)) return false
+          index += 4
+        } else if (code === 0x66) {
+          if (!data.startsWith('false', index)) return false
+          index += 5
+        } else if (code === 0x6e) {
+          if (!data.startsWith('null', index)) return false
+          index += 4
+        } else {
+          index = skipNumber(data, index, length)
+          if (index === -1) return false
+        }
+        if (valueKind === KEY_CHOICES) choicesIsArray = false
+        state = AFTER_VALUE
+        continue
+      }
+      default:
+        break
+    }
+    // After a value (or right after an opener, for `{}` and `[]`), at a non-space `code`.
+    if (code === 0x2c && state === AFTER_VALUE) {
+      state = (arrays & 1) === 1 ? VALUE : KEY
+      index++
+      continue
+    }
+    if (code !== ((arrays & 1) === 1 ? 0x5d : 0x7d)) return false
+    index++
+    depth--
+    arrays >>>= 1
+    state = AFTER_VALUE
+    if (depth === 0) {
+      while (data.charCodeAt(index) === 0x20) index++
+      return index === length && choicesIsArray
+    }
+  }
+  return false
+}
+
+// What `readBody` found.
+/** A plain string body exactly up to `end`, without escapes. */
+export const BODY_PLAIN = 0
+/** The same, with simple escapes. */
+export const BODY_PLAIN_ESCAPED = 1
+/** Something never plain before any quote: not plain, but maybe a string body still. */
+export const BODY_REFUSED = 2
+/** A quote ends the string early, or an escape takes the character at `end` with it: another shape. */
+export const BODY_OTHER = 3
+
+/** One scanner per reader: its fields are the results of the last call. A class, so an open stream pays for its fields only. */
+export class PlainJsonScanner {
+  /** After a string scan: the closing quote (CLOSED), or where the scan stopped (UNTERMINATED). */
+  stringEnd = 0
+  /** After a string scan: it met a (simple) escape. */
+  stringEscaped = false
+  /** After `isPlain` answered true: the body of the last string value of a `content` key (-1 if none). */
+  contentStart = -1
+  contentEnd = -1
+
+  /** Is `data` a plain chat chunk (see the file's comment)? */
+  isPlain(data: string): boolean {
+    return isPlainJson(this, data)
+  }
+
+  /** Reads `data` from `start` to `end` as the inside of a string: BODY_PLAIN, BODY_PLAIN_ESCAPED, BODY_REFUSED or BODY_OTHER. */
+  readBody(data: string, start: number, end: number): number {
+    const found = scanString(this, data, start, end)
+    if (found === REFUSED) return BODY_REFUSED
+    // A quote before `end`, or an escape that takes the character at `end` with it.
+    if (found === CLOSED || this.stringEnd !== end) return BODY_OTHER
+    return this.stringEscaped ? BODY_PLAIN_ESCAPED : BODY_PLAIN
+  }
+}
+
