@@ -44,9 +44,15 @@ export interface ShapeFacts {
 const PROBE = '<probe>'
 
 /**
- * The facts of a shape, or undefined when the encoder would not write its
- * chunks as `head` + content + `tail`: the content is not `choices[0].delta.content`
- * of the only choice, or the text is not as `JSON.stringify` writes it.
+ * The encoder's own answer to "can every chunk of this shape be written as
+ * `head` + the content as a JSON string + `tail`": it writes the shape once,
+ * through the same `rebuildChoice` and `JSON.stringify` as `writeGroup`, with
+ * a content no plain chunk holds, and the answer is yes when that output is
+ * the shape's text itself with the content in its place (then any other
+ * content lands in the same place, for a JSON string has no effect on what
+ * surrounds it). Undefined (no) when the content is not
+ * `choices[0].delta.content` of the only choice, or the chunk's text is not
+ * as the encoder writes it.
  */
 export function shapeFacts(shape: ChunkShape): ShapeFacts | undefined {
   const probe = shape.before + PROBE + shape.after

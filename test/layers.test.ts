@@ -1,0 +1,56 @@
+/**
+ * The layout shows the layers bottom up, and imports only go down:
+ * engine (`dsml/`) → parts (`parts/`: part model, part sanitizer,
+ * synthesizer, settlement, history repair, the part pipeline) → `sse/` →
+ * dialect codecs, fused streams and helpers (`chat-completions/`) and the AI
+ * SDK adapter (`ai-sdk/`, a sibling: neither imports the other) →
+ * `gateway/` → `cli/`. The files at the top of `src/` are shared utilities
+ * (stream queuing, seeded randomness) that import nothing of ours, and the
+ * package's root `index.ts`.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, normalize, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { describe, expect, test } from 'vitest'
+
+const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'src')
+
+/** Rank of each layer folder; equal ranks are siblings. */
+const RANK: Record<string, number> = { dsml: 1, parts: 2, sse: 3, 'chat-completions': 4, 'ai-sdk': 4, gateway: 5, cli: 6 }
+
+function layerOf(path: string): string {
+  const parts = relative(src, path).split(sep)
+  return parts.length === 1 ? '' : parts[0]!
+}
+
+function sourceFiles(): string[] {
+  return readdirSync(src, { recursive: true, encoding: 'utf8' })
+    .filter((path) => path.endsWith('.ts'))
+    .map((path) => join(src, path))
+}
+
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8')
+  return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((match) => normalize(join(dirname(file), match[1]!)))
+}
+
+describe('src/ layers', () => {
+  test('every folder of src/ is a known layer', () => {
+    const folders = readdirSync(src, { withFileTypes: true }).filter((entry) => entry.isDirectory()).map((entry) => entry.name)
+    expect(folders.sort()).toEqual(Object.keys(RANK).sort())
+  })
+
+  test('imports only go down the layers (or stay in their folder); shared files import nothing of ours', () => {
+    const violations: string[] = []
+    for (const file of sourceFiles()) {
+      const from = layerOf(file)
+      if (relative(src, file) === 'index.ts') continue
+      for (const target of importsOf(file)) {
+        const to = layerOf(target)
+        const allowed = from === '' ? false : to === '' || to === from || RANK[to]! < RANK[from]!
+        if (!allowed) violations.push(`${relative(src, file)} imports ${relative(src, target)}`)
+      }
+    }
+    expect(violations).toEqual([])
+  })
+})
