@@ -71,8 +71,23 @@ class LazySanitizer implements DsmlSanitizer {
 
   end(): SanitizerEvent[] {
     if (this.#ended) throw new TypeError('Cannot end the DSML sanitizer: end() was already called')
+    const events = this.endText()
     this.#ended = true
-    return this.#engine === undefined || this.#resolved.mode === 'off' ? [] : this.#engine.end()
+    return events
+  }
+
+  endText(): SanitizerEvent[] {
+    if (this.#ended) throw new TypeError('Cannot end a text of the DSML sanitizer: end() was already called')
+    const engine = this.#engine
+    if (engine === undefined) {
+      if (!this.#fences.quiet) this.#fences = new FenceTracker()
+      return []
+    }
+    const events = this.#resolved.mode === 'off' ? [] : engine.end()
+    // The next text starts as a new sanitizer would: no engine until it could hold markup, no fence open.
+    this.#engine = undefined
+    this.#fences = new FenceTracker()
+    return events
   }
 
   flush(): SanitizerEvent[] {

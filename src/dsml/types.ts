@@ -81,6 +81,13 @@ export interface DsmlSanitizer {
   /** End of input: resolve everything held. The sanitizer can't be fed afterwards. */
   end(): SanitizerEvent[]
   /**
+   * The current text ends (a message's finish): everything held is resolved
+   * as by `end()`, and the sanitizer goes on as if new for the next text —
+   * fences closed, nothing held — keeping only the native calls it was told
+   * about.
+   */
+  endText(): SanitizerEvent[]
+  /**
    * Resolve what is held as if the text ended here, and go on: fence state
    * and noted native calls are kept. For a text interrupted by something else
    * (a reasoning delta, a native tool call) that may continue after it. One

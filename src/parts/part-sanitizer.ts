@@ -64,14 +64,8 @@ class PartSanitizer implements DsmlPartSanitizer {
   #textEngine: DsmlSanitizer
   #reasoningEngine: DsmlSanitizer
 
-  #resolved: ResolvedOptions
-  #reasoningResolved: ResolvedOptions
-  /** Noted native calls, for an engine made after a finish. */
-  #nativeCalls: NativeToolCall[] | undefined
 
   constructor(resolved: ResolvedOptions, reasoningResolved: ResolvedOptions) {
-    this.#resolved = resolved
-    this.#reasoningResolved = reasoningResolved
     this.#textEngine = createDsmlSanitizer(resolved)
     this.#reasoningEngine = createDsmlSanitizer(reasoningResolved)
   }
@@ -134,7 +128,6 @@ class PartSanitizer implements DsmlPartSanitizer {
   }
 
   noteNativeToolCall(call: NativeToolCall): void {
-    ;(this.#nativeCalls ??= []).push(call)
     this.#textEngine.noteNativeToolCall(call)
     this.#reasoningEngine.noteNativeToolCall(call)
   }
@@ -157,12 +150,7 @@ class PartSanitizer implements DsmlPartSanitizer {
   /** The channel's text ends: resolves everything it holds. Text after that (after a finish) starts afresh. */
   #end(channel: Channel, out: Part[]): void {
     const engine = channel === 'text' ? this.#textEngine : this.#reasoningEngine
-    if (engine.heldChars === 0) return
-    toParts(engine.end(), channel, out)
-    const fresh = createDsmlSanitizer(channel === 'text' ? this.#resolved : this.#reasoningResolved)
-    for (const call of this.#nativeCalls ?? []) fresh.noteNativeToolCall(call)
-    if (channel === 'text') this.#textEngine = fresh
-    else this.#reasoningEngine = fresh
+    toParts(engine.endText(), channel, out)
   }
 
   #clean(part: Part & { type: 'text' | 'reasoning' }, channel: Channel, out: Part[]): void {

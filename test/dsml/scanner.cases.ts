@@ -160,4 +160,33 @@ export const suite = defineSuite('dsml/scanner', (test) => {
     assert(textOf(after).includes(bashBlock()), 'the fenced block stays as text')
     assert(after.some((event) => event.type === 'diagnostic' && event.diagnostic.kind === 'duplicate-call'), 'duplicate-call')
   })
+
+  test('endText: the text ends as with end() (an open fence, a cut block and a trailing "<" resolved), then the next text starts as a new sanitizer would, native calls kept', () => {
+    const sanitizer = createDsmlSanitizer()
+    sanitizer.noteNativeToolCall({ name: 'bash', arguments: { command: 'ls' } })
+    const first = [...sanitizer.feed(`\`\`\`
+code
+<${marker()}tool_calls>
+<${marker()}invoke name="read">`), ...sanitizer.endText()]
+    const fresh = createDsmlSanitizer()
+    const expected = [...fresh.feed(`\`\`\`
+code
+<${marker()}tool_calls>
+<${marker()}invoke name="read">`), ...fresh.end()]
+    assertEqual(normalizeEvents(first), normalizeEvents(expected), 'resolved as end() resolves it')
+    assertEqual([sanitizer.heldChars, sanitizer.idle], [0, createDsmlSanitizer().idle], 'nothing held; at a line start, as a new one')
+    const second = [...sanitizer.feed(`a <`), ...sanitizer.endText()]
+    assertEqual(textOf(second), 'a <', 'a trailing "<" is released at the end of the text')
+    // The fence of the first text is closed: this block is read as markup, and it repeats the native call.
+    const third = [...sanitizer.feed(bashBlock()), ...sanitizer.end()]
+    assertEqual([callsOf(third), textOf(third)], [[], ''], 'not fenced; the native call is still known')
+    assert(third.some((event) => event.type === 'diagnostic' && event.diagnostic.kind === 'duplicate-call'), 'duplicate-call')
+    let threw = false
+    try {
+      sanitizer.endText()
+    } catch (error) {
+      threw = error instanceof TypeError
+    }
+    assert(threw, 'endText after end() is a TypeError')
+  })
 })
