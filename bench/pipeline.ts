@@ -29,6 +29,9 @@ import {
   createChatCompletionsRepair,
   repairChatCompletionsBody,
 } from '../src/chat-completions/index.ts'
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider'
+import { resolveMiddlewareOptions } from '../src/ai-sdk/options.ts'
+import { createStreamRepair } from '../src/ai-sdk/stream-transformer.ts'
 import { ALL_SHORTCUTS, createChatCompletionsRepairCore, type RepairShortcuts } from '../src/chat-completions/repair.ts'
 import type { DsmlSanitizerOptions } from '../src/dsml/index.ts'
 import { SseDecoderStream, SseEncoderStream } from '../src/sse/index.ts'
@@ -460,6 +463,59 @@ print()
 print(`(${fixed((performance.now() - ablationStarted) / 1000)} s)`)
 print()
 
+// ── the AI SDK middleware's stream stage, per part ───────────────────────
+
+/** The workload's content deltas as AI SDK stream parts: start, a text part of every delta, its end, a finish. */
+function aiSdkParts(workload: Workload): LanguageModelV4StreamPart[] {
+  const utf8 = new TextDecoder()
+  const parts: LanguageModelV4StreamPart[] = [{ type: 'stream-start', warnings: [] }, { type: 'text-start', id: 't' }]
+  for (const event of workload.events) {
+    const data = utf8.decode(event).slice(6, -2)
+    if (!data.startsWith('{')) continue
+    const delta = (JSON.parse(data) as { choices: Array<{ delta?: { content?: unknown } }> }).choices[0]?.delta?.content
+    if (typeof delta === 'string' && delta !== '') parts.push({ type: 'text-delta', id: 't', delta })
+  }
+  parts.push({ type: 'text-end', id: 't' }, { type: 'finish', finishReason: { unified: 'stop', raw: 'stop' }, usage: { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } } })
+  return parts
+}
+
+const middlewareOptions = resolveMiddlewareOptions({})
+/** The stage's core over every part, synchronously: what the middleware adds per part, without the stream around it. */
+function aiSdkRun(parts: readonly LanguageModelV4StreamPart[]): number {
+  const repair = createStreamRepair(middlewareOptions, undefined)
+  let count = 0
+  for (const part of parts) count += repair.push(part).length
+  return count + repair.end().length
+}
+
+/** The floor: the same parts copied to an array one by one. */
+function aiSdkIdentity(parts: readonly LanguageModelV4StreamPart[]): number {
+  let count = 0
+  for (const part of parts) count += [part].length
+  return count
+}
+
+const aiSdkStarted = performance.now()
+const aiSdkRows: Array<[string, number, number, number]> = []
+for (const workload of WORKLOADS) {
+  const parts = aiSdkParts(workload)
+  const samples = await measureAsyncInterleaved([async () => aiSdkRun(parts), async () => aiSdkIdentity(parts)], ABLATION_MEASURE, 'minor')
+  aiSdkRows.push([workload.label, parts.length, median(samples[0]!.wall), median(samples[1]!.wall)])
+}
+print('## AI SDK middleware: time per stream part')
+print()
+print('`wrapStream`\'s stage (`createStreamRepair`) fed the same content as AI SDK parts — a `text-delta` per content delta,')
+print('with `stream-start`, `text-start`, `text-end` and `finish` — synchronously; µs per part = median ms × 1000 / parts.')
+print()
+print('| Workload | parts | ms | µs per part | floor: copying each part, µs per part |')
+print('|---|---:|---:|---:|---:|')
+for (const [label, count, ms, floor] of aiSdkRows) {
+  print(`| ${label} | ${count} | ${fixed(ms)} | ${fixed((ms * 1000) / count, 2)} | ${fixed((floor * 1000) / count, 3)} |`)
+}
+print()
+print(`(${fixed((performance.now() - aiSdkStarted) / 1000)} s)`)
+print()
+
 // The same streams after a full collection with nothing open: (b) and (d) only, as a cross-check.
 const COLD_MEASURE: AsyncMeasureOptions = { warmup: 1, minRounds: 7, maxRounds: 9, budgetMs: 12_000 }
 const COLD_KEYS: ReadonlyArray<Pipeline['key']> = ['b', 'd']
@@ -646,6 +702,10 @@ print(
 )
 print(`| … of it ours (minus the bare pipe) | — | ${Math.round(fusedMemory.heap - baseline)} B | — | ≤ 8192 B | ${verdict(fusedMemory.heap - baseline <= 8192)} |`)
 print(`| retained heap per open fused stream: \`repairChatCompletionsBody\` (the gateway's form), whole (${memoryLabel}) | — | ${Math.round(bodyMemory.heap)} B | — | ≤ 8192 B | ${verdict(bodyMemory.heap <= 8192)} |`)
+for (const [label, count, ms] of aiSdkRows) {
+  const perPart = (ms * 1000) / count
+  print(`| AI SDK \`wrapStream\` stage, µs per stream part | ${label} | ${fixed(perPart, 2)} µs | — | ≤ 2 µs | ${verdict(perPart <= 2)} |`)
+}
 print(`| (c) and (d) give identical bytes; DSML-heavy output has every call as tool_calls and no marker | both | ${correct ? 'yes' : 'no'} | — | — | ${verdict(correct)} |`)
 print()
 print(`Total bench time ${fixed((performance.now() - started) / 1000)} s. Load average at end: ${load()} (checksum ${blackholeValue()}).`)
