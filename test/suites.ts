@@ -43,6 +43,7 @@ import * as dsmlWildCaptures from './dsml/wild-captures.cases.ts'
 import * as gatewayHandler from './gateway/handler.cases.ts'
 import * as gatewayReplayUpstream from './gateway/replay-upstream.cases.ts'
 import * as partsHistoryRepair from './parts/history-repair.cases.ts'
+import * as partsPartRepair from './parts/part-repair.cases.ts'
 import * as partsPartSanitizerStream from './parts/part-sanitizer-stream.cases.ts'
 import * as partsPartSanitizer from './parts/part-sanitizer.cases.ts'
 import * as partsSynthesizer from './parts/synthesizer.cases.ts'
@@ -93,6 +94,7 @@ const modules: Record<string, CasesModule> = {
   './gateway/handler.cases.ts': gatewayHandler,
   './gateway/replay-upstream.cases.ts': gatewayReplayUpstream,
   './parts/history-repair.cases.ts': partsHistoryRepair,
+  './parts/part-repair.cases.ts': partsPartRepair,
   './parts/part-sanitizer-stream.cases.ts': partsPartSanitizerStream,
   './parts/part-sanitizer.cases.ts': partsPartSanitizer,
   './parts/synthesizer.cases.ts': partsSynthesizer,

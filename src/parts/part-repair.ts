@@ -31,7 +31,7 @@ export interface PartRepair {
   flush(): void
   /** The channel's text ends (`DsmlPartSanitizer.endChannel`). */
   endChannel(channel: Channel): void
-  /** End of input: both channels resolved (a `chunk-end` closes what that gave), calls without a finish settled. */
+  /** End of input: both channels resolved (closed by a `chunk-end`), calls without a finish settled. */
   end(): void
   /** The sanitizer would pass a plain answer-text part through and stay as it is (`DsmlPartSanitizer.idle`). */
   readonly idle: boolean
@@ -66,10 +66,7 @@ class Repair implements PartRepair {
   }
 
   end(): void {
-    const rest = this.#sanitizer.end()
-    this.#settle(rest)
-    // Parts downstream are written per chunk: close what the end resolved.
-    if (rest.length > 0) this.#settle([{ type: 'chunk-end' }])
+    this.#settle(this.#sanitizer.end())
     for (const part of this.#synthesizer.end()) this.#sink.emit(part)
   }
 

@@ -28,10 +28,7 @@ export class DsmlPartSanitizerStream extends TransformStream<Part, Part> {
           for (const out of sanitizer.feed(part)) controller.enqueue(out)
         },
         flush(controller) {
-          const rest = sanitizer.end()
-          for (const out of rest) controller.enqueue(out)
-          // Parts downstream are written per chunk: close what was resolved at the end.
-          if (rest.length > 0) controller.enqueue({ type: 'chunk-end' })
+          for (const out of sanitizer.end()) controller.enqueue(out)
         },
       },
       undefined,

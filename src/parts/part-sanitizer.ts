@@ -31,7 +31,7 @@ export interface DsmlPartSanitizerOptions extends DsmlSanitizerOptions {
 
 export interface DsmlPartSanitizer {
   feed(part: Part): Part[]
-  /** End of input: resolves both channels. */
+  /** End of input: resolves both channels; what that gives is closed by a `chunk-end`. */
   end(): Part[]
   /** Both channels are interrupted, as by a native call: what they hold is resolved, but an undecided tag start. */
   flush(): Part[]
@@ -111,6 +111,8 @@ class PartSanitizer implements DsmlPartSanitizer {
     const out: Part[] = []
     this.#end('text', out)
     this.#end('reasoning', out)
+    // Parts downstream are written per chunk: a group closes what the end resolved.
+    if (out.length > 0) out.push({ type: 'chunk-end' })
     return out
   }
 
