@@ -1,3 +1,4 @@
+export * from './anthropic/index.ts'
 export * from './chat-completions/index.ts'
 export * from './dsml/index.ts'
 // The SSE layer's constants and guards (`DEFAULT_MAX_SSE_BUFFER`, `isSseComment`) stay on `dsml-streams/sse`.

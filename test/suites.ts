@@ -13,6 +13,7 @@ import * as aiSdkHistory from './ai-sdk/history.cases.ts'
 import * as aiSdkPolicy from './ai-sdk/policy.cases.ts'
 import * as aiSdkStream from './ai-sdk/stream.cases.ts'
 import * as aiSdkWrapper from './ai-sdk/wrapper.cases.ts'
+import * as anthropicDialect from './anthropic/dialect.cases.ts'
 import * as chatCompletionsBehaviour from './chat-completions/behaviour.cases.ts'
 import * as chatCompletionsCodec from './chat-completions/codec.cases.ts'
 import * as chatCompletionsFastPaths from './chat-completions/fast-paths.cases.ts'
@@ -64,6 +65,7 @@ const modules: Record<string, CasesModule> = {
   './ai-sdk/policy.cases.ts': aiSdkPolicy,
   './ai-sdk/stream.cases.ts': aiSdkStream,
   './ai-sdk/wrapper.cases.ts': aiSdkWrapper,
+  './anthropic/dialect.cases.ts': anthropicDialect,
   './chat-completions/behaviour.cases.ts': chatCompletionsBehaviour,
   './chat-completions/codec.cases.ts': chatCompletionsCodec,
   './chat-completions/fast-paths.cases.ts': chatCompletionsFastPaths,

@@ -5,18 +5,10 @@
  * their defaults from here (DESIGN.md §5.8: every adapter takes the same
  * default, the request's declared tools).
  */
+export { declaredNames, type RequestRepairOptions } from '../parts/request-options.ts'
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'
 import type { DeclaredTool, ToolSchema } from '../dsml/tool-schema.ts'
-
-/** The engine options a request implies. */
-export interface RequestRepairOptions {
-  /** Function tools (`tools[].function`, legacy `functions[]`) with their schemas. */
-  tools?: DeclaredTool[]
-  /** Other tool types (`custom`…): declared by name only. */
-  knownTools?: string[]
-  /** `tool_choice: "none"`: no call may be made, markup is still removed. */
-  mode?: 'strip'
-}
+import { type RequestRepairOptions, withRequestDefaults as withDefaults } from '../parts/request-options.ts'
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -61,26 +53,12 @@ export function requestRepairOptions(body: unknown): RequestRepairOptions {
   return options
 }
 
-/** Every name the options declare (`tools` and `knownTools`), or undefined when they declare none. */
-export function declaredNames(options: Pick<DsmlSanitizerOptions, 'tools' | 'knownTools'>): string[] | undefined {
-  if (options.tools === undefined && options.knownTools === undefined) return undefined
-  return [...[...(options.tools ?? [])].map((tool) => tool.name), ...(options.knownTools ?? [])]
-}
-
 /** A non-empty `tools` or `functions` list, whatever it holds. */
 function declaresAny(body: Record<string, unknown>): boolean {
   return (Array.isArray(body.tools) && body.tools.length > 0) || (Array.isArray(body.functions) && body.functions.length > 0)
 }
 
-/** `options` with the defaults its `request` implies (explicit options win; `mode: "off"` stays off). */
+/** `options` with the defaults its Chat Completions `request` implies (see `withRequestDefaults` of the parts layer). */
 export function withRequestDefaults<Options extends DsmlSanitizerOptions & { request?: unknown }>(options: Options): Options {
-  if (options.request === undefined) return options
-  const implied = requestRepairOptions(options.request)
-  const merged: Options = { ...options }
-  if (merged.tools === undefined && merged.knownTools === undefined) {
-    if (implied.tools !== undefined) merged.tools = implied.tools
-    if (implied.knownTools !== undefined) merged.knownTools = implied.knownTools
-  }
-  if (implied.mode !== undefined && merged.mode !== 'off') merged.mode = implied.mode
-  return merged
+  return withDefaults(options, requestRepairOptions)
 }

@@ -138,7 +138,12 @@ let idPoolAt = idPool.length
 
 /** `call_` + 24 random alphanumerics, from the web-standard `crypto` (uniform: bytes past 247 are skipped). */
 export function generateCallId(): string {
-  let id = 'call_'
+  return generatePrefixedId('call_')
+}
+
+/** `prefix` + 24 random alphanumerics, as `generateCallId` makes them (dialects whose ids start otherwise: `toolu_`, `fc_`). */
+export function generatePrefixedId(prefix: string): string {
+  let id = prefix
   let left = 24
   while (left > 0) {
     if (idPoolAt === idPool.length) {

@@ -55,7 +55,7 @@ export function createDsmlPartSanitizer(options: DsmlPartSanitizerOptions | Reso
     throw new TypeError(`Cannot use option "recoverFromReasoning": expected a boolean, got ${typeof recoverFromReasoning}`)
   }
   const resolved = resolveOptions(options)
-  const reasoning = recoverFromReasoning || resolved.mode !== 'recover' ? resolved : { ...resolved, mode: 'strip' as const }
+  const reasoning = recoverFromReasoning || resolved.mode !== 'recover' ? resolved : resolveOptions({ ...options, mode: 'strip' })
   return new PartSanitizer(resolved, reasoning)
 }
 
@@ -88,6 +88,11 @@ class PartSanitizer implements DsmlPartSanitizer {
       // message's text: they must not cut a block that spans them.
       case 'usage':
       case 'passthrough':
+        out.push(part)
+        return out
+      case 'channel-end':
+        // A block-structured dialect's text block ends (Anthropic's content_block_stop, a Responses text part's done).
+        this.#end(part.channel, out)
         out.push(part)
         return out
       case 'finish':

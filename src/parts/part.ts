@@ -62,6 +62,12 @@ export type Part =
   | { type: 'comment'; comment: string }
   /** Anything the decoder could not read (malformed JSON, unknown events): forwarded unchanged. */
   | { type: 'passthrough'; origin: ChunkOrigin }
+  /**
+   * The end of a channel's text block, in dialects whose text comes in blocks
+   * (Anthropic's `content_block_stop`): what the channel holds is resolved
+   * before it, so the block's text is complete when it closes.
+   */
+  | { type: 'channel-end'; channel: Channel; origin?: ChunkOrigin }
   /** Closes the group of parts made from `origin` (or, without origin, a group the stages made). */
   | { type: 'chunk-end'; origin?: ChunkOrigin }
 

@@ -1,0 +1,111 @@
+/**
+ * `createAnthropicDecoder`: Anthropic Messages SSE messages → neutral parts.
+ * Each event becomes a group of parts closed by `chunk-end`, whose origin
+ * keeps the event whole for the encoder.
+ *
+ * - `text_delta` → `text`; `thinking_delta` → `reasoning`;
+ * - a `tool_use` block's start and its `input_json_delta`s → native tool-call
+ *   parts (indexed by the block's index);
+ * - the stop of a text or thinking block → `channel-end`, so what the
+ *   channel holds is resolved inside the block;
+ * - `message_delta` → `finish` (its `stop_reason`) and `usage`;
+ *   `message_stop` → `done`; `error` → `error`;
+ * - everything else (`message_start`, `ping`, `signature_delta`,
+ *   `redacted_thinking`, server tools, unknown events) → `passthrough`,
+ *   forwarded as it came; unreadable JSON too, with a `malformed-chunk`
+ *   diagnostic.
+ */
+import type { Channel, ChunkOrigin, Part } from '../parts/part.ts'
+import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
+import { type AnthropicEvent, isAnthropicEvent } from './types.ts'
+
+export interface AnthropicDecoder {
+  feed(message: SseMessage): Part[]
+}
+
+function originOf(message: SseEvent, chunk: unknown): ChunkOrigin {
+  const origin: ChunkOrigin = { event: message.event, id: message.id, data: message.data, chunk, parts: [] }
+  if (message.retry !== undefined) origin.retry = message.retry
+  return origin
+}
+
+function close(origin: ChunkOrigin, parts: Part[]): Part[] {
+  origin.parts = parts.slice()
+  parts.push({ type: 'chunk-end', origin })
+  return parts
+}
+
+export function createAnthropicDecoder(): AnthropicDecoder {
+  return new Decoder()
+}
+
+/** A class, so that one per open stream pays for its fields only. */
+class Decoder implements AnthropicDecoder {
+  /** The channel of each open text or thinking block, by index. */
+  #channels = new Map<number, Channel>()
+
+  feed(message: SseMessage): Part[] {
+    if (isSseComment(message)) return [{ type: 'comment', comment: message.comment }]
+    let event: unknown
+    try {
+      event = JSON.parse(message.data)
+    } catch {
+      const origin = originOf(message, undefined)
+      const parts = close(origin, [{ type: 'passthrough', origin }])
+      parts.push({ type: 'diagnostic', diagnostic: { kind: 'malformed-chunk', text: '', message: 'An SSE message was not JSON; forwarded unchanged' } })
+      return parts
+    }
+    const origin = originOf(message, event)
+    if (!isAnthropicEvent(event)) return close(origin, [{ type: 'passthrough', origin }])
+    return close(origin, this.#parts(event, origin))
+  }
+
+  #parts(event: AnthropicEvent, origin: ChunkOrigin): Part[] {
+    const index = typeof event.index === 'number' ? event.index : -1
+    switch (event.type) {
+      case 'content_block_start': {
+        const block = event.content_block
+        if (block?.type === 'text') this.#channels.set(index, 'text')
+        else if (block?.type === 'thinking') this.#channels.set(index, 'reasoning')
+        else if (block?.type === 'tool_use') {
+          const part: Part = { type: 'native-tool-call', index, origin }
+          if (typeof block.id === 'string') part.id = block.id
+          if (typeof block.name === 'string') part.name = block.name
+          // Some proxies send the whole input here and no deltas.
+          const input = block.input
+          if (input !== null && typeof input === 'object' && Object.keys(input).length > 0) part.arguments = JSON.stringify(input)
+          return [part]
+        }
+        return [{ type: 'passthrough', origin }]
+      }
+      case 'content_block_delta': {
+        const delta = event.delta
+        if (delta?.type === 'text_delta' && typeof delta.text === 'string') return [{ type: 'text', text: delta.text, origin }]
+        if (delta?.type === 'thinking_delta' && typeof delta.thinking === 'string') return [{ type: 'reasoning', text: delta.thinking, origin }]
+        if (delta?.type === 'input_json_delta' && typeof delta.partial_json === 'string') {
+          return [{ type: 'native-tool-call', index, arguments: delta.partial_json, origin }]
+        }
+        return [{ type: 'passthrough', origin }]
+      }
+      case 'content_block_stop': {
+        const channel = this.#channels.get(index)
+        if (channel === undefined) return [{ type: 'passthrough', origin }]
+        this.#channels.delete(index)
+        return [{ type: 'channel-end', channel, origin }]
+      }
+      case 'message_delta': {
+        const parts: Part[] = []
+        const reason = event.delta?.stop_reason
+        if (typeof reason === 'string') parts.push({ type: 'finish', reason, origin })
+        if (event.usage !== undefined && event.usage !== null) parts.push({ type: 'usage', usage: event.usage, origin })
+        return parts.length > 0 ? parts : [{ type: 'passthrough', origin }]
+      }
+      case 'message_stop':
+        return [{ type: 'done', origin }]
+      case 'error':
+        return [{ type: 'error', error: event.error ?? event, origin }]
+      default:
+        return [{ type: 'passthrough', origin }]
+    }
+  }
+}

@@ -1,0 +1,220 @@
+/**
+ * `createAnthropicEncoder`: neutral parts → Anthropic Messages SSE messages.
+ * Parts are gathered up to each `chunk-end`; an event whose parts are exactly
+ * what the decoder made for it is forwarded as it came (its `index`
+ * renumbered when blocks before it were dropped). Otherwise:
+ *
+ * - clean text goes out as `text_delta`s of its block, whose
+ *   `content_block_start` is held back until the block's first clean text: a
+ *   text block that ends up empty is not written at all (start, deltas, stop);
+ * - clean reasoning goes out as `thinking_delta`s of its block (thinking
+ *   blocks are always written: they carry signatures);
+ * - a recovered call becomes a `tool_use` block of its own — start (`id`,
+ *   `name`, `input: {}`), one `input_json_delta` with the whole input, stop —
+ *   at the next index, before the `message_delta` that carries the finish;
+ * - a rewritten finish rewrites `message_delta.delta.stop_reason`.
+ *
+ * Block indexes stay dense and in order: each written block takes the next
+ * one. Text with no open block to go to (held text released by an error or
+ * the end of the stream) gets a text block of its own.
+ */
+import type { ChunkOrigin, Part } from '../parts/part.ts'
+import type { SseEvent, SseMessage } from '../sse/types.ts'
+import { type AnthropicEvent, isAnthropicEvent } from './types.ts'
+
+export interface AnthropicEncoder {
+  feed(part: Part): SseMessage[]
+  /** Writes any parts left without a `chunk-end`. */
+  end(): SseMessage[]
+}
+
+export function createAnthropicEncoder(): AnthropicEncoder {
+  return new Encoder()
+}
+
+function sameParts(group: readonly Part[], origin: ChunkOrigin): boolean {
+  const original = origin.parts
+  if (group.length !== original.length) return false
+  for (let index = 0; index < group.length; index++) if (group[index] !== original[index]) return false
+  return true
+}
+
+function withOrigin(origin: ChunkOrigin, data: string): SseMessage {
+  const message: SseEvent = { data }
+  if (origin.event !== undefined) message.event = origin.event
+  if (origin.id !== undefined) message.id = origin.id
+  if (origin.retry !== undefined) message.retry = origin.retry
+  return message
+}
+
+function madeUp(event: Record<string, unknown> & { type: string }): SseMessage {
+  return { event: event.type, data: JSON.stringify(event) }
+}
+
+/** A class, so that one per open stream pays for its fields only. */
+class Encoder implements AnthropicEncoder {
+  #group: Part[] = []
+  #out: SseMessage[] = []
+  /** Upstream block index → output index, for every block written so far. */
+  #indexes = new Map<number, number>()
+  #next = 0
+  /** The open text block: its upstream index, its held start, whether the start went out. */
+  #text: { index: number; start: ChunkOrigin; event: AnthropicEvent; started: boolean } | undefined = undefined
+  /** The open thinking block's upstream index. */
+  #thinking: number | undefined = undefined
+
+  feed(part: Part): SseMessage[] {
+    switch (part.type) {
+      case 'chunk-end':
+        this.#writeGroup(part.origin)
+        break
+      case 'comment':
+        return [{ comment: part.comment }]
+      case 'diagnostic':
+      case 'tool-call':
+        return []
+      default:
+        this.#group.push(part)
+        return []
+    }
+    const out = this.#out
+    this.#out = []
+    return out
+  }
+
+  end(): SseMessage[] {
+    if (this.#group.length > 0) this.#writeGroup(undefined)
+    const out = this.#out
+    this.#out = []
+    return out
+  }
+
+  #writeGroup(origin: ChunkOrigin | undefined): void {
+    const parts = this.#group
+    this.#group = []
+    const event = origin !== undefined && isAnthropicEvent(origin.chunk) ? origin.chunk : undefined
+    if (origin !== undefined && sameParts(parts, origin)) {
+      this.#forward(origin, event)
+      return
+    }
+    let written = false
+    for (const part of parts) {
+      switch (part.type) {
+        case 'text':
+          this.#writeText(part.text)
+          continue
+        case 'reasoning':
+          this.#writeThinking(part.text)
+          continue
+        case 'synthesized-tool-call':
+          this.#writeToolUse(part.call.id, part.call.name, JSON.stringify(part.call.arguments))
+          continue
+        default:
+          break
+      }
+      if (origin === undefined || !('origin' in part) || part.origin !== origin || written) continue
+      written = true
+      if (part.type === 'finish' && event !== undefined && event.delta?.stop_reason !== part.reason) {
+        this.#out.push(withOrigin(origin, JSON.stringify({ ...event, delta: { ...event.delta, stop_reason: part.reason } })))
+      } else {
+        this.#forward(origin, event)
+      }
+    }
+  }
+
+  /** The upstream event as it came (index renumbered), with the block bookkeeping it implies. */
+  #forward(origin: ChunkOrigin, event: AnthropicEvent | undefined): void {
+    if (event === undefined || typeof event.index !== 'number') {
+      this.#out.push(withOrigin(origin, origin.data))
+      return
+    }
+    const index = event.index
+    switch (event.type) {
+      case 'content_block_start':
+        if (event.content_block?.type === 'text') {
+          this.#text = { index, start: origin, event, started: false }
+          return
+        }
+        if (event.content_block?.type === 'thinking') this.#thinking = index
+        this.#assign(index)
+        break
+      case 'content_block_delta':
+        if (this.#text?.index === index) this.#startText()
+        break
+      case 'content_block_stop':
+        if (this.#text?.index === index) {
+          const started = this.#text.started
+          this.#text = undefined
+          // A text block that ended up empty is not written: neither its start nor its stop.
+          if (!started) return
+        }
+        if (this.#thinking === index) this.#thinking = undefined
+        break
+      default:
+        break
+    }
+    this.#out.push(this.#renumbered(origin, event))
+  }
+
+  #assign(index: number): number {
+    const output = this.#next++
+    this.#indexes.set(index, output)
+    return output
+  }
+
+  #renumbered(origin: ChunkOrigin, event: AnthropicEvent): SseMessage {
+    const index = event.index!
+    const output = this.#indexes.get(index) ?? index
+    return output === index ? withOrigin(origin, origin.data) : withOrigin(origin, JSON.stringify({ ...event, index: output }))
+  }
+
+  /** The open text block's held start goes out, at the next index. */
+  #startText(): void {
+    const text = this.#text!
+    if (text.started) return
+    text.started = true
+    this.#assign(text.index)
+    this.#out.push(this.#renumbered(text.start, text.event))
+  }
+
+  #writeText(text: string): void {
+    if (text === '') return
+    if (this.#text === undefined) {
+      // No open block to go to: a block of its own.
+      const index = this.#next++
+      this.#out.push(
+        madeUp({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } }),
+        madeUp({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }),
+        madeUp({ type: 'content_block_stop', index }),
+      )
+      return
+    }
+    this.#startText()
+    const index = this.#indexes.get(this.#text.index)!
+    this.#out.push(madeUp({ type: 'content_block_delta', index, delta: { type: 'text_delta', text } }))
+  }
+
+  #writeThinking(text: string): void {
+    if (text === '') return
+    if (this.#thinking === undefined) {
+      const index = this.#next++
+      this.#out.push(
+        madeUp({ type: 'content_block_start', index, content_block: { type: 'thinking', thinking: '', signature: '' } }),
+        madeUp({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: text } }),
+        madeUp({ type: 'content_block_stop', index }),
+      )
+      return
+    }
+    const index = this.#indexes.get(this.#thinking) ?? this.#thinking
+    this.#out.push(madeUp({ type: 'content_block_delta', index, delta: { type: 'thinking_delta', thinking: text } }))
+  }
+
+  #writeToolUse(id: string, name: string, input: string): void {
+    const index = this.#next++
+    this.#out.push(
+      madeUp({ type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {} } }),
+      madeUp({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: input } }),
+      madeUp({ type: 'content_block_stop', index }),
+    )
+  }
+}

@@ -1,0 +1,6 @@
+export { createAnthropicDecoder, type AnthropicDecoder } from './decoder.ts'
+export { createAnthropicEncoder, type AnthropicEncoder } from './encoder.ts'
+export { createAnthropicRepair, generateToolUseId, type AnthropicRepair, type AnthropicRepairOptions } from './repair.ts'
+export { anthropicRequestOptions, sanitizeAnthropicRequest, type SanitizeAnthropicRequestOptions } from './request.ts'
+export { repairAnthropicMessage, repairAnthropicResponse } from './response.ts'
+export { AnthropicDecoderStream, AnthropicEncoderStream, AnthropicRepairStream } from './streams.ts'

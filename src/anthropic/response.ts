@@ -1,0 +1,105 @@
+/**
+ * `repairAnthropicResponse`: wraps a `fetch` `Response` from a Messages
+ * endpoint. A `text/event-stream` body goes through `AnthropicRepairStream`;
+ * a JSON `message` body through `repairAnthropicMessage`. Status, status
+ * text and headers are kept (minus `content-length` and `content-encoding`);
+ * non-2xx responses, other bodies and empty bodies pass through untouched.
+ */
+import type { ToolCall } from '../dsml/types.ts'
+import { createPartRepair } from '../parts/part-repair.ts'
+import type { Channel } from '../parts/part.ts'
+import { anthropicPartOptions, type AnthropicRepairOptions } from './repair.ts'
+import { AnthropicRepairStream } from './streams.ts'
+import type { AnthropicContentBlock, AnthropicMessage } from './types.ts'
+
+function isMessage(body: unknown): body is AnthropicMessage {
+  return body !== null && typeof body === 'object' && Array.isArray((body as { content?: unknown }).content)
+}
+
+/**
+ * Repairs a parsed `message` body, run through the part pipeline as the
+ * blocks a stream of it would carry: `text` blocks cleaned (a block left
+ * empty is dropped), `thinking` blocks cleaned (their signature kept),
+ * recovered calls appended as `tool_use` blocks, `stop_reason` `end_turn` →
+ * `tool_use`. Native `tool_use` blocks win wherever they sit. Returns
+ * undefined when nothing changed.
+ */
+export function repairAnthropicMessage(body: unknown, options: AnthropicRepairOptions = {}): unknown {
+  if (!isMessage(body)) return undefined
+  let clean = ''
+  const calls: ToolCall[] = []
+  let stopReason: string | undefined
+  const repair = createPartRepair(anthropicPartOptions(options), {
+    emit(part) {
+      if (part.type === 'text' || part.type === 'reasoning') clean += part.text
+      else if (part.type === 'synthesized-tool-call') calls.push(part.call)
+      else if (part.type === 'finish') stopReason = part.reason
+      else if (part.type === 'diagnostic') options.onDiagnostic?.(part.diagnostic)
+    },
+  })
+  let changed = false
+  const content: AnthropicContentBlock[] = []
+  body.content.forEach((block, index) => {
+    if (block?.type === 'tool_use') {
+      repair.feed({ type: 'native-tool-call', index, id: String(block.id), name: String(block.name), arguments: JSON.stringify(block.input ?? {}) })
+      content.push(block)
+      return
+    }
+    const field = block?.type === 'text' ? 'text' : block?.type === 'thinking' ? 'thinking' : undefined
+    const text = field === undefined ? undefined : block[field]
+    if (field === undefined || typeof text !== 'string') {
+      content.push(block)
+      return
+    }
+    const channel: Channel = field === 'text' ? 'text' : 'reasoning'
+    clean = ''
+    repair.feed({ type: channel, text })
+    repair.feed({ type: 'channel-end', channel })
+    if (clean === text) {
+      content.push(block)
+      return
+    }
+    changed = true
+    if (clean !== '' || field === 'thinking') content.push({ ...block, [field]: clean })
+  })
+  if (typeof body.stop_reason === 'string') repair.feed({ type: 'finish', reason: body.stop_reason })
+  repair.end()
+  for (const call of calls) content.push({ type: 'tool_use', id: call.id, name: call.name, input: call.arguments })
+  if (!changed && calls.length === 0) return undefined
+  const repaired: AnthropicMessage = { ...body, content }
+  if (stopReason !== undefined) repaired.stop_reason = stopReason
+  return repaired
+}
+
+function repairedHeaders(response: Response): Headers {
+  const headers = new Headers(response.headers)
+  headers.delete('content-length')
+  // fetch has already decoded the body: a gzip header would no longer match it.
+  headers.delete('content-encoding')
+  return headers
+}
+
+/**
+ * @example
+ * ```ts
+ * const upstream = await fetch(`${base}/v1/messages`, { method: 'POST', headers, body })
+ * return repairAnthropicResponse(upstream, { request: JSON.parse(body) })
+ * ```
+ */
+export async function repairAnthropicResponse(response: Response, options: AnthropicRepairOptions = {}): Promise<Response> {
+  if (!(response instanceof Response)) throw new TypeError('Cannot repair: expected a fetch Response')
+  if (!response.ok || response.body === null) return response
+  const contentType = response.headers.get('content-type') ?? ''
+  const init = { status: response.status, statusText: response.statusText, headers: repairedHeaders(response) }
+  if (contentType.includes('text/event-stream')) return new Response(response.body.pipeThrough(new AnthropicRepairStream(options)), init)
+  if (!contentType.includes('json')) return response
+  const text = await response.text()
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return new Response(text, init)
+  }
+  const repaired = repairAnthropicMessage(body, options)
+  return new Response(repaired === undefined ? text : JSON.stringify(repaired), init)
+}
