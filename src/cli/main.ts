@@ -21,14 +21,17 @@ import { createReplayUpstream, DEFAULT_REPLAY_CAPTURE, type ReplayUpstream } fro
 
 const USAGE = `Usage: npm start -- [options]
 
-Runs a local gateway that proxies POST /v1/chat/completions to an upstream and
-repairs leaked DSML tool calls in the response and in the request history.
+Runs a local gateway that proxies POST /v1/chat/completions (and Anthropic's
+POST /v1/messages) to an upstream and repairs leaked DSML tool calls in the
+response and in the request history.
 
   --port N             port to listen on (default 8787; 0 picks a free one)
   --host HOST          address to listen on (default 127.0.0.1)
   --upstream URL       upstream base URL; /chat/completions is appended
                        (e.g. https://api.deepseek.com). Default: $DSML_UPSTREAM,
                        else the built-in replay of real captured leaks
+  --anthropic-upstream URL  base URL for /v1/messages; /v1/messages is appended
+                       (e.g. https://api.deepseek.com/anthropic). Default: --upstream
   --mode MODE          recover (default) | strip | off
   --preset PRESET      relaxed (default) | strict
   --known-tools A,B    only these tool names may be recovered
@@ -63,6 +66,7 @@ function parseCli(argv: string[]) {
         port: { type: 'string' },
         host: { type: 'string' },
         upstream: { type: 'string' },
+        'anthropic-upstream': { type: 'string' },
         mode: { type: 'string' },
         preset: { type: 'string' },
         'known-tools': { type: 'string' },
@@ -84,6 +88,9 @@ function parseCli(argv: string[]) {
   if (mode !== 'recover' && mode !== 'strip' && mode !== 'off') fail(`--mode must be recover, strip or off, got ${mode}`)
   const preset = parsed.preset ?? 'relaxed'
   if (preset !== 'relaxed' && preset !== 'strict') fail(`--preset must be relaxed or strict, got ${preset}`)
+  if (parsed['anthropic-upstream'] !== undefined && parsed.upstream === undefined && !process.env.DSML_UPSTREAM) {
+    fail('--anthropic-upstream needs --upstream too (without one, the built-in replay answers every route)')
+  }
   const knownTools = parsed['known-tools']
     ?.split(',')
     .map((name) => name.trim())
@@ -93,6 +100,7 @@ function parseCli(argv: string[]) {
     port,
     host: parsed.host ?? '127.0.0.1',
     upstream: parsed.upstream ?? (process.env.DSML_UPSTREAM || undefined),
+    anthropicUpstream: parsed['anthropic-upstream'],
     mode: mode as 'recover' | 'strip' | 'off',
     preset: preset as 'relaxed' | 'strict',
     knownTools,
@@ -117,12 +125,13 @@ function formatLog(summary: ExchangeSummary, log: RequestLog | undefined): strin
   return parts.join(' ')
 }
 
-function curlCommand(base: string, replay: boolean): string {
-  const body = replay
-    ? { model: DEFAULT_REPLAY_CAPTURE, stream: true, messages: [{ role: 'user', content: 'Look up the funding rounds of Qichacha' }] }
-    : { model: 'deepseek-v4-flash', stream: true, messages: [{ role: 'user', content: 'List the files in the current directory' }] }
-  const auth = replay ? '' : ` -H "authorization: Bearer $DEEPSEEK_API_KEY"`
-  return `curl -sN ${base}/v1/chat/completions -H 'content-type: application/json'${auth} -d '${JSON.stringify(body)}'`
+function curlCommand(base: string, replay: boolean, route: 'chat' | 'messages'): string {
+  const content = replay ? 'Look up the funding rounds of Qichacha' : 'List the files in the current directory'
+  const body: Record<string, unknown> = { model: replay ? DEFAULT_REPLAY_CAPTURE : 'deepseek-v4-flash', stream: true }
+  if (route === 'messages') body.max_tokens = 1024
+  body.messages = [{ role: 'user', content }]
+  const auth = replay ? '' : route === 'chat' ? ` -H "authorization: Bearer $DEEPSEEK_API_KEY"` : ` -H "x-api-key: $DEEPSEEK_API_KEY"`
+  return `curl -sN ${base}/v1/${route === 'chat' ? 'chat/completions' : 'messages'} -H 'content-type: application/json'${auth} -d '${JSON.stringify(body)}'`
 }
 
 function main(): void {
@@ -153,6 +162,7 @@ function main(): void {
     },
   }
   if (cli.knownTools !== undefined) options.knownTools = cli.knownTools
+  if (cli.anthropicUpstream !== undefined) options.anthropicUpstream = cli.anthropicUpstream
   let replay: ReplayUpstream | undefined
   if (cli.upstream === undefined) {
     const captures = readCaptures(cli.fixtures)
@@ -160,7 +170,7 @@ function main(): void {
     options.fetch = replay
     upstreamLabel = `built-in replay of ${captures.length} real captured leaks (${cli.fixtures}); the request's "model" picks a capture, default ${DEFAULT_REPLAY_CAPTURE}`
   } else {
-    upstreamLabel = cli.upstream
+    upstreamLabel = cli.anthropicUpstream === undefined ? cli.upstream : `${cli.upstream} (Messages: ${cli.anthropicUpstream})`
   }
 
   let gateway: ChatCompletionsGateway
@@ -197,7 +207,8 @@ function main(): void {
     console.log(`dsml-streams gateway listening on ${base}`)
     console.log(`upstream: ${upstreamLabel}`)
     console.log(`mode: ${cli.mode}, preset: ${cli.preset}${cli.knownTools ? `, known tools: ${cli.knownTools.join(', ')}` : ''}`)
-    console.log(`\ntry it:\n  ${curlCommand(base, cli.upstream === undefined)}\n`)
+    console.log(`\ntry it:\n  ${curlCommand(base, cli.upstream === undefined, 'chat')}\n`)
+    console.log(`Anthropic Messages:\n  ${curlCommand(base, cli.upstream === undefined, 'messages')}\n`)
     if (replay !== undefined) console.log(`other captures: curl -s ${base}/captures, then send one's id as "model"\n`)
   })
 

@@ -11,6 +11,10 @@
  *   token-like pieces of 4–12 characters), a finish chunk (`stop`), a
  *   `choices: []` usage chunk, and `data: [DONE]`.
  * - the same with `"stream": false` (or absent) → one JSON `chat.completion`.
+ * - `POST …/messages` → the same capture as Anthropic Messages (what DeepSeek
+ *   serves at `/anthropic`): `message_start`, one text block of the same
+ *   deltas, `message_delta` (`end_turn`, usage), `message_stop` — or one JSON
+ *   `message` without `"stream": true`.
  * - `GET …/captures` → the capture ids, and which one is the default.
  *
  * The request's `model` picks the capture when it is a capture id; any other
@@ -119,6 +123,11 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
       chunk({}, 'stop'),
       { ...base, choices: [], usage: { prompt_tokens: prompt, completion_tokens: deltas.length, total_tokens: prompt + deltas.length } },
     ]
+    return sse([...events.map((data) => `data: ${JSON.stringify(data)}\n\n`), 'data: [DONE]\n\n'])
+  }
+
+  /** SSE events, one per pull (after `delayMs`), then the end of the body. */
+  function sse(events: readonly string[]): Response {
     const encoder = new TextEncoder()
     let next = 0
     let cancelled = false
@@ -126,11 +135,8 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
       async pull(controller) {
         if (next > 0 && delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
         if (cancelled) return
-        if (next < events.length) controller.enqueue(encoder.encode(`data: ${JSON.stringify(events[next])}\n\n`))
-        else {
-          controller.enqueue(encoder.encode('data: [DONE]\n\n'))
-          controller.close()
-        }
+        if (next < events.length) controller.enqueue(encoder.encode(events[next]!))
+        else controller.close()
         next++
       },
       cancel() {
@@ -138,6 +144,36 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
       },
     })
     return new Response(body, { headers: { 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-cache' } })
+  }
+
+  function anthropicStream(capture: ReplayCapture, model: string, prompt: number): Response {
+    const event = (data: { type: string; [key: string]: unknown }): string => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`
+    const deltas = replayDeltas(capture)
+    return sse([
+      event({
+        type: 'message_start',
+        message: { id: `msg_replay_${capture.id}`, type: 'message', role: 'assistant', content: [], model, stop_reason: null, stop_sequence: null, usage: { input_tokens: prompt, output_tokens: 1 } },
+      }),
+      event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+      event({ type: 'ping' }),
+      ...deltas.map((text) => event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })),
+      event({ type: 'content_block_stop', index: 0 }),
+      event({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: deltas.length } }),
+      event({ type: 'message_stop' }),
+    ])
+  }
+
+  function anthropicMessage(capture: ReplayCapture, model: string, prompt: number): Response {
+    return json(200, {
+      id: `msg_replay_${capture.id}`,
+      type: 'message',
+      role: 'assistant',
+      model,
+      content: [{ type: 'text', text: capture.input }],
+      stop_reason: 'end_turn',
+      stop_sequence: null,
+      usage: { input_tokens: prompt, output_tokens: replayDeltas(capture).length },
+    })
   }
 
   function completion(capture: ReplayCapture, model: string, prompt: number): Response {
@@ -167,8 +203,11 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
         })),
       })
     }
-    if (!path.endsWith('/chat/completions')) return error(404, `The replay upstream serves POST /chat/completions and GET /captures, not ${request.method} ${path}`)
-    if (request.method !== 'POST') return error(405, 'Use POST for /chat/completions')
+    const messages = path.endsWith('/messages')
+    if (!path.endsWith('/chat/completions') && !messages) {
+      return error(404, `The replay upstream serves POST /chat/completions, POST /v1/messages and GET /captures, not ${request.method} ${path}`)
+    }
+    if (request.method !== 'POST') return error(405, `Use POST for ${path}`)
     let body: { model?: unknown; stream?: unknown; messages?: unknown }
     try {
       body = JSON.parse(await request.text()) as typeof body
@@ -180,6 +219,7 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
     const capture = (requested !== undefined ? byId.get(requested) : undefined) ?? fallback
     const model = requested ?? capture.id
     const prompt = roughTokens(JSON.stringify(body.messages ?? []))
+    if (messages) return body.stream === true ? anthropicStream(capture, model, prompt) : anthropicMessage(capture, model, prompt)
     return body.stream === true ? stream(capture, model, prompt) : completion(capture, model, prompt)
   }
 }

@@ -17,11 +17,18 @@
  *   a base URL in the OpenAI SDK's sense: `/chat/completions` is appended to
  *   it as is, so write `https://api.deepseek.com` or
  *   `https://api.openai.com/v1`, whichever the provider documents.
+ * - `POST /v1/messages` (Anthropic Messages) → `${anthropicUpstream}/v1/messages`,
+ *   the base URL in the Anthropic SDK's sense (`https://api.deepseek.com/anthropic`),
+ *   `upstream` unless given; the same repair in that dialect
+ *   (`sanitizeAnthropicRequest`, `repairAnthropicResponse`), errors in its shape.
  * - `GET /` and `GET /health` → a small JSON status.
  * - Anything else → 404 (405 for another method on the chat path), as an
  *   OpenAI-style JSON error.
  */
-import { declaredNames, requestRepairOptions, withRequestDefaults } from '../chat-completions/request-tools.ts'
+import { anthropicRequestOptions, sanitizeAnthropicRequest } from '../anthropic/request.ts'
+import { repairAnthropicResponse } from '../anthropic/response.ts'
+import { declaredNames, requestRepairOptions } from '../chat-completions/request-tools.ts'
+import { type RequestRepairOptions, withRequestDefaults } from '../parts/request-options.ts'
 import type { SanitizeChatCompletionsRequestOptions } from '../chat-completions/request.ts'
 import { sanitizeChatCompletionsRequest } from '../chat-completions/request.ts'
 import { repairChatCompletionsResponse, type RepairChatCompletionsResponseOptions } from '../chat-completions/response.ts'
@@ -53,6 +60,12 @@ export interface ChatCompletionsGatewayOptions
    * `https://api.openai.com/v1`, `http://127.0.0.1:9000/v1`.
    */
   upstream: string
+  /**
+   * Base URL of the upstream's Anthropic Messages API; `/v1/messages` is
+   * appended to it (`https://api.deepseek.com/anthropic`, `https://api.anthropic.com`).
+   * @default `upstream`
+   */
+  anthropicUpstream?: string
   /** The `fetch` used to reach the upstream (inject one for tests or an in-process upstream). @default globalThis.fetch */
   fetch?: (input: Request) => Promise<Response>
   /**
@@ -130,6 +143,11 @@ export function gatewayError(status: number, message: string, type: string, head
 
 /** `/chat/completions` appended to the base URL; a trailing slash or query on the base is ignored. */
 export function upstreamChatUrl(upstream: string, search = ''): string {
+  return upstreamUrl(upstream, '/chat/completions', search)
+}
+
+/** `path` appended to the base URL; a trailing slash or query on the base is ignored. */
+function upstreamUrl(upstream: string, route: string, search: string): string {
   let base: URL
   try {
     base = new URL(upstream)
@@ -140,7 +158,7 @@ export function upstreamChatUrl(upstream: string, search = ''): string {
     throw new TypeError(`Cannot create gateway: "upstream" must be an http(s) URL, got ${JSON.stringify(upstream)}`)
   }
   const path = base.pathname.replace(/\/+$/, '')
-  return `${base.origin}${path}/chat/completions${search}`
+  return `${base.origin}${path}${route}${search}`
 }
 
 /** The upstream as shown in the status page: no credentials, no query. */
@@ -164,6 +182,47 @@ function countRepairedMessages(before: unknown, after: unknown): number {
   return count
 }
 
+/** What a route needs to know of its dialect; the proxying is the same for every one. */
+interface Dialect {
+  /** The path appended to the dialect's upstream base. */
+  route: string
+  /** What a request body implies for the repair of its response. */
+  readRequest: (body: unknown) => RequestRepairOptions
+  /** History repair of a request body. */
+  sanitizeRequest: (body: Record<string, unknown>, options: SanitizeChatCompletionsRequestOptions) => Record<string, unknown>
+  repairResponse: (response: Response, options: RepairChatCompletionsResponseOptions) => Promise<Response>
+  /** An error response in the dialect's own shape. */
+  error: (status: number, message: string, type: string, headers?: HeadersInit) => Response
+}
+
+/** An Anthropic-style JSON error response. */
+function anthropicError(status: number, message: string, type: string, headers?: HeadersInit): Response {
+  const responseHeaders = new Headers(headers)
+  responseHeaders.set('content-type', 'application/json')
+  return new Response(JSON.stringify({ type: 'error', error: { type, message } }), { status, headers: responseHeaders })
+}
+
+const CHAT_COMPLETIONS: Dialect = {
+  route: '/chat/completions',
+  readRequest: requestRepairOptions,
+  sanitizeRequest: sanitizeChatCompletionsRequest,
+  repairResponse: repairChatCompletionsResponse,
+  error: gatewayError,
+}
+
+const ANTHROPIC_MESSAGES: Dialect = {
+  route: '/v1/messages',
+  readRequest: anthropicRequestOptions,
+  sanitizeRequest: sanitizeAnthropicRequest,
+  repairResponse: (response, options) => {
+    const { stopFinishReason: _stop, toolCallsFinishReason: _toolCalls, ...anthropicOptions } = options
+    return repairAnthropicResponse(response, anthropicOptions)
+  },
+  error: anthropicError,
+}
+
+const MESSAGES_PATHS = new Set(['/v1/messages', '/messages'])
+
 /**
  * @example
  * ```ts
@@ -177,11 +236,16 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
   if (options === null || typeof options !== 'object') {
     throw new TypeError('Cannot create gateway: options must be an object with an "upstream" base URL')
   }
-  const { upstream, fetch: injectedFetch, knownTools: configuredTools, onDiagnostic, onForward, note, ...repairOptions } = options
+  const { upstream, anthropicUpstream: anthropicBase, fetch: injectedFetch, knownTools: configuredTools, onDiagnostic, onForward, note, ...repairOptions } = options
   if (typeof upstream !== 'string') {
     throw new TypeError('Cannot create gateway: "upstream" must be the base URL of the upstream API, e.g. "https://api.deepseek.com"')
   }
   upstreamChatUrl(upstream) // validates
+  if (anthropicBase !== undefined && typeof anthropicBase !== 'string') {
+    throw new TypeError('Cannot create gateway: "anthropicUpstream" must be the base URL of the Messages API, e.g. "https://api.deepseek.com/anthropic"')
+  }
+  const anthropicUpstream = anthropicBase ?? upstream
+  upstreamChatUrl(anthropicUpstream) // validates
   if (injectedFetch !== undefined && typeof injectedFetch !== 'function') {
     throw new TypeError('Cannot create gateway: "fetch" must be a function')
   }
@@ -190,32 +254,31 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
   // Misused engine options (a bad mode, preset, cap…) throw here, once, not on every request.
   sanitizeText('', configured === undefined ? repairOptions : { ...repairOptions, knownTools: configured })
 
-  async function chatCompletions(request: Request, url: URL): Promise<Response> {
+  async function proxy(dialect: Dialect, base: string, request: Request, url: URL): Promise<Response> {
     let body: unknown
     try {
       const text = await request.text()
       body = JSON.parse(text)
     } catch {
-      return gatewayError(400, 'We could not parse the JSON body of your request. Send a JSON object (Content-Type: application/json).', 'invalid_request_error')
+      return dialect.error(400, 'We could not parse the JSON body of your request. Send a JSON object (Content-Type: application/json).', 'invalid_request_error')
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
-      return gatewayError(400, 'The request body must be a JSON object with "model" and "messages".', 'invalid_request_error')
+      return dialect.error(400, 'The request body must be a JSON object with "model" and "messages".', 'invalid_request_error')
     }
     const record = body as Record<string, unknown>
     // The request's declared tools (with their schemas) and tool_choice, unless configured tools win.
-    const { request: _request, ...forRequest } = withRequestDefaults<RepairChatCompletionsResponseOptions>({
-      ...repairOptions,
-      ...(configured === undefined ? {} : { knownTools: configured }),
-      request: record,
-    })
+    const { request: _request, ...forRequest } = withRequestDefaults<RepairChatCompletionsResponseOptions>(
+      { ...repairOptions, ...(configured === undefined ? {} : { knownTools: configured }), request: record },
+      dialect.readRequest,
+    )
     const mode = forRequest.mode ?? 'recover'
     const knownTools = declaredNames(forRequest)
 
     const { mode: _mode, role: _role, onDiagnostic: _onDiagnostic, ...engineOptions } = forRequest
     const historyOptions: SanitizeChatCompletionsRequestOptions = { ...engineOptions }
     if (note !== undefined) historyOptions.note = note
-    const forwarded = mode === 'off' ? record : sanitizeChatCompletionsRequest(record, historyOptions)
-    const target = upstreamChatUrl(upstream, url.search)
+    const forwarded = mode === 'off' ? record : dialect.sanitizeRequest(record, historyOptions)
+    const target = upstreamUrl(base, dialect.route, url.search)
     onForward?.({ request, url: target, body: forwarded, repairedMessages: countRepairedMessages(record, forwarded), mode, knownTools })
 
     const headers = withoutHeaders(request.headers, DROPPED_REQUEST_HEADERS)
@@ -224,14 +287,14 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     try {
       upstreamResponse = await send(new Request(target, { method: 'POST', headers, body: JSON.stringify(forwarded), signal: request.signal }))
     } catch (error) {
-      if (request.signal.aborted) return gatewayError(499, 'The client closed the request.', 'client_closed_request')
+      if (request.signal.aborted) return dialect.error(499, 'The client closed the request.', 'client_closed_request')
       const reason = error instanceof Error ? error.message : String(error)
-      return gatewayError(502, `The gateway could not reach the upstream at ${displayUpstream(upstream)}: ${reason}`, 'upstream_error')
+      return dialect.error(502, `The gateway could not reach the upstream at ${displayUpstream(base)}: ${reason}`, 'upstream_error')
     }
 
     const repairOptionsForRequest: RepairChatCompletionsResponseOptions = { ...forRequest, mode }
     if (onDiagnostic !== undefined) repairOptionsForRequest.onDiagnostic = (diagnostic) => onDiagnostic(diagnostic, request)
-    const repaired = await repairChatCompletionsResponse(upstreamResponse, repairOptionsForRequest)
+    const repaired = await dialect.repairResponse(upstreamResponse, repairOptionsForRequest)
     return new Response(repaired.body, {
       status: repaired.status,
       statusText: repaired.statusText,
@@ -246,17 +309,21 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
       if (request.method !== 'POST') {
         return gatewayError(405, `Use POST for ${path}.`, 'invalid_request_error', { allow: 'POST' })
       }
-      return chatCompletions(request, url)
+      return proxy(CHAT_COMPLETIONS, upstream, request, url)
+    }
+    if (MESSAGES_PATHS.has(path)) {
+      if (request.method !== 'POST') return anthropicError(405, `Use POST for ${path}.`, 'invalid_request_error', { allow: 'POST' })
+      return proxy(ANTHROPIC_MESSAGES, anthropicUpstream, request, url)
     }
     if ((path === '/' || path === '/health') && (request.method === 'GET' || request.method === 'HEAD')) {
       const status = {
         ok: true,
         service: 'dsml-streams gateway',
         upstream: displayUpstream(upstream),
-        endpoints: ['POST /v1/chat/completions', 'POST /chat/completions', 'GET /health'],
+        endpoints: ['POST /v1/chat/completions', 'POST /chat/completions', 'POST /v1/messages', 'GET /health'],
       }
       return new Response(request.method === 'HEAD' ? null : JSON.stringify(status), { headers: { 'content-type': 'application/json' } })
     }
-    return gatewayError(404, `Unknown route ${request.method} ${url.pathname}. This gateway serves POST /v1/chat/completions.`, 'invalid_request_error')
+    return gatewayError(404, `Unknown route ${request.method} ${url.pathname}. This gateway serves POST /v1/chat/completions and POST /v1/messages.`, 'invalid_request_error')
   }
 }

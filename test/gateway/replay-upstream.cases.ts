@@ -12,9 +12,10 @@ import {
 } from '../../src/cli/replay-upstream.ts'
 import { createChatCompletionsGateway } from '../../src/gateway/index.ts'
 import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import { fold, textOf, toolUses } from '../anthropic/support.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
-import { chatRequest, hasMarker, readSse, readSseText, shapes } from './support.ts'
+import { chatRequest, hasMarker, readSse, readSseText, recordingUpstream, shapes } from './support.ts'
 
 interface Capture extends ReplayCapture {
   expected_calls: Array<{ name: string; arguments: Record<string, unknown> }>
@@ -100,6 +101,32 @@ export const suite = defineSuite('gateway/replay-upstream', (test) => {
       assertEqual(choice.message.content.trimEnd(), capture.expected_text.trimEnd(), `${capture.id}: text`)
       assertEqual(choice.finish_reason, capture.expected_calls.length > 0 ? 'tool_calls' : 'stop')
     }
+  })
+
+  test('every capture through POST /v1/messages (Anthropic Messages), streamed and as JSON: its expected calls as tool_use blocks, no marker, history repaired', async () => {
+    for (const capture of captures) {
+      const tools = capture.tools === undefined ? {} : { tools: capture.tools.map((tool) => ({ name: tool.name, input_schema: { type: 'object' } })) }
+      const body = { model: capture.id, max_tokens: 1024, ...tools, messages: [{ role: 'user', content: 'go' }] }
+      const streamed = await gateway(post({ ...body, stream: true }, '/v1/messages'))
+      assertEqual(streamed.headers.get('content-type')?.startsWith('text/event-stream'), true, `${capture.id}: SSE`)
+      const folded = fold(await streamed.text())
+      assertEqual(folded.faults, [], `${capture.id}: block structure`)
+      assertEqual(toolUses(folded.content).map((call) => ({ name: call.name, arguments: call.input })), capture.expected_calls, `${capture.id}: calls (stream)`)
+      assertEqual(textOf(folded.content).trimEnd(), capture.expected_text.trimEnd(), `${capture.id}: text`)
+      assertEqual(folded.stopReason, capture.expected_calls.length > 0 ? 'tool_use' : 'end_turn', `${capture.id}: stop_reason`)
+      assert(!hasMarker(textOf(folded.content)), `${capture.id}: no marker`)
+      const json = (await (await gateway(post(body, '/v1/messages'))).json()) as { content: Array<{ type: string; name?: string; input?: unknown; text?: string }>; stop_reason: string }
+      const calls = json.content.filter((block) => block.type === 'tool_use').map((block) => ({ name: block.name, arguments: block.input }))
+      assertEqual(calls, capture.expected_calls, `${capture.id}: calls (JSON)`)
+    }
+    const upstream = recordingUpstream(() => new Response('{}', { headers: { 'content-type': 'application/json' } }))
+    const recorded = createChatCompletionsGateway({ upstream: 'http://up.test/v1', anthropicUpstream: 'http://up.test/anthropic', fetch: upstream.fetch })
+    const history = { model: 'x', max_tokens: 10, messages: [{ role: 'assistant', content: [{ type: 'text', text: `Run it. ${captures[0]!.input}` }] }] }
+    await recorded(post(history, '/v1/messages?beta=true'))
+    assertEqual(upstream.calls[0]!.url, 'http://up.test/anthropic/v1/messages?beta=true', 'the Messages base, the query kept')
+    assert(!hasMarker(JSON.stringify(upstream.calls[0]!.body)), 'history repaired before it is forwarded')
+    const refused = await gateway(new Request('http://replay.test/v1/messages', { method: 'POST', body: 'not json' }))
+    assertEqual([refused.status, ((await refused.json()) as { type: string }).type], [400, 'error'], 'errors in the Anthropic shape')
   })
 
   test('the request model picks the capture; any other model gets the default (the Cherry real-delta capture)', async () => {
