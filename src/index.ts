@@ -17,5 +17,6 @@ export {
   type StreamLimitType,
 } from './sse/index.ts'
 export * from './parts/index.ts'
+export * from './responses/index.ts'
 // The gateway's helpers (`declaredToolNames`, `gatewayError`, `upstreamChatUrl`) stay on `dsml-streams/gateway`.
 export { createChatCompletionsGateway, type ChatCompletionsGateway, type ChatCompletionsGatewayOptions, type GatewayForward } from './gateway/index.ts'

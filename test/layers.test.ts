@@ -3,7 +3,7 @@
  * engine (`dsml/`) → parts (`parts/`: part model, part sanitizer,
  * synthesizer, settlement, history repair, the part pipeline) → `sse/` →
  * the dialects — codecs, fused streams and helpers (`chat-completions/`,
- * `anthropic/`) — and the AI SDK adapter (`ai-sdk/`), siblings that never
+ * `anthropic/`, `responses/`) — and the AI SDK adapter (`ai-sdk/`), siblings that never
  * import each other →
  * `gateway/` → `cli/`. The files at the top of `src/` are shared utilities
  * (stream queuing, seeded randomness) that import nothing of ours, and the
@@ -17,7 +17,7 @@ import { describe, expect, test } from 'vitest'
 const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'src')
 
 /** Rank of each layer folder; equal ranks are siblings. */
-const RANK: Record<string, number> = { dsml: 1, parts: 2, sse: 3, 'chat-completions': 4, anthropic: 4, 'ai-sdk': 4, gateway: 5, cli: 6 }
+const RANK: Record<string, number> = { dsml: 1, parts: 2, sse: 3, 'chat-completions': 4, anthropic: 4, responses: 4, 'ai-sdk': 4, gateway: 5, cli: 6 }
 
 function layerOf(path: string): string {
   const parts = relative(src, path).split(sep)

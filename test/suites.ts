@@ -48,6 +48,7 @@ import * as partsPartRepair from './parts/part-repair.cases.ts'
 import * as partsPartSanitizerStream from './parts/part-sanitizer-stream.cases.ts'
 import * as partsPartSanitizer from './parts/part-sanitizer.cases.ts'
 import * as partsSynthesizer from './parts/synthesizer.cases.ts'
+import * as responsesDialect from './responses/dialect.cases.ts'
 import * as sseSseDecoder from './sse/sse-decoder.cases.ts'
 import * as sseSseEncoder from './sse/sse-encoder.cases.ts'
 import * as sseSseStreams from './sse/sse-streams.cases.ts'
@@ -100,6 +101,7 @@ const modules: Record<string, CasesModule> = {
   './parts/part-sanitizer-stream.cases.ts': partsPartSanitizerStream,
   './parts/part-sanitizer.cases.ts': partsPartSanitizer,
   './parts/synthesizer.cases.ts': partsSynthesizer,
+  './responses/dialect.cases.ts': responsesDialect,
   './sse/sse-decoder.cases.ts': sseSseDecoder,
   './sse/sse-encoder.cases.ts': sseSseEncoder,
   './sse/sse-streams.cases.ts': sseSseStreams,

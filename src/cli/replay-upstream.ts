@@ -15,6 +15,9 @@
  *   serves at `/anthropic`): `message_start`, one text block of the same
  *   deltas, `message_delta` (`end_turn`, usage), `message_stop` — or one JSON
  *   `message` without `"stream": true`.
+ * - `POST …/responses` → the same capture as the OpenAI Responses API
+ *   (`responsesEvents`): one message item of the same deltas, then
+ *   `response.completed` — or one JSON `response` without `"stream": true`.
  * - `GET …/captures` → the capture ids, and which one is the default.
  *
  * The request's `model` picks the capture when it is a capture id; any other
@@ -88,6 +91,29 @@ export function tokenLikeChunks(text: string, seed: string): string[] {
 export function replayDeltas(capture: ReplayCapture): string[] {
   if (capture.chunks !== undefined && capture.chunks.length > 0 && capture.chunks.join('') === capture.input) return [...capture.chunks]
   return tokenLikeChunks(capture.input, capture.id)
+}
+
+/** A text as the events of a streamed Responses API response: one message item of `deltas`, then `response.completed`. */
+export function responsesEvents(id: string, model: string, deltas: readonly string[], prompt: number, created: number): string[] {
+  const text = deltas.join('')
+  const itemId = `msg_${id}`
+  const response = { id: `resp_${id}`, object: 'response', created_at: created, status: 'in_progress', model, output: [] as unknown[] }
+  const doneItem = { id: itemId, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }
+  const events: Array<Record<string, unknown> & { type: string }> = [
+    { type: 'response.created', response },
+    { type: 'response.in_progress', response },
+    { type: 'response.output_item.added', output_index: 0, item: { id: itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] } },
+    { type: 'response.content_part.added', item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } },
+    ...deltas.map((delta) => ({ type: 'response.output_text.delta', item_id: itemId, output_index: 0, content_index: 0, delta, logprobs: [] })),
+    { type: 'response.output_text.done', item_id: itemId, output_index: 0, content_index: 0, text, logprobs: [] },
+    { type: 'response.content_part.done', item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text, annotations: [] } },
+    { type: 'response.output_item.done', output_index: 0, item: doneItem },
+    {
+      type: 'response.completed',
+      response: { ...response, status: 'completed', output: [doneItem], usage: { input_tokens: prompt, output_tokens: deltas.length, total_tokens: prompt + deltas.length } },
+    },
+  ]
+  return events.map((event, sequence) => `event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence })}\n\n`)
 }
 
 function roughTokens(text: string): number {
@@ -176,6 +202,15 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
     })
   }
 
+  function responsesObject(capture: ReplayCapture, model: string, prompt: number): Response {
+    const output = [{ id: `msg_replay_${capture.id}`, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: capture.input, annotations: [] }] }]
+    const completion = replayDeltas(capture).length
+    return json(200, {
+      id: `resp_replay_${capture.id}`, object: 'response', created_at: options.created ?? Math.floor(Date.now() / 1000), status: 'completed', model, output,
+      usage: { input_tokens: prompt, output_tokens: completion, total_tokens: prompt + completion },
+    })
+  }
+
   function completion(capture: ReplayCapture, model: string, prompt: number): Response {
     const completionTokens = replayDeltas(capture).length
     return json(200, {
@@ -204,11 +239,12 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
       })
     }
     const messages = path.endsWith('/messages')
-    if (!path.endsWith('/chat/completions') && !messages) {
-      return error(404, `The replay upstream serves POST /chat/completions, POST /v1/messages and GET /captures, not ${request.method} ${path}`)
+    const responses = path.endsWith('/responses')
+    if (!path.endsWith('/chat/completions') && !messages && !responses) {
+      return error(404, `The replay upstream serves POST /chat/completions, POST /v1/messages, POST /responses and GET /captures, not ${request.method} ${path}`)
     }
     if (request.method !== 'POST') return error(405, `Use POST for ${path}`)
-    let body: { model?: unknown; stream?: unknown; messages?: unknown }
+    let body: { model?: unknown; stream?: unknown; messages?: unknown; input?: unknown }
     try {
       body = JSON.parse(await request.text()) as typeof body
     } catch {
@@ -218,8 +254,12 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
     const requested = typeof body.model === 'string' ? body.model : undefined
     const capture = (requested !== undefined ? byId.get(requested) : undefined) ?? fallback
     const model = requested ?? capture.id
-    const prompt = roughTokens(JSON.stringify(body.messages ?? []))
+    const prompt = roughTokens(JSON.stringify(body.messages ?? body.input ?? []))
     if (messages) return body.stream === true ? anthropicStream(capture, model, prompt) : anthropicMessage(capture, model, prompt)
+    if (responses) {
+      if (body.stream !== true) return responsesObject(capture, model, prompt)
+      return sse(responsesEvents(`replay_${capture.id}`, model, replayDeltas(capture), prompt, options.created ?? Math.floor(Date.now() / 1000)))
+    }
     return body.stream === true ? stream(capture, model, prompt) : completion(capture, model, prompt)
   }
 }

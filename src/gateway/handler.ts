@@ -21,12 +21,16 @@
  *   the base URL in the Anthropic SDK's sense (`https://api.deepseek.com/anthropic`),
  *   `upstream` unless given; the same repair in that dialect
  *   (`sanitizeAnthropicRequest`, `repairAnthropicResponse`), errors in its shape.
+ * - `POST /v1/responses` and `POST /responses` (OpenAI Responses API) →
+ *   `${upstream}/responses` (`sanitizeResponsesRequest`, `repairResponsesResponse`).
  * - `GET /` and `GET /health` → a small JSON status.
  * - Anything else → 404 (405 for another method on the chat path), as an
  *   OpenAI-style JSON error.
  */
 import { anthropicRequestOptions, sanitizeAnthropicRequest } from '../anthropic/request.ts'
 import { repairAnthropicResponse } from '../anthropic/response.ts'
+import { responsesRequestOptions, sanitizeResponsesRequest } from '../responses/request.ts'
+import { repairResponsesResponse } from '../responses/response.ts'
 import { declaredNames, requestRepairOptions } from '../chat-completions/request-tools.ts'
 import { type RequestRepairOptions, withRequestDefaults } from '../parts/request-options.ts'
 import type { SanitizeChatCompletionsRequestOptions } from '../chat-completions/request.ts'
@@ -221,7 +225,19 @@ const ANTHROPIC_MESSAGES: Dialect = {
   error: anthropicError,
 }
 
+const OPENAI_RESPONSES: Dialect = {
+  route: '/responses',
+  readRequest: responsesRequestOptions,
+  sanitizeRequest: sanitizeResponsesRequest,
+  repairResponse: (response, options) => {
+    const { stopFinishReason: _stop, toolCallsFinishReason: _toolCalls, ...responsesOptions } = options
+    return repairResponsesResponse(response, responsesOptions)
+  },
+  error: gatewayError,
+}
+
 const MESSAGES_PATHS = new Set(['/v1/messages', '/messages'])
+const RESPONSES_PATHS = new Set(['/v1/responses', '/responses'])
 
 /**
  * @example
@@ -315,15 +331,19 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
       if (request.method !== 'POST') return anthropicError(405, `Use POST for ${path}.`, 'invalid_request_error', { allow: 'POST' })
       return proxy(ANTHROPIC_MESSAGES, anthropicUpstream, request, url)
     }
+    if (RESPONSES_PATHS.has(path)) {
+      if (request.method !== 'POST') return gatewayError(405, `Use POST for ${path}.`, 'invalid_request_error', { allow: 'POST' })
+      return proxy(OPENAI_RESPONSES, upstream, request, url)
+    }
     if ((path === '/' || path === '/health') && (request.method === 'GET' || request.method === 'HEAD')) {
       const status = {
         ok: true,
         service: 'dsml-streams gateway',
         upstream: displayUpstream(upstream),
-        endpoints: ['POST /v1/chat/completions', 'POST /chat/completions', 'POST /v1/messages', 'GET /health'],
+        endpoints: ['POST /v1/chat/completions', 'POST /chat/completions', 'POST /v1/messages', 'POST /v1/responses', 'GET /health'],
       }
       return new Response(request.method === 'HEAD' ? null : JSON.stringify(status), { headers: { 'content-type': 'application/json' } })
     }
-    return gatewayError(404, `Unknown route ${request.method} ${url.pathname}. This gateway serves POST /v1/chat/completions and POST /v1/messages.`, 'invalid_request_error')
+    return gatewayError(404, `Unknown route ${request.method} ${url.pathname}. This gateway serves POST /v1/chat/completions, POST /v1/messages and POST /v1/responses.`, 'invalid_request_error')
   }
 }

@@ -13,6 +13,7 @@ import {
 import { createChatCompletionsGateway } from '../../src/gateway/index.ts'
 import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
 import { fold, textOf, toolUses } from '../anthropic/support.ts'
+import { foldResponses } from '../responses/support.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
 import { chatRequest, hasMarker, readSse, readSseText, recordingUpstream, shapes } from './support.ts'
@@ -127,6 +128,21 @@ export const suite = defineSuite('gateway/replay-upstream', (test) => {
     assert(!hasMarker(JSON.stringify(upstream.calls[0]!.body)), 'history repaired before it is forwarded')
     const refused = await gateway(new Request('http://replay.test/v1/messages', { method: 'POST', body: 'not json' }))
     assertEqual([refused.status, ((await refused.json()) as { type: string }).type], [400, 'error'], 'errors in the Anthropic shape')
+  })
+
+  test('every capture through POST /v1/responses (OpenAI Responses API), streamed and as JSON: its expected calls as function_call items, no marker', async () => {
+    for (const capture of captures) {
+      const tools = capture.tools === undefined ? {} : { tools: capture.tools.map((tool) => ({ type: 'function', name: tool.name })) }
+      const body = { model: capture.id, ...tools, input: 'go' }
+      const streamed = foldResponses(await (await gateway(post({ ...body, stream: true }, '/v1/responses'))).text())
+      assertEqual(streamed.faults, [], `${capture.id}: sequence numbers`)
+      assertEqual(streamed.calls.map((call) => ({ name: call.name, arguments: call.arguments })), capture.expected_calls, `${capture.id}: calls (stream)`)
+      assertEqual(streamed.text.trimEnd(), capture.expected_text.trimEnd(), `${capture.id}: text`)
+      assert(!hasMarker(streamed.allText), `${capture.id}: no marker in any event`)
+      const json = (await (await gateway(post(body, '/v1/responses'))).json()) as { output: Array<{ type: string; name?: string; arguments?: string }> }
+      const calls = json.output.filter((item) => item.type === 'function_call').map((item) => ({ name: item.name, arguments: JSON.parse(item.arguments!) as unknown }))
+      assertEqual(calls, capture.expected_calls, `${capture.id}: calls (JSON)`)
+    }
   })
 
   test('the request model picks the capture; any other model gets the default (the Cherry real-delta capture)', async () => {

@@ -1,0 +1,97 @@
+/**
+ * `createResponsesDecoder`: OpenAI Responses API SSE messages → neutral parts.
+ * Each event becomes a group of parts closed by `chunk-end`, whose origin
+ * keeps the event whole for the encoder.
+ *
+ * - `response.output_text.delta` → `text`; `response.reasoning_text.delta`
+ *   and `response.reasoning_summary_text.delta` → `reasoning`;
+ * - their `.done` events → `channel-end` (the part's text is resolved before
+ *   it, and the encoder writes the clean full text into it);
+ * - a `function_call` item's `output_item.added` and its
+ *   `function_call_arguments.delta`s → native tool-call parts (indexed by
+ *   `output_index`);
+ * - `response.completed` → `finish` (`completed`); `response.incomplete` →
+ *   `finish` with the incomplete reason (fails closed); `response.failed` and
+ *   `error` → `error`;
+ * - everything else → `passthrough`, forwarded as it came (sequence numbers
+ *   and the texts it repeats rewritten by the encoder).
+ */
+import type { ChunkOrigin, Part } from '../parts/part.ts'
+import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
+import { COMPLETED, isResponsesEvent, type ResponsesEvent } from './types.ts'
+
+export interface ResponsesDecoder {
+  feed(message: SseMessage): Part[]
+}
+
+function originOf(message: SseEvent, chunk: unknown): ChunkOrigin {
+  const origin: ChunkOrigin = { event: message.event, id: message.id, data: message.data, chunk, parts: [] }
+  if (message.retry !== undefined) origin.retry = message.retry
+  return origin
+}
+
+function close(origin: ChunkOrigin, parts: Part[]): Part[] {
+  origin.parts = parts.slice()
+  parts.push({ type: 'chunk-end', origin })
+  return parts
+}
+
+export function createResponsesDecoder(): ResponsesDecoder {
+  return { feed: decodeResponsesMessage }
+}
+
+/** Decodes one message; pure, so a decoder needs no state. */
+export function decodeResponsesMessage(message: SseMessage): Part[] {
+  if (isSseComment(message)) return [{ type: 'comment', comment: message.comment }]
+  let event: unknown
+  try {
+    event = JSON.parse(message.data)
+  } catch {
+    const origin = originOf(message, undefined)
+    const parts = close(origin, [{ type: 'passthrough', origin }])
+    parts.push({ type: 'diagnostic', diagnostic: { kind: 'malformed-chunk', text: '', message: 'An SSE message was not JSON; forwarded unchanged' } })
+    return parts
+  }
+  const origin = originOf(message, event)
+  if (!isResponsesEvent(event)) return close(origin, [{ type: 'passthrough', origin }])
+  return close(origin, partsOf(event, origin))
+}
+
+function partsOf(event: ResponsesEvent, origin: ChunkOrigin): Part[] {
+  const index = typeof event.output_index === 'number' ? event.output_index : 0
+  switch (event.type) {
+    case 'response.output_text.delta':
+      return typeof event.delta === 'string' ? [{ type: 'text', text: event.delta, origin }] : [{ type: 'passthrough', origin }]
+    case 'response.reasoning_text.delta':
+    case 'response.reasoning_summary_text.delta':
+      return typeof event.delta === 'string' ? [{ type: 'reasoning', text: event.delta, origin }] : [{ type: 'passthrough', origin }]
+    case 'response.output_text.done':
+      return [{ type: 'channel-end', channel: 'text', origin }]
+    case 'response.reasoning_text.done':
+    case 'response.reasoning_summary_text.done':
+      return [{ type: 'channel-end', channel: 'reasoning', origin }]
+    case 'response.output_item.added': {
+      const item = event.item
+      if (item?.type !== 'function_call') return [{ type: 'passthrough', origin }]
+      const part: Part = { type: 'native-tool-call', index, origin }
+      if (typeof item.call_id === 'string') part.id = item.call_id
+      if (typeof item.name === 'string') part.name = item.name
+      if (typeof item.arguments === 'string' && item.arguments !== '') part.arguments = item.arguments
+      return [part]
+    }
+    case 'response.function_call_arguments.delta':
+      return typeof event.delta === 'string' ? [{ type: 'native-tool-call', index, arguments: event.delta, origin }] : [{ type: 'passthrough', origin }]
+    case 'response.completed':
+      return [{ type: 'finish', reason: COMPLETED, origin }]
+    case 'response.incomplete': {
+      const details = event.response?.incomplete_details as { reason?: unknown } | undefined
+      return [{ type: 'finish', reason: `incomplete: ${typeof details?.reason === 'string' ? details.reason : 'unknown'}`, origin }]
+    }
+    case 'response.failed':
+      return [{ type: 'error', error: event.response?.error ?? event, origin }]
+    case 'error':
+      return [{ type: 'error', error: event, origin }]
+    default:
+      return [{ type: 'passthrough', origin }]
+  }
+}

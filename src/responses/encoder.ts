@@ -1,0 +1,268 @@
+/**
+ * `createResponsesEncoder`: neutral parts → OpenAI Responses API SSE messages.
+ * Parts are gathered up to each `chunk-end`; an event whose parts are what
+ * the decoder made for it is forwarded as it came, when nothing it carries
+ * has to change. Otherwise:
+ *
+ * - clean text goes out as `response.output_text.delta` events of its content
+ *   part (clean reasoning as the reasoning delta of its part);
+ * - every event that repeats a text — `output_text.done`, `content_part.done`,
+ *   `output_item.done`, the reasoning `.done` events, and the `output` of
+ *   `response.completed` — carries the clean text instead;
+ * - a recovered call becomes a `function_call` output item of its own
+ *   (`output_item.added`, one `function_call_arguments.delta` with the whole
+ *   arguments, `.done`, `output_item.done`; an `fc_` item id, the call's
+ *   `call_` id) at the next output index, before `response.completed`, whose
+ *   `output` lists it too;
+ * - `sequence_number` stays monotonic: every event written takes the next.
+ */
+import type { ChunkOrigin, Part } from '../parts/part.ts'
+import type { SseEvent, SseMessage } from '../sse/types.ts'
+import { isResponsesEvent, type ResponsesEvent, type ResponsesItem, type ResponsesObject } from './types.ts'
+
+export interface ResponsesEncoder {
+  feed(part: Part): SseMessage[]
+  /** Writes any parts left without a `chunk-end`. */
+  end(): SseMessage[]
+}
+
+export function createResponsesEncoder(): ResponsesEncoder {
+  return new Encoder()
+}
+
+function sameParts(group: readonly Part[], origin: ChunkOrigin): boolean {
+  const original = origin.parts
+  if (group.length !== original.length) return false
+  for (let index = 0; index < group.length; index++) if (group[index] !== original[index]) return false
+  return true
+}
+
+function withOrigin(origin: ChunkOrigin, data: string): SseMessage {
+  const message: SseEvent = { data }
+  if (origin.event !== undefined) message.event = origin.event
+  if (origin.id !== undefined) message.id = origin.id
+  if (origin.retry !== undefined) message.retry = origin.retry
+  return message
+}
+
+/** Where a text goes: an item's content part (or reasoning summary part). */
+interface Place {
+  itemId: string
+  outputIndex: number
+  /** `content_index`, or `summary_index` for a reasoning summary. */
+  index: number
+  /** The delta event type text of this place is written with. */
+  deltaType: string
+}
+
+const keyOf = (itemId: string, kind: string, index: number): string => `${itemId}\u0000${kind}\u0000${index}`
+
+/** A class, so that one per open stream pays for its fields only. */
+class Encoder implements ResponsesEncoder {
+  #group: Part[] = []
+  #out: SseMessage[] = []
+  /** The next sequence number to write. */
+  #sequence = 0
+  /** Clean text written so far, by item, kind (`content`, `summary`) and index. */
+  #texts = new Map<string, string>()
+  #text: Place | undefined = undefined
+  #reasoning: Place | undefined = undefined
+  #nextOutputIndex = 0
+  /** Function-call items made for recovered calls, for `response.completed`. */
+  #made: ResponsesItem[] = []
+
+  feed(part: Part): SseMessage[] {
+    switch (part.type) {
+      case 'chunk-end':
+        this.#writeGroup(part.origin)
+        break
+      case 'comment':
+        return [{ comment: part.comment }]
+      case 'diagnostic':
+      case 'tool-call':
+        return []
+      default:
+        this.#group.push(part)
+        return []
+    }
+    const out = this.#out
+    this.#out = []
+    return out
+  }
+
+  end(): SseMessage[] {
+    if (this.#group.length > 0) this.#writeGroup(undefined)
+    const out = this.#out
+    this.#out = []
+    return out
+  }
+
+  #writeGroup(origin: ChunkOrigin | undefined): void {
+    const parts = this.#group
+    this.#group = []
+    const event = origin !== undefined && isResponsesEvent(origin.chunk) ? origin.chunk : undefined
+    if (event !== undefined) this.#notePlace(event)
+    if (origin !== undefined && sameParts(parts, origin)) {
+      this.#forward(origin, event)
+      return
+    }
+    let written = false
+    for (const part of parts) {
+      if (part.type === 'text') this.#writeDelta(this.#text, part.text, 'content')
+      else if (part.type === 'reasoning') this.#writeDelta(this.#reasoning, part.text, this.#reasoning?.deltaType === 'response.reasoning_summary_text.delta' ? 'summary' : 'content')
+      else if (part.type === 'synthesized-tool-call') this.#writeFunctionCall(part.call.id, part.call.name, JSON.stringify(part.call.arguments))
+      else if (origin !== undefined && 'origin' in part && part.origin === origin && !written) {
+        written = true
+        this.#forward(origin, event)
+      }
+    }
+  }
+
+  /** Where the text of an event's part goes, from the events that name it. */
+  #notePlace(event: ResponsesEvent): void {
+    if (typeof event.output_index === 'number' && event.output_index >= this.#nextOutputIndex) this.#nextOutputIndex = event.output_index + 1
+    const itemId = event.item_id
+    if (typeof itemId !== 'string' || typeof event.output_index !== 'number') return
+    switch (event.type) {
+      case 'response.content_part.added':
+      case 'response.output_text.delta':
+        if (event.type === 'response.content_part.added' && event.part?.type !== 'output_text') return
+        this.#text = { itemId, outputIndex: event.output_index, index: event.content_index ?? 0, deltaType: 'response.output_text.delta' }
+        return
+      case 'response.reasoning_text.delta':
+        this.#reasoning = { itemId, outputIndex: event.output_index, index: event.content_index ?? 0, deltaType: event.type }
+        return
+      case 'response.reasoning_summary_text.delta':
+        this.#reasoning = { itemId, outputIndex: event.output_index, index: event.summary_index ?? 0, deltaType: event.type }
+        return
+      default:
+        return
+    }
+  }
+
+  #write(origin: ChunkOrigin | undefined, event: ResponsesEvent, changes: Partial<ResponsesEvent> | undefined): void {
+    const sequence = this.#sequence++
+    const data =
+      origin !== undefined && changes === undefined && (event.sequence_number === sequence || event.sequence_number === undefined)
+        ? origin.data
+        : JSON.stringify({ ...event, ...changes, ...(event.sequence_number === undefined && origin !== undefined ? {} : { sequence_number: sequence }) })
+    this.#out.push(origin === undefined ? { event: event.type, data } : withOrigin(origin, data))
+  }
+
+  /** An upstream event, its sequence number and the texts it repeats made current. */
+  #forward(origin: ChunkOrigin, event: ResponsesEvent | undefined): void {
+    if (event === undefined) {
+      this.#out.push(withOrigin(origin, origin.data))
+      return
+    }
+    const itemId = event.item_id
+    switch (event.type) {
+      case 'response.output_text.delta':
+        this.#append(keyOf(String(itemId), 'content', event.content_index ?? 0), String(event.delta ?? ''))
+        return this.#write(origin, event, undefined)
+      case 'response.reasoning_text.delta':
+        this.#append(keyOf(String(itemId), 'content', event.content_index ?? 0), String(event.delta ?? ''))
+        return this.#write(origin, event, undefined)
+      case 'response.reasoning_summary_text.delta':
+        this.#append(keyOf(String(itemId), 'summary', event.summary_index ?? 0), String(event.delta ?? ''))
+        return this.#write(origin, event, undefined)
+      case 'response.output_text.done':
+      case 'response.reasoning_text.done': {
+        const key = keyOf(String(itemId), 'content', event.content_index ?? 0)
+        // The part's clean text is now known, even when nothing of it was left: the events after it repeat it.
+        const clean = this.#texts.get(key) ?? ''
+        this.#texts.set(key, clean)
+        if (event.type === 'response.output_text.done') this.#text = undefined
+        else this.#reasoning = undefined
+        return this.#write(origin, event, clean === event.text ? undefined : { text: clean })
+      }
+      case 'response.reasoning_summary_text.done': {
+        const key = keyOf(String(itemId), 'summary', event.summary_index ?? 0)
+        const clean = this.#texts.get(key) ?? ''
+        this.#texts.set(key, clean)
+        this.#reasoning = undefined
+        return this.#write(origin, event, clean === event.text ? undefined : { text: clean })
+      }
+      case 'response.content_part.done':
+      case 'response.reasoning_summary_part.done': {
+        const kind = event.type === 'response.content_part.done' ? 'content' : 'summary'
+        const clean = this.#texts.get(keyOf(String(itemId), kind, (kind === 'content' ? event.content_index : event.summary_index) ?? 0))
+        const part = event.part
+        if (part === undefined || clean === undefined || typeof part.text !== 'string' || part.text === clean) return this.#write(origin, event, undefined)
+        return this.#write(origin, event, { part: { ...part, text: clean } })
+      }
+      case 'response.output_item.done': {
+        const item = event.item === undefined ? undefined : this.#cleanItem(event.item)
+        return this.#write(origin, event, item === event.item ? undefined : { item })
+      }
+      case 'response.completed':
+      case 'response.incomplete':
+      case 'response.failed': {
+        const response = event.response === undefined ? undefined : this.#cleanResponse(event.response)
+        return this.#write(origin, event, response === event.response ? undefined : { response })
+      }
+      default:
+        return this.#write(origin, event, undefined)
+    }
+  }
+
+  #append(key: string, text: string): void {
+    this.#texts.set(key, (this.#texts.get(key) ?? '') + text)
+  }
+
+  /** The item with the clean texts written for it (the same object when nothing changed). */
+  #cleanItem(item: ResponsesItem): ResponsesItem {
+    if (typeof item.id !== 'string') return item
+    const id = item.id
+    let changed = false
+    const mapTexts = (entries: ResponsesItem['content'], kind: string): ResponsesItem['content'] =>
+      entries?.map((entry, index) => {
+        const clean = this.#texts.get(keyOf(id, kind, index))
+        if (clean === undefined || typeof entry.text !== 'string' || entry.text === clean) return entry
+        changed = true
+        return { ...entry, text: clean }
+      })
+    const content = mapTexts(item.content, 'content')
+    const summary = mapTexts(item.summary, 'summary')
+    if (!changed) return item
+    const cleaned: ResponsesItem = { ...item }
+    if (content !== undefined) cleaned.content = content
+    if (summary !== undefined) cleaned.summary = summary
+    return cleaned
+  }
+
+  #cleanResponse(response: ResponsesObject): ResponsesObject {
+    const output = Array.isArray(response.output) ? response.output : []
+    let changed = this.#made.length > 0
+    const items = output.map((item) => {
+      const cleaned = this.#cleanItem(item)
+      if (cleaned !== item) changed = true
+      return cleaned
+    })
+    return changed ? { ...response, output: [...items, ...this.#made] } : response
+  }
+
+  #writeDelta(place: Place | undefined, text: string, kind: string): void {
+    // Text with no part to go to (a stream cut before any) has no place in this format.
+    if (text === '' || place === undefined) return
+    this.#append(keyOf(place.itemId, kind, place.index), text)
+    const event: ResponsesEvent = { type: place.deltaType, item_id: place.itemId, output_index: place.outputIndex }
+    if (place.deltaType === 'response.reasoning_summary_text.delta') event.summary_index = place.index
+    else event.content_index = place.index
+    event.delta = text
+    if (place.deltaType === 'response.output_text.delta') event.logprobs = []
+    this.#write(undefined, event, { sequence_number: this.#sequence })
+  }
+
+  #writeFunctionCall(callId: string, name: string, args: string): void {
+    const outputIndex = this.#nextOutputIndex++
+    const id = `fc_${callId.slice(callId.indexOf('_') + 1)}`
+    const added: ResponsesItem = { type: 'function_call', id, call_id: callId, name, arguments: '', status: 'in_progress' }
+    const done: ResponsesItem = { ...added, arguments: args, status: 'completed' }
+    this.#made.push(done)
+    this.#write(undefined, { type: 'response.output_item.added', output_index: outputIndex, item: added }, { sequence_number: this.#sequence })
+    this.#write(undefined, { type: 'response.function_call_arguments.delta', item_id: id, output_index: outputIndex, delta: args }, { sequence_number: this.#sequence })
+    this.#write(undefined, { type: 'response.function_call_arguments.done', item_id: id, output_index: outputIndex, arguments: args }, { sequence_number: this.#sequence })
+    this.#write(undefined, { type: 'response.output_item.done', output_index: outputIndex, item: done }, { sequence_number: this.#sequence })
+  }
+}

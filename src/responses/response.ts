@@ -1,0 +1,100 @@
+/**
+ * `repairResponsesResponse`: wraps a `fetch` `Response` from a Responses API
+ * endpoint. A `text/event-stream` body goes through `ResponsesRepairStream`;
+ * a JSON `response` object through `repairResponsesObject`. Status, status
+ * text and headers are kept (minus `content-length` and `content-encoding`);
+ * non-2xx responses, other bodies and empty bodies pass through untouched.
+ */
+import type { ToolCall } from '../dsml/types.ts'
+import { createPartRepair } from '../parts/part-repair.ts'
+import { responsesPartOptions, type ResponsesRepairOptions } from './repair.ts'
+import { ResponsesRepairStream } from './streams.ts'
+import type { ResponsesItem, ResponsesObject } from './types.ts'
+import { COMPLETED } from './types.ts'
+
+/**
+ * Repairs a parsed `response` object, run through the part pipeline as the
+ * items a stream of it would carry: message `output_text` parts and
+ * reasoning texts cleaned, recovered calls appended as `function_call` items
+ * (when the status is `completed`). Native `function_call` items win wherever
+ * they sit. Returns undefined when nothing changed.
+ */
+export function repairResponsesObject(body: unknown, options: ResponsesRepairOptions = {}): unknown {
+  if (body === null || typeof body !== 'object' || !Array.isArray((body as ResponsesObject).output)) return undefined
+  const response = body as ResponsesObject & { output: ResponsesItem[] }
+  let clean = ''
+  const calls: ToolCall[] = []
+  const repair = createPartRepair(responsesPartOptions(options), {
+    emit(part) {
+      if (part.type === 'text' || part.type === 'reasoning') clean += part.text
+      else if (part.type === 'synthesized-tool-call') calls.push(part.call)
+      else if (part.type === 'diagnostic') options.onDiagnostic?.(part.diagnostic)
+    },
+  })
+  let changed = false
+  const cleanText = (text: string, channel: 'text' | 'reasoning'): string => {
+    clean = ''
+    repair.feed({ type: channel, text })
+    repair.feed({ type: 'channel-end', channel })
+    if (clean !== text) changed = true
+    return clean
+  }
+  const output = response.output.map((item, index) => {
+    if (item?.type === 'function_call') {
+      const part: { type: 'native-tool-call'; index: number; id?: string; name?: string; arguments?: string } = { type: 'native-tool-call', index }
+      if (typeof item.call_id === 'string') part.id = item.call_id
+      if (typeof item.name === 'string') part.name = item.name
+      if (typeof item.arguments === 'string') part.arguments = item.arguments
+      repair.feed(part)
+      return item
+    }
+    const channel = item?.type === 'message' ? 'text' : item?.type === 'reasoning' ? 'reasoning' : undefined
+    if (channel === undefined) return item
+    const cleanEntries = (entries: ResponsesItem['content']): ResponsesItem['content'] =>
+      entries?.map((entry) => (typeof entry.text === 'string' && (entry.type === 'output_text' || channel === 'reasoning') ? { ...entry, text: cleanText(entry.text, channel) } : entry))
+    const next: ResponsesItem = { ...item }
+    if (Array.isArray(item.content)) next.content = cleanEntries(item.content)
+    if (Array.isArray(item.summary)) next.summary = cleanEntries(item.summary)
+    return next
+  })
+  if (response.status === COMPLETED) repair.feed({ type: 'finish', reason: COMPLETED })
+  repair.end()
+  for (const call of calls) {
+    output.push({ type: 'function_call', id: `fc_${call.id.slice(call.id.indexOf('_') + 1)}`, call_id: call.id, name: call.name, arguments: JSON.stringify(call.arguments), status: 'completed' })
+  }
+  if (!changed && calls.length === 0) return undefined
+  return { ...response, output }
+}
+
+function repairedHeaders(response: Response): Headers {
+  const headers = new Headers(response.headers)
+  headers.delete('content-length')
+  // fetch has already decoded the body: a gzip header would no longer match it.
+  headers.delete('content-encoding')
+  return headers
+}
+
+/**
+ * @example
+ * ```ts
+ * const upstream = await fetch(`${base}/responses`, { method: 'POST', headers, body })
+ * return repairResponsesResponse(upstream, { request: JSON.parse(body) })
+ * ```
+ */
+export async function repairResponsesResponse(response: Response, options: ResponsesRepairOptions = {}): Promise<Response> {
+  if (!(response instanceof Response)) throw new TypeError('Cannot repair: expected a fetch Response')
+  if (!response.ok || response.body === null) return response
+  const contentType = response.headers.get('content-type') ?? ''
+  const init = { status: response.status, statusText: response.statusText, headers: repairedHeaders(response) }
+  if (contentType.includes('text/event-stream')) return new Response(response.body.pipeThrough(new ResponsesRepairStream(options)), init)
+  if (!contentType.includes('json')) return response
+  const text = await response.text()
+  let body: unknown
+  try {
+    body = JSON.parse(text)
+  } catch {
+    return new Response(text, init)
+  }
+  const repaired = repairResponsesObject(body, options)
+  return new Response(repaired === undefined ? text : JSON.stringify(repaired), init)
+}

@@ -1,0 +1,76 @@
+/**
+ * The OpenAI Responses API dialect as streams: `ResponsesRepairStream` (the
+ * whole repair in one `TransformStream`, bytes or strings in, UTF-8 SSE bytes
+ * out), and the two codec stages for composed chains
+ * (`ResponsesDecoderStream`: SSE messages → parts; `ResponsesEncoderStream`:
+ * parts → SSE messages).
+ */
+import type { Part } from '../parts/part.ts'
+import { ONE_CHUNK_AHEAD } from '../queuing.ts'
+import type { SseMessage } from '../sse/types.ts'
+import { createResponsesDecoder } from './decoder.ts'
+import { createResponsesEncoder } from './encoder.ts'
+import { type ResponsesRepairOptions, createResponsesRepair } from './repair.ts'
+
+/** Stateless, so every stream shares one. */
+const ENCODER = new TextEncoder()
+
+/**
+ * @example
+ * ```ts
+ * const upstream = await fetch('https://api.openai.com/v1/responses', { method: 'POST', headers, body })
+ * return new Response(upstream.body!.pipeThrough(new ResponsesRepairStream()), { headers: { 'content-type': 'text/event-stream' } })
+ * ```
+ */
+export class ResponsesRepairStream extends TransformStream<string | Uint8Array, Uint8Array> {
+  constructor(options: ResponsesRepairOptions = {}) {
+    const repair = createResponsesRepair(options)
+    super(
+      {
+        transform(chunk, controller) {
+          const text = repair.feed(chunk)
+          if (text.length > 0) controller.enqueue(ENCODER.encode(text))
+        },
+        flush(controller) {
+          const text = repair.end()
+          if (text.length > 0) controller.enqueue(ENCODER.encode(text))
+        },
+      },
+      undefined,
+      ONE_CHUNK_AHEAD,
+    )
+  }
+}
+
+export class ResponsesDecoderStream extends TransformStream<SseMessage, Part> {
+  constructor() {
+    const decoder = createResponsesDecoder()
+    super(
+      {
+        transform(message, controller) {
+          for (const part of decoder.feed(message)) controller.enqueue(part)
+        },
+      },
+      undefined,
+      ONE_CHUNK_AHEAD,
+    )
+  }
+}
+
+export class ResponsesEncoderStream extends TransformStream<Part, SseMessage> {
+  constructor() {
+    const encoder = createResponsesEncoder()
+    super(
+      {
+        transform(part, controller) {
+          for (const message of encoder.feed(part)) controller.enqueue(message)
+        },
+        flush(controller) {
+          for (const message of encoder.end()) controller.enqueue(message)
+        },
+      },
+      undefined,
+      ONE_CHUNK_AHEAD,
+    )
+  }
+}
