@@ -1,0 +1,89 @@
+/**
+ * The official SDKs as clients, over loopback sockets (Node only): the
+ * gateway, on the replay upstream, behind a node:http server; the `openai`
+ * package reads `/v1/chat/completions` and `/v1/responses`, and
+ * `@anthropic-ai/sdk` reads `/v1/messages`, each with its own stream reader.
+ * The messages the SDKs accumulate themselves hold the recovered tool calls
+ * and no marker.
+ */
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import Anthropic from '@anthropic-ai/sdk'
+import OpenAI from 'openai'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { createNodeListener } from '../../src/cli/node-bridge.ts'
+import { createReplayUpstream, type ReplayCapture } from '../../src/cli/replay-upstream.ts'
+import { createChatCompletionsGateway } from '../../src/gateway/index.ts'
+import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import { hasMarker } from './support.ts'
+
+interface Capture extends ReplayCapture {
+  expected_calls: Array<{ name: string; arguments: Record<string, unknown> }>
+  /** The tools the capture's request declared (markerless markup is a call only for a declared tool). */
+  tools?: Array<{ name: string }>
+}
+
+const names = (capture: Capture): string[] => (capture.tools ?? []).map((tool) => tool.name)
+
+const captures = leaks as Capture[]
+/** Captures with calls to recover, each replayed on every route. */
+const withCalls = captures.filter((capture) => capture.expected_calls.length > 0)
+
+let server: Server
+let base: string
+
+beforeAll(async () => {
+  const gateway = createChatCompletionsGateway({ upstream: 'http://replay.internal/v1', fetch: createReplayUpstream(captures) })
+  server = createServer(createNodeListener(gateway))
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+
+afterAll(async () => {
+  server.closeAllConnections()
+  await new Promise<void>((resolve) => server.close(() => resolve()))
+})
+
+describe('official SDK clients through the gateway', () => {
+  test('openai: chat.completions.stream — the accumulated message has the recovered tool_calls and no marker', async () => {
+    const client = new OpenAI({ baseURL: `${base}/v1`, apiKey: 'unused' })
+    for (const capture of withCalls) {
+      const tools = names(capture).map((name) => ({ type: 'function' as const, function: { name, parameters: { type: 'object' } } }))
+      const stream = client.chat.completions.stream({ model: capture.id, messages: [{ role: 'user', content: 'go' }], ...(tools.length > 0 ? { tools } : {}) })
+      const completion = await stream.finalChatCompletion()
+      const message = completion.choices[0]!.message
+      const calls = (message.tool_calls ?? []).map((call) => (call.type === 'function' ? { name: call.function.name, arguments: JSON.parse(call.function.arguments) as unknown } : call))
+      expect(calls, capture.id).toEqual(capture.expected_calls)
+      expect(completion.choices[0]!.finish_reason, capture.id).toBe('tool_calls')
+      expect(hasMarker(message.content ?? ''), capture.id).toBe(false)
+    }
+  })
+
+  test('openai: responses.stream — the final response has the recovered function_call items and no marker', async () => {
+    const client = new OpenAI({ baseURL: `${base}/v1`, apiKey: 'unused' })
+    for (const capture of withCalls) {
+      const tools = names(capture).map((name) => ({ type: 'function' as const, name, parameters: { type: 'object' }, strict: false }))
+      const stream = client.responses.stream({ model: capture.id, input: 'go', ...(tools.length > 0 ? { tools } : {}) })
+      const response = await stream.finalResponse()
+      const calls = response.output.flatMap((item) => (item.type === 'function_call' ? [{ name: item.name, arguments: JSON.parse(item.arguments) as unknown }] : []))
+      expect(calls, capture.id).toEqual(capture.expected_calls)
+      expect(hasMarker(response.output_text), capture.id).toBe(false)
+    }
+  })
+
+  test('@anthropic-ai/sdk: messages.stream — the final message has the recovered tool_use blocks and no marker', async () => {
+    const client = new Anthropic({ baseURL: base, apiKey: 'unused' })
+    for (const capture of withCalls) {
+      const tools = names(capture).map((name) => ({ name, input_schema: { type: 'object' as const } }))
+      const stream = client.messages.stream({ model: capture.id, max_tokens: 1024, messages: [{ role: 'user', content: 'go' }], ...(tools.length > 0 ? { tools } : {}) })
+      const message = await stream.finalMessage()
+      const calls = message.content.flatMap((block) => (block.type === 'tool_use' ? [{ name: block.name, arguments: block.input }] : []))
+      expect(calls, capture.id).toEqual(capture.expected_calls)
+      expect(message.stop_reason, capture.id).toBe('tool_use')
+      const text = message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('')
+      expect(hasMarker(text), capture.id).toBe(false)
+    }
+  })
+})
