@@ -1,4 +1,17 @@
-export * from './anthropic/index.ts'
+// The dialects' codec cores (`createAnthropicDecoder`…) stay on `dsml-streams/anthropic` and `dsml-streams/responses`.
+export {
+  AnthropicDecoderStream,
+  AnthropicEncoderStream,
+  AnthropicRepairStream,
+  anthropicRequestOptions,
+  createAnthropicRepair,
+  repairAnthropicMessage,
+  repairAnthropicResponse,
+  sanitizeAnthropicRequest,
+  type AnthropicRepair,
+  type AnthropicRepairOptions,
+  type SanitizeAnthropicRequestOptions,
+} from './anthropic/index.ts'
 export * from './chat-completions/index.ts'
 export * from './dsml/index.ts'
 // The SSE layer's constants and guards (`DEFAULT_MAX_SSE_BUFFER`, `isSseComment`) stay on `dsml-streams/sse`.
@@ -17,6 +30,18 @@ export {
   type StreamLimitType,
 } from './sse/index.ts'
 export * from './parts/index.ts'
-export * from './responses/index.ts'
+export {
+  createResponsesRepair,
+  repairResponsesObject,
+  repairResponsesResponse,
+  ResponsesDecoderStream,
+  ResponsesEncoderStream,
+  ResponsesRepairStream,
+  responsesRequestOptions,
+  sanitizeResponsesRequest,
+  type ResponsesRepair,
+  type ResponsesRepairOptions,
+  type SanitizeResponsesRequestOptions,
+} from './responses/index.ts'
 // The gateway's helpers (`declaredToolNames`, `gatewayError`, `upstreamChatUrl`) stay on `dsml-streams/gateway`.
 export { createChatCompletionsGateway, type ChatCompletionsGateway, type ChatCompletionsGatewayOptions, type GatewayForward } from './gateway/index.ts'
