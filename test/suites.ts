@@ -47,6 +47,7 @@ import * as partsHistoryRepair from './parts/history-repair.cases.ts'
 import * as partsPartRepair from './parts/part-repair.cases.ts'
 import * as partsPartSanitizerStream from './parts/part-sanitizer-stream.cases.ts'
 import * as partsPartSanitizer from './parts/part-sanitizer.cases.ts'
+import * as partsPrevention from './parts/prevention.cases.ts'
 import * as partsSynthesizer from './parts/synthesizer.cases.ts'
 import * as responsesDialect from './responses/dialect.cases.ts'
 import * as sseSseDecoder from './sse/sse-decoder.cases.ts'
@@ -100,6 +101,7 @@ const modules: Record<string, CasesModule> = {
   './parts/part-repair.cases.ts': partsPartRepair,
   './parts/part-sanitizer-stream.cases.ts': partsPartSanitizerStream,
   './parts/part-sanitizer.cases.ts': partsPartSanitizer,
+  './parts/prevention.cases.ts': partsPrevention,
   './parts/synthesizer.cases.ts': partsSynthesizer,
   './responses/dialect.cases.ts': responsesDialect,
   './sse/sse-decoder.cases.ts': sseSseDecoder,

@@ -15,6 +15,7 @@
 import type { RequestRepairOptions } from '../parts/request-options.ts'
 import type { DeclaredTool, ToolSchema } from '../dsml/tool-schema.ts'
 import { type HistoryRepairOptions, repairHistoryText } from '../parts/history-repair.ts'
+import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE } from '../parts/prevention.ts'
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return value !== null && typeof value === 'object' && !Array.isArray(value)
@@ -39,32 +40,53 @@ export function anthropicRequestOptions(body: unknown): RequestRepairOptions {
   return options
 }
 
-/** History repair's options (the note in place of removed calls: `historyNote` by default). */
-export type SanitizeAnthropicRequestOptions = HistoryRepairOptions
+/** History repair's options (the note in place of removed calls: `historyNote` by default), and the opt-in prevention. */
+export type SanitizeAnthropicRequestOptions = HistoryRepairOptions & PreventionOptions
 
-function repairContent(content: unknown, options: SanitizeAnthropicRequestOptions): unknown {
+/** The content repaired, and how many calls written as text it lost. */
+function repairContent(content: unknown, options: HistoryRepairOptions): { content: unknown; removedCalls: number } {
   if (typeof content === 'string') {
-    const clean = repairHistoryText(content, options).text
-    return clean === content ? content : clean
+    const repaired = repairHistoryText(content, options)
+    return { content: repaired.text === content ? content : repaired.text, removedCalls: repaired.removedCalls }
   }
-  if (!Array.isArray(content)) return content
+  if (!Array.isArray(content)) return { content, removedCalls: 0 }
   let changed = false
+  let removedCalls = 0
   const blocks: unknown[] = []
   for (const block of content) {
     if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') {
       blocks.push(block)
       continue
     }
-    const clean = repairHistoryText(block.text, options).text
-    if (clean === block.text) {
+    const repaired = repairHistoryText(block.text, options)
+    removedCalls += repaired.removedCalls
+    if (repaired.text === block.text) {
       blocks.push(block)
       continue
     }
     changed = true
     // The API refuses empty text blocks.
-    if (clean !== '') blocks.push({ ...block, text: clean })
+    if (repaired.text !== '') blocks.push({ ...block, text: repaired.text })
   }
-  return changed ? blocks : content
+  return { content: changed ? blocks : content, removedCalls }
+}
+
+const textBlock = (text: string): { type: 'text'; text: string } => ({ type: 'text', text })
+
+/** `system` with the directive after the caller's own instructions (once). */
+function withDirective(system: unknown): unknown {
+  if (system === undefined || system === null || system === '') return PREVENTIVE_DIRECTIVE
+  if (typeof system === 'string') return system.includes(PREVENTIVE_DIRECTIVE) ? system : [textBlock(system), textBlock(PREVENTIVE_DIRECTIVE)]
+  if (!Array.isArray(system) || system.some((block) => isRecord(block) && block.text === PREVENTIVE_DIRECTIVE)) return system
+  return [...system, textBlock(PREVENTIVE_DIRECTIVE)]
+}
+
+/** Whether a message holds a block of `type`, or the text `text`. */
+function holds(message: unknown, type: string, text?: string): boolean {
+  if (!isRecord(message)) return false
+  const content = message.content
+  if (typeof content === 'string') return text !== undefined && content.includes(text)
+  return Array.isArray(content) && content.some((block) => isRecord(block) && (block.type === type || (text !== undefined && block.text === text)))
 }
 
 /**
@@ -75,13 +97,36 @@ function repairContent(content: unknown, options: SanitizeAnthropicRequestOption
  */
 export function sanitizeAnthropicRequest<Body>(body: Body, options: SanitizeAnthropicRequestOptions = {}): Body {
   if (!isRecord(body) || !Array.isArray(body.messages)) return body
+  const { preventiveDirective, recoveryNudge } = preventionOptions(options)
+  const { preventiveDirective: _directive, recoveryNudge: _nudge, ...historyOptions } = options
   let messages: unknown[] | undefined
+  let lastAssistant = -1
+  let lastRemovedCalls = 0
   body.messages.forEach((message: unknown, index: number) => {
     if (!isRecord(message) || message.role !== 'assistant') return
-    const content = repairContent(message.content, options)
-    if (content === message.content) return
+    const repaired = repairContent(message.content, historyOptions)
+    lastAssistant = index
+    lastRemovedCalls = repaired.removedCalls
+    if (repaired.content === message.content) return
     messages ??= (body.messages as unknown[]).slice()
-    messages[index] = { ...message, content }
+    messages[index] = { ...message, content: repaired.content }
   })
-  return messages === undefined ? body : ({ ...body, messages } as Body)
+  let next: Record<string, unknown> = messages === undefined ? body : { ...body, messages }
+  if (preventiveDirective) {
+    const system = withDirective(body.system)
+    if (system !== body.system) next = { ...next, system }
+  }
+  const history = (next.messages as unknown[]).slice()
+  // Due after a last assistant turn that lost a call written as text: not once a tool result answered it, nor twice.
+  if (recoveryNudge && lastRemovedCalls > 0 && !history.slice(lastAssistant + 1).some((message) => holds(message, 'tool_result', RECOVERY_NUDGE))) {
+    const last = history.at(-1)
+    if (isRecord(last) && last.role === 'user') {
+      const content = typeof last.content === 'string' ? [textBlock(last.content)] : Array.isArray(last.content) ? last.content : []
+      history[history.length - 1] = { ...last, content: [...content, textBlock(RECOVERY_NUDGE)] }
+    } else {
+      history.push({ role: 'user', content: RECOVERY_NUDGE })
+    }
+    next = { ...next, messages: history }
+  }
+  return next as Body
 }

@@ -8,15 +8,16 @@
  * becomes `""`. `reasoning_content` is kept. User, system and tool messages
  * pass unchanged. The input is not modified; unchanged messages are the same
  * objects.
+ *
+ * Opt-in prevention (`prevention.ts`): `preventiveDirective` adds a system
+ * message after the caller's own; `recoveryNudge` adds a system message at
+ * the end when the last assistant turn lost a call written as text.
  */
 import { type HistoryRepairOptions, repairHistoryText } from '../parts/history-repair.ts'
+import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE } from '../parts/prevention.ts'
 
-/** History repair's options (the note in place of removed calls: `historyNote` by default). */
-export type SanitizeChatCompletionsRequestOptions = HistoryRepairOptions
-
-function sanitizeHistoryText(text: string, options: SanitizeChatCompletionsRequestOptions): string {
-  return repairHistoryText(text, options).text
-}
+/** History repair's options (the note in place of removed calls: `historyNote` by default), and the opt-in prevention. */
+export type SanitizeChatCompletionsRequestOptions = HistoryRepairOptions & PreventionOptions
 
 interface RequestMessage {
   role?: unknown
@@ -25,23 +26,31 @@ interface RequestMessage {
   [key: string]: unknown
 }
 
-function sanitizeContent(content: unknown, options: SanitizeChatCompletionsRequestOptions): unknown {
+interface Repaired {
+  content: unknown
+  /** Calls the model wrote as text, removed. */
+  removedCalls: number
+}
+
+function sanitizeContent(content: unknown, options: HistoryRepairOptions): Repaired {
   if (typeof content === 'string') {
-    const clean = sanitizeHistoryText(content, options)
-    return clean === content ? content : clean
+    const repaired = repairHistoryText(content, options)
+    return { content: repaired.text === content ? content : repaired.text, removedCalls: repaired.removedCalls }
   }
-  if (!Array.isArray(content)) return content
+  if (!Array.isArray(content)) return { content, removedCalls: 0 }
   let changed = false
+  let removedCalls = 0
   const parts = content.map((part: unknown) => {
     if (part === null || typeof part !== 'object' || (part as { type?: unknown }).type !== 'text') return part
     const text = (part as { text?: unknown }).text
     if (typeof text !== 'string') return part
-    const clean = sanitizeHistoryText(text, options)
-    if (clean === text) return part
+    const repaired = repairHistoryText(text, options)
+    removedCalls += repaired.removedCalls
+    if (repaired.text === text) return part
     changed = true
-    return { ...part, text: clean }
+    return { ...part, text: repaired.text }
   })
-  return changed ? parts : content
+  return { content: changed ? parts : content, removedCalls }
 }
 
 /**
@@ -54,14 +63,38 @@ export function sanitizeChatCompletionsRequest<Body>(body: Body, options: Saniti
   if (body === null || typeof body !== 'object') return body
   const messages = (body as { messages?: unknown }).messages
   if (!Array.isArray(messages)) return body
+  const { preventiveDirective, recoveryNudge } = preventionOptions(options)
+  const { preventiveDirective: _directive, recoveryNudge: _nudge, ...historyOptions } = options
   let changed = false
-  const next = messages.map((message: RequestMessage) => {
+  let lastAssistant = -1
+  let lastRemovedCalls = 0
+  const next: unknown[] = messages.map((message: RequestMessage, index: number) => {
     if (message === null || typeof message !== 'object' || message.role !== 'assistant') return message
-    let content = sanitizeContent(message.content, options)
+    const repaired = sanitizeContent(message.content, historyOptions)
+    lastAssistant = index
+    lastRemovedCalls = repaired.removedCalls
+    let content = repaired.content
     if (content === null && Array.isArray(message.tool_calls)) content = ''
     if (content === message.content) return message
     changed = true
     return { ...message, content }
   })
+  const isSystem = (message: unknown, text: string): boolean => (message as RequestMessage | null)?.role === 'system' && (message as RequestMessage).content === text
+  // Due after a last assistant turn that lost a call written as text: not once a tool answered after it, nor twice.
+  const nudge =
+    recoveryNudge &&
+    lastRemovedCalls > 0 &&
+    !next.slice(lastAssistant + 1).some((message) => (message as RequestMessage | null)?.role === 'tool' || isSystem(message, RECOVERY_NUDGE))
+  if (preventiveDirective && !next.some((message) => isSystem(message, PREVENTIVE_DIRECTIVE))) {
+    // After the caller's own system messages, so their prefix stays as it was.
+    let at = 0
+    while (at < next.length && (next[at] as RequestMessage | null)?.role === 'system') at++
+    next.splice(at, 0, { role: 'system', content: PREVENTIVE_DIRECTIVE })
+    changed = true
+  }
+  if (nudge) {
+    next.push({ role: 'system', content: RECOVERY_NUDGE })
+    changed = true
+  }
   return changed ? ({ ...body, messages: next } as Body) : body
 }

@@ -34,6 +34,9 @@ response and in the request history.
                        (e.g. https://api.deepseek.com/anthropic). Default: --upstream
   --mode MODE          recover (default) | strip | off
   --preset PRESET      relaxed (default) | strict
+  --prevent            add the preventive directive to every request's system
+                       instructions, and the one-time recovery nudge after a
+                       turn whose call was written as text (for DeepSeek)
   --known-tools A,B    only these tool names may be recovered
                        (default: the tools each request declares)
   --fixtures PATH      captures for the replay upstream
@@ -70,6 +73,7 @@ function parseCli(argv: string[]) {
         mode: { type: 'string' },
         preset: { type: 'string' },
         'known-tools': { type: 'string' },
+        prevent: { type: 'boolean' },
         fixtures: { type: 'string' },
         delay: { type: 'string' },
         help: { type: 'boolean' },
@@ -101,6 +105,7 @@ function parseCli(argv: string[]) {
     host: parsed.host ?? '127.0.0.1',
     upstream: parsed.upstream ?? (process.env.DSML_UPSTREAM || undefined),
     anthropicUpstream: parsed['anthropic-upstream'],
+    prevent: parsed.prevent === true,
     mode: mode as 'recover' | 'strip' | 'off',
     preset: preset as 'relaxed' | 'strict',
     knownTools,
@@ -163,6 +168,10 @@ function main(): void {
   }
   if (cli.knownTools !== undefined) options.knownTools = cli.knownTools
   if (cli.anthropicUpstream !== undefined) options.anthropicUpstream = cli.anthropicUpstream
+  if (cli.prevent) {
+    options.preventiveDirective = true
+    options.recoveryNudge = true
+  }
   let replay: ReplayUpstream | undefined
   if (cli.upstream === undefined) {
     const captures = readCaptures(cli.fixtures)

@@ -32,6 +32,7 @@ import { repairAnthropicResponse } from '../anthropic/response.ts'
 import { responsesRequestOptions, sanitizeResponsesRequest } from '../responses/request.ts'
 import { repairResponsesResponse } from '../responses/response.ts'
 import { declaredNames, requestRepairOptions } from '../chat-completions/request-tools.ts'
+import { preventionOptions } from '../parts/prevention.ts'
 import { type RequestRepairOptions, withRequestDefaults } from '../parts/request-options.ts'
 import type { SanitizeChatCompletionsRequestOptions } from '../chat-completions/request.ts'
 import { sanitizeChatCompletionsRequest } from '../chat-completions/request.ts'
@@ -57,7 +58,7 @@ export interface GatewayForward {
 
 export interface ChatCompletionsGatewayOptions
   extends Omit<RepairChatCompletionsResponseOptions, 'onDiagnostic' | 'knownTools'>,
-    Pick<SanitizeChatCompletionsRequestOptions, 'note'> {
+    Pick<SanitizeChatCompletionsRequestOptions, 'note' | 'preventiveDirective' | 'recoveryNudge'> {
   /**
    * Base URL of the upstream API; `/chat/completions` is appended to it
    * (trailing slashes ignored). `https://api.deepseek.com`,
@@ -252,7 +253,19 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
   if (options === null || typeof options !== 'object') {
     throw new TypeError('Cannot create gateway: options must be an object with an "upstream" base URL')
   }
-  const { upstream, anthropicUpstream: anthropicBase, fetch: injectedFetch, knownTools: configuredTools, onDiagnostic, onForward, note, ...repairOptions } = options
+  const {
+    upstream,
+    anthropicUpstream: anthropicBase,
+    fetch: injectedFetch,
+    knownTools: configuredTools,
+    onDiagnostic,
+    onForward,
+    note,
+    preventiveDirective,
+    recoveryNudge,
+    ...repairOptions
+  } = options
+  const prevention = preventionOptions({ preventiveDirective, recoveryNudge })
   if (typeof upstream !== 'string') {
     throw new TypeError('Cannot create gateway: "upstream" must be the base URL of the upstream API, e.g. "https://api.deepseek.com"')
   }
@@ -293,6 +306,8 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     const { mode: _mode, role: _role, onDiagnostic: _onDiagnostic, ...engineOptions } = forRequest
     const historyOptions: SanitizeChatCompletionsRequestOptions = { ...engineOptions }
     if (note !== undefined) historyOptions.note = note
+    if (prevention.preventiveDirective) historyOptions.preventiveDirective = true
+    if (prevention.recoveryNudge) historyOptions.recoveryNudge = true
     const forwarded = mode === 'off' ? record : dialect.sanitizeRequest(record, historyOptions)
     const target = upstreamUrl(base, dialect.route, url.search)
     onForward?.({ request, url: target, body: forwarded, repairedMessages: countRepairedMessages(record, forwarded), mode, knownTools })

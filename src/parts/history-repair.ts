@@ -27,6 +27,8 @@ export function historyNote(tool: string | undefined): string {
 
 export interface RepairedHistoryText {
   text: string
+  /** How many removed runs held a tool call (each got a note): calls the model wrote as text, which never ran. */
+  removedCalls: number
   /** What the engine removed and decided (mode `strip`: every removed call is dropped markup). */
   diagnostics: Diagnostic[]
 }
@@ -38,9 +40,11 @@ export function repairHistoryText(text: string, options: HistoryRepairOptions = 
   let out = ''
   let removed = ''
   let tools: string[] = []
+  let removedCalls = 0
   const closeRemoval = (): void => {
     if (removed !== '' && (tools.length > 0 || holdsCallMarkup(removed))) {
       out += tools.length === 0 ? note(undefined) : tools.map((tool) => note(tool)).join(' ')
+      removedCalls++
     }
     removed = ''
     tools = []
@@ -58,5 +62,5 @@ export function repairHistoryText(text: string, options: HistoryRepairOptions = 
     }
   }
   closeRemoval()
-  return { text: out, diagnostics }
+  return { text: out, diagnostics, removedCalls }
 }

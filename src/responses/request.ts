@@ -14,6 +14,7 @@
  */
 import type { DeclaredTool, ToolSchema } from '../dsml/tool-schema.ts'
 import { type HistoryRepairOptions, repairHistoryText } from '../parts/history-repair.ts'
+import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE } from '../parts/prevention.ts'
 import type { RequestRepairOptions } from '../parts/request-options.ts'
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -38,25 +39,28 @@ export function responsesRequestOptions(body: unknown): RequestRepairOptions {
   return options
 }
 
-/** History repair's options (the note in place of removed calls: `historyNote` by default). */
-export type SanitizeResponsesRequestOptions = HistoryRepairOptions
+/** History repair's options (the note in place of removed calls: `historyNote` by default), and the opt-in prevention. */
+export type SanitizeResponsesRequestOptions = HistoryRepairOptions & PreventionOptions
 
-function repairMessage(item: Record<string, unknown>, options: SanitizeResponsesRequestOptions): Record<string, unknown> {
+/** The message repaired, and how many calls written as text it lost. */
+function repairMessage(item: Record<string, unknown>, options: HistoryRepairOptions): { item: Record<string, unknown>; removedCalls: number } {
   const content = item.content
   if (typeof content === 'string') {
-    const clean = repairHistoryText(content, options).text
-    return clean === content ? item : { ...item, content: clean }
+    const repaired = repairHistoryText(content, options)
+    return { item: repaired.text === content ? item : { ...item, content: repaired.text }, removedCalls: repaired.removedCalls }
   }
-  if (!Array.isArray(content)) return item
+  if (!Array.isArray(content)) return { item, removedCalls: 0 }
   let changed = false
+  let removedCalls = 0
   const parts = content.map((part: unknown) => {
     if (!isRecord(part) || part.type !== 'output_text' || typeof part.text !== 'string') return part
-    const clean = repairHistoryText(part.text, options).text
-    if (clean === part.text) return part
+    const repaired = repairHistoryText(part.text, options)
+    removedCalls += repaired.removedCalls
+    if (repaired.text === part.text) return part
     changed = true
-    return { ...part, text: clean }
+    return { ...part, text: repaired.text }
   })
-  return changed ? { ...item, content: parts } : item
+  return { item: changed ? { ...item, content: parts } : item, removedCalls }
 }
 
 /**
@@ -66,14 +70,34 @@ function repairMessage(item: Record<string, unknown>, options: SanitizeResponses
  * ```
  */
 export function sanitizeResponsesRequest<Body>(body: Body, options: SanitizeResponsesRequestOptions = {}): Body {
-  if (!isRecord(body) || !Array.isArray(body.input)) return body
+  if (!isRecord(body)) return body
+  const { preventiveDirective, recoveryNudge } = preventionOptions(options)
+  const { preventiveDirective: _directive, recoveryNudge: _nudge, ...historyOptions } = options
+  let next: Record<string, unknown> = body
+  if (preventiveDirective) {
+    const instructions = body.instructions
+    // After the caller's own instructions, so their prefix stays as it was.
+    if (typeof instructions !== 'string' || instructions === '') next = { ...next, instructions: PREVENTIVE_DIRECTIVE }
+    else if (!instructions.includes(PREVENTIVE_DIRECTIVE)) next = { ...next, instructions: `${instructions}\n\n${PREVENTIVE_DIRECTIVE}` }
+  }
+  if (!Array.isArray(body.input)) return next as Body
   let input: unknown[] | undefined
+  let lastAssistant = -1
+  let lastRemovedCalls = 0
   body.input.forEach((item: unknown, index: number) => {
     if (!isRecord(item) || item.role !== 'assistant' || (item.type !== undefined && item.type !== 'message')) return
-    const repaired = repairMessage(item, options)
-    if (repaired === item) return
+    const repaired = repairMessage(item, historyOptions)
+    lastAssistant = index
+    lastRemovedCalls = repaired.removedCalls
+    if (repaired.item === item) return
     input ??= (body.input as unknown[]).slice()
-    input[index] = repaired
+    input[index] = repaired.item
   })
-  return input === undefined ? body : ({ ...body, input } as Body)
+  const items = input ?? (body.input as unknown[])
+  // Due after a last assistant turn that lost a call written as text: not once a tool output answered it, nor twice.
+  const answered = items
+    .slice(lastAssistant + 1)
+    .some((item) => isRecord(item) && (item.type === 'function_call_output' || (item.role === 'developer' && item.content === RECOVERY_NUDGE)))
+  if (recoveryNudge && lastRemovedCalls > 0 && !answered) input = [...items, { type: 'message', role: 'developer', content: RECOVERY_NUDGE }]
+  return input === undefined ? (next as Body) : ({ ...next, input } as Body)
 }
