@@ -8,13 +8,11 @@
  */
 import { generatePrefixedId } from '../dsml/options.ts'
 import type { Diagnostic } from '../dsml/types.ts'
-import { createPartRepair, type PartRepair, type PartRepairOptions } from '../parts/part-repair.ts'
-import type { Part } from '../parts/part.ts'
+import type { PartRepairOptions } from '../parts/part-repair.ts'
 import { withRequestDefaults } from '../parts/request-options.ts'
-import { createSseDecoder, type SseDecoder } from '../sse/sse-decoder.ts'
-import { encodeSseMessage } from '../sse/sse-encoder.ts'
-import { type AnthropicDecoder, createAnthropicDecoder } from './decoder.ts'
-import { type AnthropicEncoder, createAnthropicEncoder } from './encoder.ts'
+import { createDialectRepair } from '../sse/dialect-repair.ts'
+import { createAnthropicDecoder } from './decoder.ts'
+import { createAnthropicEncoder } from './encoder.ts'
 import { anthropicRequestOptions } from './request.ts'
 import { END_TURN, TOOL_USE } from './types.ts'
 
@@ -43,49 +41,13 @@ export function anthropicPartOptions(given: AnthropicRepairOptions): PartRepairO
 }
 
 export interface AnthropicRepair {
-  /** Bytes or text of the upstream SSE body; returns repaired SSE text. */
-  feed(chunk: string | Uint8Array): string
+  /** Bytes or text of the upstream SSE body; returns repaired SSE text, or `undefined` when it is the read as it came (`text()`). */
+  feed(chunk: string | Uint8Array): string | undefined
+  /** The decoded text of the last read. */
+  text(): string
   end(): string
 }
 
 export function createAnthropicRepair(options: AnthropicRepairOptions = {}): AnthropicRepair {
-  return new Repair(options)
-}
-
-/** A class, so that one per open stream pays for its fields only. */
-class Repair implements AnthropicRepair {
-  #sse: SseDecoder
-  #decoder: AnthropicDecoder = createAnthropicDecoder()
-  #parts: PartRepair
-  #encoder: AnthropicEncoder = createAnthropicEncoder()
-  #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined
-  #out = ''
-
-  constructor(options: AnthropicRepairOptions) {
-    this.#sse = createSseDecoder(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize })
-    this.#parts = createPartRepair(anthropicPartOptions(options), { emit: (part) => this.#encode(part) })
-    this.#onDiagnostic = options.onDiagnostic
-  }
-
-  feed(chunk: string | Uint8Array): string {
-    this.#out = ''
-    for (const message of this.#sse.feed(chunk)) for (const part of this.#decoder.feed(message)) this.#parts.feed(part)
-    return this.#out
-  }
-
-  end(): string {
-    this.#out = ''
-    for (const message of this.#sse.end()) for (const part of this.#decoder.feed(message)) this.#parts.feed(part)
-    this.#parts.end()
-    for (const message of this.#encoder.end()) this.#out += encodeSseMessage(message)
-    return this.#out
-  }
-
-  #encode(part: Part): void {
-    if (part.type === 'diagnostic') {
-      this.#onDiagnostic?.(part.diagnostic)
-      return
-    }
-    for (const message of this.#encoder.feed(part)) this.#out += encodeSseMessage(message)
-  }
+  return createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions(options), options)
 }

@@ -29,7 +29,9 @@ export class AnthropicRepairStream extends TransformStream<string | Uint8Array, 
       {
         transform(chunk, controller) {
           const text = repair.feed(chunk)
-          if (text.length > 0) controller.enqueue(ENCODER.encode(text))
+          // A read that comes out as it came is forwarded as it came: the same bytes, not encoded again.
+          if (text === undefined) controller.enqueue(typeof chunk === 'string' ? ENCODER.encode(chunk) : chunk)
+          else if (text.length > 0) controller.enqueue(ENCODER.encode(text))
         },
         flush(controller) {
           const text = repair.end()

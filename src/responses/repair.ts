@@ -7,13 +7,11 @@
  * `incomplete` or `failed` response fails closed).
  */
 import type { Diagnostic } from '../dsml/types.ts'
-import { createPartRepair, type PartRepair, type PartRepairOptions } from '../parts/part-repair.ts'
-import type { Part } from '../parts/part.ts'
+import type { PartRepairOptions } from '../parts/part-repair.ts'
 import { withRequestDefaults } from '../parts/request-options.ts'
-import { createSseDecoder, type SseDecoder } from '../sse/sse-decoder.ts'
-import { encodeSseMessage } from '../sse/sse-encoder.ts'
-import { createResponsesDecoder, type ResponsesDecoder } from './decoder.ts'
-import { createResponsesEncoder, type ResponsesEncoder } from './encoder.ts'
+import { createDialectRepair } from '../sse/dialect-repair.ts'
+import { createResponsesDecoder } from './decoder.ts'
+import { createResponsesEncoder } from './encoder.ts'
 import { responsesRequestOptions } from './request.ts'
 import { COMPLETED } from './types.ts'
 
@@ -37,49 +35,13 @@ export function responsesPartOptions(given: ResponsesRepairOptions): PartRepairO
 }
 
 export interface ResponsesRepair {
-  /** Bytes or text of the upstream SSE body; returns repaired SSE text. */
-  feed(chunk: string | Uint8Array): string
+  /** Bytes or text of the upstream SSE body; returns repaired SSE text, or `undefined` when it is the read as it came (`text()`). */
+  feed(chunk: string | Uint8Array): string | undefined
+  /** The decoded text of the last read. */
+  text(): string
   end(): string
 }
 
 export function createResponsesRepair(options: ResponsesRepairOptions = {}): ResponsesRepair {
-  return new Repair(options)
-}
-
-/** A class, so that one per open stream pays for its fields only. */
-class Repair implements ResponsesRepair {
-  #sse: SseDecoder
-  #decoder: ResponsesDecoder = createResponsesDecoder()
-  #parts: PartRepair
-  #encoder: ResponsesEncoder = createResponsesEncoder()
-  #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined
-  #out = ''
-
-  constructor(options: ResponsesRepairOptions) {
-    this.#sse = createSseDecoder(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize })
-    this.#parts = createPartRepair(responsesPartOptions(options), { emit: (part) => this.#encode(part) })
-    this.#onDiagnostic = options.onDiagnostic
-  }
-
-  feed(chunk: string | Uint8Array): string {
-    this.#out = ''
-    for (const message of this.#sse.feed(chunk)) for (const part of this.#decoder.feed(message)) this.#parts.feed(part)
-    return this.#out
-  }
-
-  end(): string {
-    this.#out = ''
-    for (const message of this.#sse.end()) for (const part of this.#decoder.feed(message)) this.#parts.feed(part)
-    this.#parts.end()
-    for (const message of this.#encoder.end()) this.#out += encodeSseMessage(message)
-    return this.#out
-  }
-
-  #encode(part: Part): void {
-    if (part.type === 'diagnostic') {
-      this.#onDiagnostic?.(part.diagnostic)
-      return
-    }
-    for (const message of this.#encoder.feed(part)) this.#out += encodeSseMessage(message)
-  }
+  return createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions(options), options)
 }

@@ -76,6 +76,11 @@ export function createSseDecoder(options: SseDecoderOptions = {}): SseDecoder {
 const LINE_FEED = 0x0a
 const STREAM: TextDecodeOptions = { stream: true }
 
+/** `event: ` at `at`. */
+function isEventLine(text: string, at: number): boolean {
+  return text.startsWith('event: ', at)
+}
+
 /** `data: ` at `at`. */
 function isDataLine(text: string, at: number): boolean {
   return (
@@ -323,9 +328,10 @@ class Decoder implements SseDecoderCore {
   }
 
   /**
-   * A read of whole `data: X\n\n` events from a clean state: the messages the
-   * parser would give, without the parser (it and the line counters end as
-   * clean as they started). Undefined for anything else.
+   * A read of whole events from a clean state, each an optional
+   * `event: NAME` line and one `data: X` line, then a blank line: the
+   * messages the parser would give, without the parser (it and the line
+   * counters end as clean as they started). Undefined for anything else.
    */
   #wholeEvents(text: string): SseMessage[] | undefined {
     const length = text.length
@@ -334,11 +340,19 @@ class Decoder implements SseDecoderCore {
     const messages: SseMessage[] = []
     let at = 0
     while (at < length) {
+      let event: string | undefined
+      if (isEventLine(text, at)) {
+        const eventEnd = text.indexOf('\n', at + 7)
+        // An empty name is the default type (no `event` on the message); a long one goes to the parser and its cap.
+        if (eventEnd === at + 7 || eventEnd - at > this.maxBufferSize) return undefined
+        event = text.slice(at + 7, eventEnd)
+        at = eventEnd + 1
+      }
       if (!isDataLine(text, at)) return undefined
       const lineEnd = text.indexOf('\n', at + 6)
       // A line past the cap: the slow path reports it.
       if (text.charCodeAt(lineEnd + 1) !== LINE_FEED || lineEnd - at > this.maxBufferSize) return undefined
-      messages.push({ data: text.slice(at + 6, lineEnd) })
+      messages.push(event === undefined ? { data: text.slice(at + 6, lineEnd) } : { event, data: text.slice(at + 6, lineEnd) })
       at = lineEnd + 2
     }
     return messages

@@ -10,6 +10,7 @@
  */
 import { sanitizeAnthropicRequest, anthropicRequestOptions } from '../../src/anthropic/request.ts'
 import { repairAnthropicMessage, repairAnthropicResponse } from '../../src/anthropic/response.ts'
+import { createAnthropicRepair } from '../../src/anthropic/repair.ts'
 import { AnthropicDecoderStream, AnthropicEncoderStream, AnthropicRepairStream } from '../../src/anthropic/streams.ts'
 import { DsmlPartSanitizerStream } from '../../src/parts/part-sanitizer-stream.ts'
 import { ToolCallSynthesizerStream } from '../../src/parts/synthesizer-stream.ts'
@@ -96,9 +97,16 @@ export const suite = defineSuite('anthropic/dialect', (test) => {
     }
   })
 
-  test('plain text passes byte for byte; default ids are toolu_ + 24 alphanumerics', () => {
+  test('plain text passes byte for byte — read by read, reads forwarded as they came (feed says undefined); default ids are toolu_ + 24 alphanumerics', () => {
     const plain = message(textBlock(0, ['Hello ', 'world.']))
     assertEqual(repairAnthropic([plain]).output, plain, 'unchanged')
+    const repair = createAnthropicRepair()
+    const reads = perEvent(plain)
+    const forwarded = reads.filter((read) => repair.feed(utf8.encode(read)) === undefined).length
+    // All but two: the text block's start is held until its first clean text, which then carries it.
+    assertEqual([forwarded, repair.end()], [reads.length - 2, ''], 'the reads of plain events are forwarded as they came')
+    const leaky = createAnthropicRepair()
+    assert(leaky.feed(message(textBlock(0, [`a ${BASH}`]))) !== undefined, 'a read that changes is written anew')
     const leak = message(textBlock(0, tokenChunks(`Listing. ${BASH}`)))
     const folded = fold(repairAnthropic([leak], { generateId: undefined }).output)
     assert(/^toolu_[A-Za-z0-9]{24}$/.test(String(toolUses(folded.content)[0]?.id)), `id ${String(toolUses(folded.content)[0]?.id)}`)

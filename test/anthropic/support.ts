@@ -131,7 +131,7 @@ export function repairAnthropic(chunks: Iterable<string | Uint8Array>, options: 
   const diagnostics: Diagnostic[] = []
   const repair = createAnthropicRepair({ generateId: toolUseIds(), ...options, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) })
   let output = ''
-  for (const chunk of chunks) output += repair.feed(chunk)
+  for (const chunk of chunks) output += repair.feed(chunk) ?? repair.text()
   output += repair.end()
   return { output, diagnostics }
 }

@@ -9,6 +9,7 @@
  * history.
  */
 import { decodeResponsesMessage } from '../../src/responses/decoder.ts'
+import { createResponsesRepair } from '../../src/responses/repair.ts'
 import { repairResponsesObject, repairResponsesResponse } from '../../src/responses/response.ts'
 import { responsesRequestOptions, sanitizeResponsesRequest } from '../../src/responses/request.ts'
 import { ResponsesDecoderStream, ResponsesEncoderStream, ResponsesRepairStream } from '../../src/responses/streams.ts'
@@ -91,9 +92,12 @@ export const suite = defineSuite('responses/dialect', (test) => {
     })
   }
 
-  test('plain text passes byte for byte', () => {
-    const plain = responsesEvents('t', 'm', ['Hello ', 'world.'], 1, 1).join('')
-    assertEqual(repairResponses([plain]).output, plain)
+  test('plain text passes byte for byte; each read of plain events is forwarded as it came (feed says undefined)', () => {
+    const events = responsesEvents('t', 'm', ['Hello ', 'world.'], 1, 1)
+    assertEqual(repairResponses([events.join('')]).output, events.join(''))
+    const repair = createResponsesRepair()
+    assertEqual(events.filter((read) => repair.feed(read) === undefined).length, events.length, 'every read forwarded')
+    assertEqual(repair.end(), '', 'nothing at the end')
   })
 
   test('native function_call wins, in either order: the same call a duplicate-call, no item added, sequence numbers kept dense', () => {

@@ -84,7 +84,7 @@ export function repairResponses(chunks: Iterable<string | Uint8Array>, options: 
   const diagnostics: Diagnostic[] = []
   const repair = createResponsesRepair({ generateId: callIds(), ...options, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) })
   let output = ''
-  for (const chunk of chunks) output += repair.feed(chunk)
+  for (const chunk of chunks) output += repair.feed(chunk) ?? repair.text()
   output += repair.end()
   return { output, diagnostics }
 }
