@@ -32,7 +32,10 @@ import {
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider'
 import { resolveMiddlewareOptions } from '../src/ai-sdk/options.ts'
 import { createStreamRepair } from '../src/ai-sdk/stream-transformer.ts'
+import { AnthropicRepairStream } from '../src/anthropic/streams.ts'
 import { ALL_SHORTCUTS, createChatCompletionsRepairCore, type RepairShortcuts } from '../src/chat-completions/repair.ts'
+import { ResponsesRepairStream } from '../src/responses/streams.ts'
+import { anthropicWorkload, textDeltasOf, responsesWorkload } from './dialect-inputs.ts'
 import type { DsmlSanitizerOptions } from '../src/dsml/index.ts'
 import { SseDecoderStream, SseEncoderStream } from '../src/sse/index.ts'
 import { DsmlPartSanitizerStream, ToolCallSynthesizerStream } from '../src/parts/index.ts'
@@ -516,6 +519,39 @@ print()
 print(`(${fixed((performance.now() - aiSdkStarted) / 1000)} s)`)
 print()
 
+// ── the other dialects: each fused stream against SSE parsing of its own events ──
+
+const DIALECTS: Array<{ name: string; frame: (deltas: readonly string[]) => Uint8Array[]; fused: () => TransformStream<Uint8Array, Uint8Array> }> = [
+  { name: 'Anthropic Messages (`AnthropicRepairStream`)', frame: anthropicWorkload, fused: () => new AnthropicRepairStream() as unknown as TransformStream<Uint8Array, Uint8Array> },
+  { name: 'OpenAI Responses (`ResponsesRepairStream`)', frame: responsesWorkload, fused: () => new ResponsesRepairStream() as unknown as TransformStream<Uint8Array, Uint8Array> },
+]
+const dialectStarted = performance.now()
+const dialectRows: Array<{ name: string; cells: Array<{ parse: number; fused: number }> }> = []
+for (const dialect of DIALECTS) {
+  const cells: Array<{ parse: number; fused: number }> = []
+  for (const workload of WORKLOADS) {
+    const events = dialect.frame(textDeltasOf(workload))
+    const samples = await measureAsyncInterleaved(
+      [() => drain(source(events).pipeThrough(textDecoderStream()).pipeThrough(new EventSourceParserStream())), () => drain(source(events).pipeThrough(dialect.fused()))],
+      ABLATION_MEASURE,
+      'minor',
+    )
+    cells.push({ parse: median(samples[0]!.wall), fused: median(samples[1]!.wall) })
+  }
+  dialectRows.push({ name: dialect.name, cells })
+}
+print('## The other dialects: fused stream vs SSE parsing of the same events')
+print()
+print('The workloads\' content deltas framed as each dialect streams them (`bench/dialect-inputs.ts`); baseline: `TextDecoderStream` →')
+print('`EventSourceParserStream` over the same events. Target ≤ 0.75, as for Chat Completions.')
+print()
+print(`| Dialect | ${WORKLOADS.map((workload) => `${workload.label}: SSE parse ms | fused ms | ratio`).join(' | ')} |`)
+print(`|---|${WORKLOADS.map(() => '---:|---:|---:').join('|')}|`)
+for (const row of dialectRows) print(`| ${row.name} | ${row.cells.map((cell) => `${fixed(cell.parse)} | ${fixed(cell.fused)} | ${fixed(cell.fused / cell.parse, 2)}`).join(' | ')} |`)
+print()
+print(`(${fixed((performance.now() - dialectStarted) / 1000)} s)`)
+print()
+
 // The same streams after a full collection with nothing open: (b) and (d) only, as a cross-check.
 const COLD_MEASURE: AsyncMeasureOptions = { warmup: 1, minRounds: 7, maxRounds: 9, budgetMs: 12_000 }
 const COLD_KEYS: ReadonlyArray<Pipeline['key']> = ['b', 'd']
@@ -702,6 +738,12 @@ print(
 )
 print(`| … of it ours (minus the bare pipe) | — | ${Math.round(fusedMemory.heap - baseline)} B | — | ≤ 8192 B | ${verdict(fusedMemory.heap - baseline <= 8192)} |`)
 print(`| retained heap per open fused stream: \`repairChatCompletionsBody\` (the gateway's form), whole (${memoryLabel}) | — | ${Math.round(bodyMemory.heap)} B | — | ≤ 8192 B | ${verdict(bodyMemory.heap <= 8192)} |`)
+for (const row of dialectRows) {
+  row.cells.forEach((cell, index) => {
+    const ratioValue = cell.fused / cell.parse
+    print(`| ${row.name}, fused / SSE parse | ${WORKLOADS[index]!.label} | ${fixed(ratioValue, 2)} | — | ≤ 0.75 | ${verdict(ratioValue <= 0.75)} |`)
+  })
+}
 for (const [label, count, ms] of aiSdkRows) {
   const perPart = (ms * 1000) / count
   print(`| AI SDK \`wrapStream\` stage, µs per stream part | ${label} | ${fixed(perPart, 2)} µs | — | ≤ 2 µs | ${verdict(perPart <= 2)} |`)

@@ -14,7 +14,10 @@
  *   arguments, `.done`, `output_item.done`; an `fc_` item id, the call's
  *   `call_` id) at the next output index, before `response.completed`, whose
  *   `output` lists it too;
- * - `sequence_number` stays monotonic: every event written takes the next.
+ * - `sequence_number` stays monotonic: every event written takes the next. A
+ *   delta whose text is all held or removed is written with an empty delta
+ *   rather than dropped, so the events after it keep the upstream's numbers
+ *   (and are forwarded as they came).
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseEvent, SseMessage } from '../sse/types.ts'
@@ -53,6 +56,11 @@ interface Place {
   index: number
   /** The delta event type text of this place is written with. */
   deltaType: string
+}
+
+/** A text or reasoning delta event. */
+function isDelta(event: ResponsesEvent): boolean {
+  return event.type === 'response.output_text.delta' || event.type === 'response.reasoning_text.delta' || event.type === 'response.reasoning_summary_text.delta'
 }
 
 const keyOf = (itemId: string, kind: string, index: number): string => `${itemId}\u0000${kind}\u0000${index}`
@@ -107,6 +115,7 @@ class Encoder implements ResponsesEncoder {
       return
     }
     let written = false
+    const before = this.#out.length
     for (const part of parts) {
       if (part.type === 'text') this.#writeDelta(this.#text, part.text, 'content')
       else if (part.type === 'reasoning') this.#writeDelta(this.#reasoning, part.text, this.#reasoning?.deltaType === 'response.reasoning_summary_text.delta' ? 'summary' : 'content')
@@ -116,6 +125,8 @@ class Encoder implements ResponsesEncoder {
         this.#forward(origin, event)
       }
     }
+    // A delta whose text is all held or removed stays, empty: the events after it keep their sequence numbers.
+    if (this.#out.length === before && origin !== undefined && event !== undefined && isDelta(event)) this.#write(origin, event, { delta: '' })
   }
 
   /** Where the text of an event's part goes, from the events that name it. */
