@@ -29,6 +29,17 @@ export {
   type SseMessage,
   type StreamLimitType,
 } from './sse/index.ts'
+// Lingma's envelope, error and usage helpers stay on `dsml-streams/lingma`.
+export {
+  createLingmaDecoder,
+  createLingmaToChatCompletions,
+  LingmaDecoderStream,
+  LingmaToChatCompletionsStream,
+  type LingmaDecoder,
+  type LingmaDecoderOptions,
+  type LingmaToChatCompletions,
+  type LingmaToChatCompletionsOptions,
+} from './lingma/index.ts'
 export * from './parts/index.ts'
 export {
   createResponsesRepair,

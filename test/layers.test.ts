@@ -4,7 +4,8 @@
  * synthesizer, settlement, history repair, the part pipeline) → `sse/` →
  * the dialects — codecs, fused streams and helpers (`chat-completions/`,
  * `anthropic/`, `responses/`) — and the AI SDK adapter (`ai-sdk/`), siblings that never
- * import each other →
+ * import each other → `lingma/` (a Lingma upstream translated into Chat
+ * Completions, so above that dialect) →
  * `gateway/` → `cli/`. The files at the top of `src/` are shared utilities
  * (stream queuing, seeded randomness) that import nothing of ours, and the
  * package's root `index.ts`.
@@ -17,7 +18,7 @@ import { describe, expect, test } from 'vitest'
 const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'src')
 
 /** Rank of each layer folder; equal ranks are siblings. */
-const RANK: Record<string, number> = { dsml: 1, parts: 2, sse: 3, 'chat-completions': 4, anthropic: 4, responses: 4, 'ai-sdk': 4, gateway: 5, cli: 6 }
+const RANK: Record<string, number> = { dsml: 1, parts: 2, sse: 3, 'chat-completions': 4, anthropic: 4, responses: 4, 'ai-sdk': 4, lingma: 5, gateway: 6, cli: 7 }
 
 function layerOf(path: string): string {
   const parts = relative(src, path).split(sep)

@@ -43,6 +43,10 @@ import * as dsmlToolSchema from './dsml/tool-schema.cases.ts'
 import * as dsmlWildCaptures from './dsml/wild-captures.cases.ts'
 import * as gatewayHandler from './gateway/handler.cases.ts'
 import * as gatewayReplayUpstream from './gateway/replay-upstream.cases.ts'
+import * as lingmaEnvelopes from './lingma/envelopes.cases.ts'
+import * as lingmaFixtures from './lingma/fixtures.cases.ts'
+import * as lingmaHelpers from './lingma/helpers.cases.ts'
+import * as lingmaStreams from './lingma/streams.cases.ts'
 import * as partsHistoryRepair from './parts/history-repair.cases.ts'
 import * as partsPartRepair from './parts/part-repair.cases.ts'
 import * as partsPartSanitizerStream from './parts/part-sanitizer-stream.cases.ts'
@@ -97,6 +101,10 @@ const modules: Record<string, CasesModule> = {
   './dsml/wild-captures.cases.ts': dsmlWildCaptures,
   './gateway/handler.cases.ts': gatewayHandler,
   './gateway/replay-upstream.cases.ts': gatewayReplayUpstream,
+  './lingma/envelopes.cases.ts': lingmaEnvelopes,
+  './lingma/fixtures.cases.ts': lingmaFixtures,
+  './lingma/helpers.cases.ts': lingmaHelpers,
+  './lingma/streams.cases.ts': lingmaStreams,
   './parts/history-repair.cases.ts': partsHistoryRepair,
   './parts/part-repair.cases.ts': partsPartRepair,
   './parts/part-sanitizer-stream.cases.ts': partsPartSanitizerStream,

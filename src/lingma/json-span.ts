@@ -1,0 +1,90 @@
+/**
+ * `topLevelValueSpan`: where the value of one top-level key sits in a JSON
+ * object's text, so a nested object can be handed on exactly as it was
+ * written (`unwrapBody` returns the `body` object's own bytes, not a
+ * re-serialisation). A char-code scan that skips strings and nested values;
+ * the text is expected to be valid JSON (the caller has parsed it).
+ */
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const OPEN_BRACE = 0x7b
+const CLOSE_BRACE = 0x7d
+const OPEN_BRACKET = 0x5b
+const CLOSE_BRACKET = 0x5d
+const COMMA = 0x2c
+const COLON = 0x3a
+
+function isWhitespace(code: number): boolean {
+  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
+}
+
+/** The index just past the string that opens at `start` (a quote). */
+function skipString(text: string, start: number): number {
+  let index = start + 1
+  while (index < text.length) {
+    const code = text.charCodeAt(index)
+    if (code === BACKSLASH) index += 2
+    else if (code === QUOTE) return index + 1
+    else index++
+  }
+  return text.length
+}
+
+/** The index just past the value that starts at `start`. */
+function skipValue(text: string, start: number): number {
+  const first = text.charCodeAt(start)
+  if (first === QUOTE) return skipString(text, start)
+  if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
+    let index = start
+    while (index < text.length) {
+      const code = text.charCodeAt(index)
+      if (code === COMMA || code === CLOSE_BRACE || code === CLOSE_BRACKET || isWhitespace(code)) break
+      index++
+    }
+    return index
+  }
+  let depth = 0
+  let index = start
+  while (index < text.length) {
+    const code = text.charCodeAt(index)
+    if (code === QUOTE) {
+      index = skipString(text, index)
+      continue
+    }
+    if (code === OPEN_BRACE || code === OPEN_BRACKET) depth++
+    else if (code === CLOSE_BRACE || code === CLOSE_BRACKET) {
+      depth--
+      if (depth === 0) return index + 1
+    }
+    index++
+  }
+  return text.length
+}
+
+function skipWhitespace(text: string, index: number): number {
+  while (index < text.length && isWhitespace(text.charCodeAt(index))) index++
+  return index
+}
+
+/** `[start, end)` of the value of `key` in the top-level object `text`, or undefined. The last occurrence wins, as in `JSON.parse`. */
+export function topLevelValueSpan(text: string, key: string): [number, number] | undefined {
+  let index = skipWhitespace(text, 0)
+  if (text.charCodeAt(index) !== OPEN_BRACE) return undefined
+  index++
+  let found: [number, number] | undefined
+  for (;;) {
+    index = skipWhitespace(text, index)
+    if (text.charCodeAt(index) !== QUOTE) return found
+    const keyEnd = skipString(text, index)
+    const name = JSON.parse(text.slice(index, keyEnd)) as string
+    index = skipWhitespace(text, keyEnd)
+    if (text.charCodeAt(index) !== COLON) return found
+    const valueStart = skipWhitespace(text, index + 1)
+    const valueEnd = skipValue(text, valueStart)
+    if (name === key) found = [valueStart, valueEnd]
+    index = skipWhitespace(text, valueEnd)
+    if (text.charCodeAt(index) !== COMMA) return found
+    index++
+  }
+}
