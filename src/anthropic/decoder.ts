@@ -65,9 +65,13 @@ class Decoder implements AnthropicDecoder {
     switch (event.type) {
       case 'content_block_start': {
         const block = event.content_block
-        if (block?.type === 'text') this.#channels.set(index, 'text')
+        if (block?.type === 'text') {
+          this.#channels.set(index, 'text')
+          // Text in the start itself is text like a delta's (the encoder writes the start with its text moved out).
+          if (typeof block.text === 'string' && block.text !== '') return [{ type: 'passthrough', origin }, { type: 'text', text: block.text, origin }]
+        }
         else if (block?.type === 'thinking') this.#channels.set(index, 'reasoning')
-        else if (block?.type === 'tool_use') {
+        else if (block?.type === 'tool_use' || block?.type === 'server_tool_use') {
           const part: Part = { type: 'native-tool-call', index, origin }
           if (typeof block.id === 'string') part.id = block.id
           if (typeof block.name === 'string') part.name = block.name

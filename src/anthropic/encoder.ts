@@ -94,7 +94,7 @@ class Encoder implements AnthropicEncoder {
     this.#group = []
     const event = origin !== undefined && isAnthropicEvent(origin.chunk) ? origin.chunk : undefined
     if (origin !== undefined && sameParts(parts, origin)) {
-      this.#forward(origin, event)
+      this.#forward(origin, event, true)
       return
     }
     let written = false
@@ -117,13 +117,17 @@ class Encoder implements AnthropicEncoder {
       if (part.type === 'finish' && event !== undefined && event.delta?.stop_reason !== part.reason) {
         this.#out.push(withOrigin(origin, JSON.stringify({ ...event, delta: { ...event.delta, stop_reason: part.reason } })))
       } else {
-        this.#forward(origin, event)
+        this.#forward(origin, event, false)
       }
     }
   }
 
-  /** The upstream event as it came (index renumbered), with the block bookkeeping it implies. */
-  #forward(origin: ChunkOrigin, event: AnthropicEvent | undefined): void {
+  /**
+   * The upstream event as it came (index renumbered), with the block
+   * bookkeeping it implies. `untouched`: the event's parts came through the
+   * pipeline unchanged.
+   */
+  #forward(origin: ChunkOrigin, event: AnthropicEvent | undefined, untouched: boolean): void {
     if (event === undefined || typeof event.index !== 'number') {
       this.#out.push(withOrigin(origin, origin.data))
       return
@@ -132,6 +136,19 @@ class Encoder implements AnthropicEncoder {
     switch (event.type) {
       case 'content_block_start':
         if (event.content_block?.type === 'text') {
+          const text = event.content_block.text
+          if (typeof text === 'string' && text !== '') {
+            if (untouched) {
+              // Its text comes out as it came: the start goes out at once, carrying it.
+              this.#text = { index, start: origin, event, started: true }
+              this.#assign(index)
+              break
+            }
+            // Its text, cleaned, goes out as the block's first delta: the start is held without it.
+            const blank = { ...event, content_block: { ...event.content_block, text: '' } }
+            this.#text = { index, start: { ...origin, data: JSON.stringify(blank) }, event: blank, started: false }
+            return
+          }
           this.#text = { index, start: origin, event, started: false }
           return
         }

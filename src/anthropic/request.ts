@@ -8,7 +8,8 @@
  * - `sanitizeAnthropicRequest(body)`: history repair by the rule every
  *   adapter uses (`repairHistoryText`): assistant `text` content (a string or
  *   `text` blocks) loses leaked markup, a note in place of each removed call;
- *   a text block left empty is dropped. `tool_use`, `tool_result`,
+ *   a text block left empty is dropped, and a turn left with no content keeps
+ *   `EMPTIED_TURN` (the API refuses empty turns). `tool_use`, `tool_result`,
  *   `thinking` (with its signature) and every other block are untouched, as
  *   are user and system content. Unchanged messages are the same objects.
  */
@@ -73,6 +74,14 @@ function repairContent(content: unknown, options: HistoryRepairOptions): { conte
 
 const textBlock = (text: string): { type: 'text'; text: string } => ({ type: 'text', text })
 
+/** What an assistant turn left with no content keeps: the API refuses an empty one. */
+export const EMPTIED_TURN = '[removed leaked markup]'
+
+/** Content with nothing left in it (an empty string, or no block at all). */
+function isEmpty(content: unknown): boolean {
+  return content === '' || (Array.isArray(content) && content.length === 0)
+}
+
 /** `system` with the directive after the caller's own instructions (once). */
 function withDirective(system: unknown): unknown {
   if (system === undefined || system === null || system === '') return PREVENTIVE_DIRECTIVE
@@ -109,7 +118,8 @@ export function sanitizeAnthropicRequest<Body>(body: Body, options: SanitizeAnth
     lastRemovedCalls = repaired.removedCalls
     if (repaired.content === message.content) return
     messages ??= (body.messages as unknown[]).slice()
-    messages[index] = { ...message, content: repaired.content }
+    const content = isEmpty(repaired.content) ? (typeof repaired.content === 'string' ? EMPTIED_TURN : [textBlock(EMPTIED_TURN)]) : repaired.content
+    messages[index] = { ...message, content }
   })
   let next: Record<string, unknown> = messages === undefined ? body : { ...body, messages }
   if (preventiveDirective) {
@@ -121,7 +131,8 @@ export function sanitizeAnthropicRequest<Body>(body: Body, options: SanitizeAnth
   if (recoveryNudge && lastRemovedCalls > 0 && !history.slice(lastAssistant + 1).some((message) => holds(message, 'tool_result', RECOVERY_NUDGE))) {
     const last = history.at(-1)
     if (isRecord(last) && last.role === 'user') {
-      const content = typeof last.content === 'string' ? [textBlock(last.content)] : Array.isArray(last.content) ? last.content : []
+      // Empty text blocks are refused: a user turn with no text gets the nudge alone.
+      const content = typeof last.content === 'string' ? (last.content === '' ? [] : [textBlock(last.content)]) : Array.isArray(last.content) ? last.content : []
       history[history.length - 1] = { ...last, content: [...content, textBlock(RECOVERY_NUDGE)] }
     } else {
       history.push({ role: 'user', content: RECOVERY_NUDGE })

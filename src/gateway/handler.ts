@@ -177,10 +177,12 @@ export function declaredToolNames(body: Record<string, unknown>): string[] | und
   return declaredNames(requestRepairOptions(body))
 }
 
+/** How many history entries (`messages`, or the Responses API's `input`) the repair changed. */
 function countRepairedMessages(before: unknown, after: unknown): number {
   if (before === after) return 0
-  const a = (before as { messages?: unknown }).messages
-  const b = (after as { messages?: unknown }).messages
+  const key = Array.isArray((before as { messages?: unknown }).messages) ? 'messages' : 'input'
+  const a = (before as Record<string, unknown>)[key]
+  const b = (after as Record<string, unknown>)[key]
   if (!Array.isArray(a) || !Array.isArray(b)) return 0
   let count = 0
   for (let index = 0; index < b.length; index++) if (a[index] !== b[index]) count++

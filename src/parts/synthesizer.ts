@@ -47,6 +47,8 @@ class Synthesizer implements ToolCallSynthesizer {
   #onTruncation: boolean
   #pending: RecoveredCall[] = []
   #natives: NativeCallLedger | undefined = undefined
+  /** Calls were emitted after a stop finish: a later finish of the message (a repeated one) says tool calls too. */
+  #finishedWithCalls = false
 
   constructor(options: ToolCallSynthesizerOptions) {
     this.#toolCalls = options.toolCallsFinishReason ?? 'tool_calls'
@@ -70,7 +72,8 @@ class Synthesizer implements ToolCallSynthesizer {
       case 'finish':
         return this.#settle(part)
       case 'done':
-        // The stream's terminator without a finish before it: what is pending is settled before it.
+      case 'error':
+        // The stream's terminator, or an error that ends it, without a finish before it: what is pending is settled before it.
         return [...this.#settle(undefined), part]
       default:
         return [part]
@@ -88,7 +91,7 @@ class Synthesizer implements ToolCallSynthesizer {
     this.#pending = []
     this.#natives = undefined
     if (pending.length === 0) {
-      if (finish !== undefined) out.push(finish)
+      if (finish !== undefined) out.push(this.#finishedWithCalls && finish.reason === this.#stop ? { type: 'finish', reason: this.#toolCalls, origin: finish.origin } : finish)
       return out
     }
     const ending: MessageEnding | undefined =
@@ -101,7 +104,8 @@ class Synthesizer implements ToolCallSynthesizer {
       if (emitted) out.push({ type: 'synthesized-tool-call', index: index++, call: entry.call, channel: entry.channel })
       out.push({ type: 'diagnostic', diagnostic, channel: entry.channel })
     }
-    if (finish !== undefined) out.push(settlement.finishAsToolCalls ? { type: 'finish', reason: this.#toolCalls, origin: finish.origin } : finish)
+    if (settlement.finishAsToolCalls) this.#finishedWithCalls = true
+    if (finish !== undefined) out.push(this.#finishedWithCalls && finish.reason === this.#stop ? { type: 'finish', reason: this.#toolCalls, origin: finish.origin } : finish)
     return out
   }
 }

@@ -37,24 +37,60 @@ function close(origin: ChunkOrigin, parts: Part[]): Part[] {
 }
 
 export function createResponsesDecoder(): ResponsesDecoder {
-  return { feed: decodeResponsesMessage }
+  return new Decoder()
 }
 
-/** Decodes one message; pure, so a decoder needs no state. */
-export function decodeResponsesMessage(message: SseMessage): Part[] {
-  if (isSseComment(message)) return [{ type: 'comment', comment: message.comment }]
-  let event: unknown
-  try {
-    event = JSON.parse(message.data)
-  } catch {
-    const origin = originOf(message, undefined)
-    const parts = close(origin, [{ type: 'passthrough', origin }])
-    parts.push({ type: 'diagnostic', diagnostic: { kind: 'malformed-chunk', text: '', message: 'An SSE message was not JSON; forwarded unchanged' } })
-    return parts
+/** The text part an event is about: its item, and its content (or summary) index. */
+function partKey(event: ResponsesEvent, kind: 'content' | 'summary'): string {
+  return `${String(event.item_id)}\u0000${kind}\u0000${(kind === 'content' ? event.content_index : event.summary_index) ?? 0}`
+}
+
+/** A class, so that one per open stream pays for its fields only. */
+class Decoder implements ResponsesDecoder {
+  /** The text parts some delta came for: a `.done` of any other carries its whole text itself. */
+  #streamed = new Set<string>()
+
+  feed(message: SseMessage): Part[] {
+    if (isSseComment(message)) return [{ type: 'comment', comment: message.comment }]
+    let event: unknown
+    try {
+      event = JSON.parse(message.data)
+    } catch {
+      const origin = originOf(message, undefined)
+      const parts = close(origin, [{ type: 'passthrough', origin }])
+      parts.push({ type: 'diagnostic', diagnostic: { kind: 'malformed-chunk', text: '', message: 'An SSE message was not JSON; forwarded unchanged' } })
+      return parts
+    }
+    const origin = originOf(message, event)
+    if (!isResponsesEvent(event)) return close(origin, [{ type: 'passthrough', origin }])
+    return close(origin, this.#parts(event, origin))
   }
-  const origin = originOf(message, event)
-  if (!isResponsesEvent(event)) return close(origin, [{ type: 'passthrough', origin }])
-  return close(origin, partsOf(event, origin))
+
+  #parts(event: ResponsesEvent, origin: ChunkOrigin): Part[] {
+    switch (event.type) {
+      case 'response.output_text.delta':
+      case 'response.reasoning_text.delta':
+        this.#streamed.add(partKey(event, 'content'))
+        break
+      case 'response.reasoning_summary_text.delta':
+        this.#streamed.add(partKey(event, 'summary'))
+        break
+      case 'response.output_text.done':
+      case 'response.reasoning_text.done':
+      case 'response.reasoning_summary_text.done': {
+        const kind = event.type === 'response.reasoning_summary_text.done' ? 'summary' : 'content'
+        const channel = event.type === 'response.output_text.done' ? 'text' : 'reasoning'
+        // A part whose text came whole in its `.done`, with no delta before it: that text, cleaned like a delta's.
+        if (!this.#streamed.has(partKey(event, kind)) && typeof event.text === 'string' && event.text !== '') {
+          return [{ type: channel, text: event.text, origin }, { type: 'channel-end', channel, origin }]
+        }
+        break
+      }
+      default:
+        break
+    }
+    return partsOf(event, origin)
+  }
 }
 
 function partsOf(event: ResponsesEvent, origin: ChunkOrigin): Part[] {
@@ -72,11 +108,13 @@ function partsOf(event: ResponsesEvent, origin: ChunkOrigin): Part[] {
       return [{ type: 'channel-end', channel: 'reasoning', origin }]
     case 'response.output_item.added': {
       const item = event.item
-      if (item?.type !== 'function_call') return [{ type: 'passthrough', origin }]
+      // Every kind of tool call item the API streams counts as native (function, custom and MCP calls).
+      if (item?.type !== 'function_call' && item?.type !== 'custom_tool_call' && item?.type !== 'mcp_call') return [{ type: 'passthrough', origin }]
       const part: Part = { type: 'native-tool-call', index, origin }
       if (typeof item.call_id === 'string') part.id = item.call_id
       if (typeof item.name === 'string') part.name = item.name
       if (typeof item.arguments === 'string' && item.arguments !== '') part.arguments = item.arguments
+      else if (typeof item.input === 'string' && item.input !== '') part.arguments = item.input
       return [part]
     }
     case 'response.function_call_arguments.delta':

@@ -63,6 +63,10 @@ function isDelta(event: ResponsesEvent): boolean {
   return event.type === 'response.output_text.delta' || event.type === 'response.reasoning_text.delta' || event.type === 'response.reasoning_summary_text.delta'
 }
 
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return value !== null && typeof value === 'object' && !Array.isArray(value)
+}
+
 const keyOf = (itemId: string, kind: string, index: number): string => `${itemId}\u0000${kind}\u0000${index}`
 
 /** A class, so that one per open stream pays for its fields only. */
@@ -111,6 +115,11 @@ class Encoder implements ResponsesEncoder {
     const event = origin !== undefined && isResponsesEvent(origin.chunk) ? origin.chunk : undefined
     if (event !== undefined) this.#notePlace(event)
     if (origin !== undefined && sameParts(parts, origin)) {
+      // A `.done` that carried its part's whole text (no delta came), untouched: that text is the clean text.
+      if (event !== undefined && event.type.endsWith('text.done') && (parts[0]?.type === 'text' || parts[0]?.type === 'reasoning')) {
+        const kind = event.type === 'response.reasoning_summary_text.done' ? 'summary' : 'content'
+        this.#append(keyOf(String(event.item_id), kind, (kind === 'content' ? event.content_index : event.summary_index) ?? 0), parts[0].text)
+      }
       this.#forward(origin, event)
       return
     }
@@ -203,13 +212,13 @@ class Encoder implements ResponsesEncoder {
         return this.#write(origin, event, { part: { ...part, text: clean } })
       }
       case 'response.output_item.done': {
-        const item = event.item === undefined ? undefined : this.#cleanItem(event.item)
+        const item = event.item === undefined || event.item === null ? event.item : this.#cleanItem(event.item)
         return this.#write(origin, event, item === event.item ? undefined : { item })
       }
       case 'response.completed':
       case 'response.incomplete':
       case 'response.failed': {
-        const response = event.response === undefined ? undefined : this.#cleanResponse(event.response)
+        const response = event.response === undefined || event.response === null ? event.response : this.#cleanResponse(event.response)
         return this.#write(origin, event, response === event.response ? undefined : { response })
       }
       default:
@@ -221,18 +230,20 @@ class Encoder implements ResponsesEncoder {
     this.#texts.set(key, (this.#texts.get(key) ?? '') + text)
   }
 
-  /** The item with the clean texts written for it (the same object when nothing changed). */
+  /** The item with the clean texts written for it (the same object when nothing changed, or when it is not an item). */
   #cleanItem(item: ResponsesItem): ResponsesItem {
-    if (typeof item.id !== 'string') return item
+    if (!isRecord(item) || typeof item.id !== 'string') return item
     const id = item.id
     let changed = false
-    const mapTexts = (entries: ResponsesItem['content'], kind: string): ResponsesItem['content'] =>
-      entries?.map((entry, index) => {
+    const mapTexts = (entries: unknown, kind: string): ResponsesItem['content'] => {
+      if (!Array.isArray(entries)) return undefined
+      return entries.map((entry, index) => {
         const clean = this.#texts.get(keyOf(id, kind, index))
-        if (clean === undefined || typeof entry.text !== 'string' || entry.text === clean) return entry
+        if (clean === undefined || !isRecord(entry) || typeof entry.text !== 'string' || entry.text === clean) return entry
         changed = true
         return { ...entry, text: clean }
       })
+    }
     const content = mapTexts(item.content, 'content')
     const summary = mapTexts(item.summary, 'summary')
     if (!changed) return item
@@ -243,6 +254,7 @@ class Encoder implements ResponsesEncoder {
   }
 
   #cleanResponse(response: ResponsesObject): ResponsesObject {
+    if (!isRecord(response)) return response
     const output = Array.isArray(response.output) ? response.output : []
     let changed = this.#made.length > 0
     const items = output.map((item) => {

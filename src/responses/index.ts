@@ -1,4 +1,4 @@
-export { createResponsesDecoder, decodeResponsesMessage, type ResponsesDecoder } from './decoder.ts'
+export { createResponsesDecoder, type ResponsesDecoder } from './decoder.ts'
 export { createResponsesEncoder, type ResponsesEncoder } from './encoder.ts'
 export { createResponsesRepair, type ResponsesRepair, type ResponsesRepairOptions } from './repair.ts'
 export { responsesRequestOptions, sanitizeResponsesRequest, type SanitizeResponsesRequestOptions } from './request.ts'

@@ -40,7 +40,8 @@ export function repairResponsesObject(body: unknown, options: ResponsesRepairOpt
     return clean
   }
   const output = response.output.map((item, index) => {
-    if (item?.type === 'function_call') {
+    if (item === null || typeof item !== 'object') return item
+    if (item.type === 'function_call' || item.type === 'custom_tool_call' || item.type === 'mcp_call') {
       const part: { type: 'native-tool-call'; index: number; id?: string; name?: string; arguments?: string } = { type: 'native-tool-call', index }
       if (typeof item.call_id === 'string') part.id = item.call_id
       if (typeof item.name === 'string') part.name = item.name
@@ -48,10 +49,14 @@ export function repairResponsesObject(body: unknown, options: ResponsesRepairOpt
       repair.feed(part)
       return item
     }
-    const channel = item?.type === 'message' ? 'text' : item?.type === 'reasoning' ? 'reasoning' : undefined
+    const channel = item.type === 'message' ? 'text' : item.type === 'reasoning' ? 'reasoning' : undefined
     if (channel === undefined) return item
     const cleanEntries = (entries: ResponsesItem['content']): ResponsesItem['content'] =>
-      entries?.map((entry) => (typeof entry.text === 'string' && (entry.type === 'output_text' || channel === 'reasoning') ? { ...entry, text: cleanText(entry.text, channel) } : entry))
+      entries?.map((entry) =>
+        entry !== null && typeof entry === 'object' && typeof entry.text === 'string' && (entry.type === 'output_text' || channel === 'reasoning')
+          ? { ...entry, text: cleanText(entry.text, channel) }
+          : entry,
+      )
     const next: ResponsesItem = { ...item }
     if (Array.isArray(item.content)) next.content = cleanEntries(item.content)
     if (Array.isArray(item.summary)) next.summary = cleanEntries(item.summary)

@@ -341,17 +341,20 @@ class Decoder implements SseDecoderCore {
     let at = 0
     while (at < length) {
       let event: string | undefined
+      /** Characters of the event's lines before its data line (the cap counts the whole event). */
+      let eventLine = 0
       if (isEventLine(text, at)) {
         const eventEnd = text.indexOf('\n', at + 7)
-        // An empty name is the default type (no `event` on the message); a long one goes to the parser and its cap.
-        if (eventEnd === at + 7 || eventEnd - at > this.maxBufferSize) return undefined
+        // An empty name is the default type (no `event` on the message).
+        if (eventEnd === at + 7) return undefined
+        eventLine = eventEnd - at
         event = text.slice(at + 7, eventEnd)
         at = eventEnd + 1
       }
       if (!isDataLine(text, at)) return undefined
       const lineEnd = text.indexOf('\n', at + 6)
-      // A line past the cap: the slow path reports it.
-      if (text.charCodeAt(lineEnd + 1) !== LINE_FEED || lineEnd - at > this.maxBufferSize) return undefined
+      // A line or an event past the cap: the slow path reports it.
+      if (text.charCodeAt(lineEnd + 1) !== LINE_FEED || eventLine + (lineEnd - at) > this.maxBufferSize) return undefined
       messages.push(event === undefined ? { data: text.slice(at + 6, lineEnd) } : { event, data: text.slice(at + 6, lineEnd) })
       at = lineEnd + 2
     }

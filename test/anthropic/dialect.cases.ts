@@ -262,6 +262,39 @@ export const suite = defineSuite('anthropic/dialect', (test) => {
     })
   })
 
+  test('text in a content_block_start is text: kept when plain (even with no delta), cleaned when it holds markup; server_tool_use is native', () => {
+    const start = (text: string): string => event({ type: 'content_block_start', index: 0, content_block: { type: 'text', text } })
+    const plain = message(start('Hello') + event({ type: 'content_block_stop', index: 0 }))
+    assertEqual(textOf(fold(repairAnthropic([plain]).output).content), 'Hello', 'kept')
+    const leaky = message(start(`Hi ${BASH}`) + event({ type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text: ' x' } }) + event({ type: 'content_block_stop', index: 0 }))
+    const out = repairAnthropic([leaky]).output
+    assert(!containsDsmlSentinel(out), 'no marker in any event')
+    const folded = fold(out)
+    assertEqual([folded.faults, textOf(folded.content), toolUses(folded.content).map((call) => call.name)], [[], 'Hi  x', ['bash']], 'cleaned, the call recovered')
+    const server = event({ type: 'content_block_start', index: 1, content_block: { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'x' } } }) + event({ type: 'content_block_stop', index: 1 })
+    assertEqual(toolUses(fold(repairAnthropic([message(textBlock(0, tokenChunks(BASH)) + server, 'tool_use')]).output).content), [], 'a server tool call wins like a native one')
+  })
+
+  test('a repeated message_delta after emitted calls says tool_use too; an error ends the message: nothing is written after it', () => {
+    const twice = MESSAGE_START + textBlock(0, tokenChunks(BASH)) + event({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 1 } }) +
+      event({ type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 2 } }) + event({ type: 'message_stop' })
+    const reasons = fold(repairAnthropic([twice]).output).events.filter((entry) => entry.data.type === 'message_delta').map((entry) => (entry.data.delta as { stop_reason: string }).stop_reason)
+    assertEqual(reasons, ['tool_use', 'tool_use'])
+    const error = event({ type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } })
+    const out = repairAnthropic([MESSAGE_START + textBlock(0, tokenChunks(BASH)) + error], { recoverOnTruncation: true }).output
+    assert(out.endsWith(error), 'the error is the last event')
+    assertEqual(toolUses(fold(out).content).map((call) => call.name), ['bash'], 'the call (opted in) before it')
+  })
+
+  test('request: a turn left with no content keeps a placeholder (the API refuses empty turns); the nudge never adds an empty block', () => {
+    const emptied = sanitizeAnthropicRequest({ messages: [{ role: 'assistant', content: eos() }, { role: 'user', content: 'x' }] })
+    assertEqual(emptied.messages[0], { role: 'assistant', content: '[removed leaked markup]' })
+    const blocks = sanitizeAnthropicRequest({ messages: [{ role: 'assistant', content: [{ type: 'text', text: eos() }] }] })
+    assertEqual(blocks.messages[0]!.content, [{ type: 'text', text: '[removed leaked markup]' }])
+    const nudged = sanitizeAnthropicRequest({ messages: [{ role: 'assistant', content: `ok ${BASH}` }, { role: 'user', content: '' }] }, { recoveryNudge: true })
+    assert((nudged.messages[1]!.content as unknown as Array<{ text: string }>).every((block) => block.text !== ''), 'no empty text block')
+  })
+
   test('message_delta usage and the finish: one event, stop_reason rewritten, every other field kept', () => {
     const out = repairAnthropic([message(textBlock(0, tokenChunks(BASH)))]).output
     const delta = fold(out).events.find((entry) => entry.data.type === 'message_delta')!.data

@@ -85,6 +85,14 @@ export const suite = defineSuite('parts/synthesizer', (test) => {
     assertEqual(summary(run([recovered('a', { x: 1 }), done]).out), ['suppressed-call:a', 'done'], 'fail closed by default')
   })
 
+  test('a repeated finish after calls were emitted says tool calls too; an error settles what is pending before it', () => {
+    const { out } = run([recovered('a', { x: 1 }), finish('stop'), finish('stop')])
+    assertEqual(summary(out), ['call#0:a:id_a', 'recovered-call:a', 'finish:tool_calls', 'finish:tool_calls'], 'the second stop rewritten too')
+    const error: Part = { type: 'error', error: { message: 'overloaded' } }
+    assertEqual(summary(run([recovered('a', { x: 1 }), error], { recoverOnTruncation: true }).out), ['call#0:a:id_a', 'recovered-call:a', 'error'], 'emitted (opted in) before the error, never after it')
+    assertEqual(summary(run([recovered('a', { x: 1 }), error]).out), ['suppressed-call:a', 'error'], 'withheld by default, reported before it')
+  })
+
   test('a stop without recovered calls passes unchanged (same part)', () => {
     const stop = finish('stop')
     assert(run([stop]).out[0] === stop, 'same object')

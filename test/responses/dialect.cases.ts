@@ -8,7 +8,7 @@
  * response, an error mid-stream, fused ≡ composed, JSON objects and request
  * history.
  */
-import { decodeResponsesMessage } from '../../src/responses/decoder.ts'
+import { createResponsesDecoder } from '../../src/responses/decoder.ts'
 import { createResponsesRepair } from '../../src/responses/repair.ts'
 import { repairResponsesObject, repairResponsesResponse } from '../../src/responses/response.ts'
 import { responsesRequestOptions, sanitizeResponsesRequest } from '../../src/responses/request.ts'
@@ -137,6 +137,33 @@ export const suite = defineSuite('responses/dialect', (test) => {
     assert(!containsDsmlSentinel(failed.allText), 'no marker')
   })
 
+  test('a part whose text comes whole in its .done (no delta): kept when plain, cleaned when it holds markup, in every event that repeats it', () => {
+    for (const [text, expected] of [['Hello world', 'Hello world'], [`Hi ${BASH}`, 'Hi ']] as const) {
+      const events = eventsOf(text).filter((event) => event.type !== 'response.output_text.delta')
+      const folded = foldResponses(repairResponses([frame(events)]).output)
+      assertEqual(folded.faults, [], 'well formed')
+      assert(!containsDsmlSentinel(folded.allText), 'no marker in any event')
+      const message = folded.output?.find((item) => item.type === 'message') as { content: Array<{ text: string }> }
+      assertEqual(message.content[0]!.text, expected, JSON.stringify(text))
+    }
+  })
+
+  test('odd events never throw: null items and responses, non-array content, null output entries pass through', () => {
+    const odd: Event[] = [
+      { type: 'response.output_item.done', output_index: 0, item: null as unknown as Event },
+      { type: 'response.output_item.done', output_index: 0, item: { id: 'm', type: 'message', content: 'text' } },
+      { type: 'response.output_item.done', output_index: 0, item: { id: 'm', type: 'message', content: [null] } },
+      { type: 'response.completed', response: null as unknown as Event },
+      { type: 'response.completed', response: { output: [null] } },
+      { type: 'response.incomplete', response: null as unknown as Event },
+    ]
+    for (const event of odd) {
+      const sse = frame([event])
+      assertEqual(repairResponses([sse]).output, sse, `passes: ${JSON.stringify(event)}`)
+    }
+    assertEqual(repairResponsesObject({ object: 'response', status: 'completed', output: [null, { type: 'message', content: [null] }] }), undefined, 'a JSON body with odd entries: nothing to change')
+  })
+
   test('fused ≡ composed: the six stages give the same bytes on every capture', async () => {
     for (const capture of captures) {
       const pieces = responsesEvents('t', 'm', tokenChunks(capture.input), 5, 1)
@@ -155,10 +182,14 @@ export const suite = defineSuite('responses/dialect', (test) => {
   })
 
   test('decoder: deltas to text and reasoning, done events to channel-end, function calls to native parts, unknown events passed', () => {
-    const types = (event: Event): string[] => decodeResponsesMessage({ event: event.type, data: JSON.stringify(event) }).map((part) => part.type)
+    const types = (event: Event): string[] => createResponsesDecoder().feed({ event: event.type, data: JSON.stringify(event) }).map((part) => part.type)
     assertEqual(types({ type: 'response.output_text.delta', item_id: 'm', output_index: 0, content_index: 0, delta: 'x' }), ['text', 'chunk-end'])
     assertEqual(types({ type: 'response.reasoning_summary_text.delta', item_id: 'r', output_index: 0, summary_index: 0, delta: 'x' }), ['reasoning', 'chunk-end'])
-    assertEqual(types({ type: 'response.output_text.done', item_id: 'm', output_index: 0, content_index: 0, text: 'x' }), ['channel-end', 'chunk-end'])
+    assertEqual(types({ type: 'response.output_text.done', item_id: 'm', output_index: 0, content_index: 0, text: '' }), ['channel-end', 'chunk-end'])
+    assertEqual(types({ type: 'response.output_text.done', item_id: 'm', output_index: 0, content_index: 0, text: 'x' }), ['text', 'channel-end', 'chunk-end'], 'a part with no delta: its whole text')
+    const decoder = createResponsesDecoder()
+    decoder.feed({ data: JSON.stringify({ type: 'response.output_text.delta', item_id: 'm', output_index: 0, content_index: 0, delta: 'x' }) })
+    assertEqual(decoder.feed({ data: JSON.stringify({ type: 'response.output_text.done', item_id: 'm', output_index: 0, content_index: 0, text: 'x' }) }).map((part) => part.type), ['channel-end', 'chunk-end'], 'after deltas: only the end')
     assertEqual(types({ type: 'response.function_call_arguments.delta', item_id: 'f', output_index: 1, delta: '{' }), ['native-tool-call', 'chunk-end'])
     assertEqual(types({ type: 'response.web_search_call.in_progress', output_index: 2 }), ['passthrough', 'chunk-end'])
   })

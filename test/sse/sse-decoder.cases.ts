@@ -390,6 +390,12 @@ export const suites = [
       assertLimitError(thrownBy(() => decoder.feed('data: 0123456789\n')), 16)
     })
 
+    test('maxBufferSize: an event line and a data line within the cap each, past it together, throw as the parser does (whole-event reads too)', () => {
+      const input = 'event: abcdefgh\ndata: 0123456789\n\n'
+      assertThrows(() => createSseDecoder({ maxBufferSize: 20 }).feed(input), StreamLimitError)
+      assertEqual(createSseDecoder({ maxBufferSize: 40 }).feed(input), [{ event: 'abcdefgh', data: '0123456789' }], 'within the cap: one message')
+    })
+
     test('maxBufferSize: a comment or field line past the cap throws as well', () => {
       for (const line of [`: ${'c'.repeat(20)}`, `event: ${'e'.repeat(20)}`, `id: ${'i'.repeat(20)}`]) {
         const decoder = createSseDecoder({ maxBufferSize: 16 })
