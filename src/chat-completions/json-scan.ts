@@ -9,78 +9,17 @@
  * - what each key makes is the decoder's (`CHUNK_KEY_MEANINGS`): a `part`
  *   key must be `null`, an `error` key is never plain, `choices` must be an
  *   array, the last `content` string is remembered (`contentStart`/`contentEnd`);
- * - which characters could disturb an idle sanitizer is the sanitizer's
- *   (`disturbsIdleSanitizer`): no string may hold one, raw or escaped, nor a
- *   control character, U+FFFD or a `\u` escape (which could spell one).
+ * - which strings are plain is the string reader's (`PlainStringScanner`,
+ *   which asks the sanitizer's `disturbsIdleSanitizer`).
  *
  * Anything unusual (whitespace other than spaces, nesting deeper than 32, a
  * key written with an escape) is not plain: the caller then decodes, so "not
  * plain" is always safe. Results of a call are left on the scanner's fields.
  */
-import { disturbsIdleSanitizer } from '../dsml/sanitizer.ts'
+import { CLOSED, PlainStringScanner, QUOTE, scanString } from '../sse/plain-json-string.ts'
 import { CHUNK_KEY_MEANINGS, type ChunkKeyMeaning } from './decoder.ts'
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const REPLACEMENT_CHARACTER = 0xfffd
 const MAX_DEPTH = 32
-
-/** Is `code` never plain inside a string: it could disturb an idle sanitizer, or it is a control character. */
-function refusedInString(code: number): boolean {
-  return code < 0x20 || code === REPLACEMENT_CHARACTER || disturbsIdleSanitizer(code)
-}
-
-/** Per ASCII code inside a string: 0 plain, 1 quote, 2 backslash, 3 refused. */
-const STRING_CLASS = new Uint8Array(128)
-for (let code = 0; code < 128; code++) if (refusedInString(code)) STRING_CLASS[code] = 3
-STRING_CLASS[QUOTE] = 1
-STRING_CLASS[BACKSLASH] = 2
-
-/** Escapes that decode to a plain character (`\" \\ \/ \b \f \t`, not `\n` or `\r`): 1. */
-const SIMPLE_ESCAPE = new Uint8Array(128)
-for (const [escape, decoded] of [['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'], ['f', '\f'], ['n', '\n'], ['r', '\r'], ['t', '\t']]) {
-  const code = decoded!.charCodeAt(0)
-  // Control characters are refused raw, but an escaped tab, backspace or form feed is plain text.
-  if (!disturbsIdleSanitizer(code)) SIMPLE_ESCAPE[escape!.charCodeAt(0)] = 1
-}
-
-// What `scanString` found.
-/** The closing quote, at `stringEnd`. */
-export const CLOSED = 0
-/** Something that is never plain inside a string, met before any closing quote. */
-export const REFUSED = 1
-/** `end` came first. */
-export const UNTERMINATED = 2
-
-/** Reads a string body from `index` (after the opening quote) up to `end`; leaves `stringEnd` and `stringEscaped` on `scan`. */
-function scanString(scan: PlainJsonScanner, data: string, index: number, end: number): number {
-  scan.stringEscaped = false
-  while (index < end) {
-    const code = data.charCodeAt(index)
-    if (code < 128) {
-      const kind = STRING_CLASS[code]!
-      if (kind === 0) {
-        index++
-        continue
-      }
-      if (kind === 1) {
-        scan.stringEnd = index
-        return CLOSED
-      }
-      if (kind === 3) return REFUSED
-      // A backslash: only the simple escapes (`\u` could spell anything).
-      const next = data.charCodeAt(index + 1)
-      if (!(next < 128 && SIMPLE_ESCAPE[next] === 1)) return REFUSED
-      scan.stringEscaped = true
-      index += 2
-      continue
-    }
-    if (refusedInString(code)) return REFUSED
-    index++
-  }
-  scan.stringEnd = index
-  return UNTERMINATED
-}
 
 /** Index after a JSON number starting at `start`, or -1. */
 function skipNumber(data: string, start: number, length: number): number {
@@ -251,22 +190,8 @@ function isPlainJson(scan: PlainJsonScanner, data: string): boolean {
   return false
 }
 
-// What `readBody` found.
-/** A plain string body exactly up to `end`, without escapes. */
-export const BODY_PLAIN = 0
-/** The same, with simple escapes. */
-export const BODY_PLAIN_ESCAPED = 1
-/** Something never plain before any quote: not plain, but maybe a string body still. */
-export const BODY_REFUSED = 2
-/** A quote ends the string early, or an escape takes the character at `end` with it: another shape. */
-export const BODY_OTHER = 3
-
-/** One scanner per reader: its fields are the results of the last call. A class, so an open stream pays for its fields only. */
-export class PlainJsonScanner {
-  /** After a string scan: the closing quote (CLOSED), or where the scan stopped (UNTERMINATED). */
-  stringEnd = 0
-  /** After a string scan: it met a (simple) escape. */
-  stringEscaped = false
+/** The Chat Completions chunk check on top of the string reader: its fields are the results of the last call. */
+export class PlainJsonScanner extends PlainStringScanner {
   /** After `isPlain` answered true: the body of the last string value of a `content` key (-1 if none). */
   contentStart = -1
   contentEnd = -1
@@ -274,15 +199,6 @@ export class PlainJsonScanner {
   /** Is `data` a plain chat chunk (see the file's comment)? */
   isPlain(data: string): boolean {
     return isPlainJson(this, data)
-  }
-
-  /** Reads `data` from `start` to `end` as the inside of a string: BODY_PLAIN, BODY_PLAIN_ESCAPED, BODY_REFUSED or BODY_OTHER. */
-  readBody(data: string, start: number, end: number): number {
-    const found = scanString(this, data, start, end)
-    if (found === REFUSED) return BODY_REFUSED
-    // A quote before `end`, or an escape that takes the character at `end` with it.
-    if (found === CLOSED || this.stringEnd !== end) return BODY_OTHER
-    return this.stringEscaped ? BODY_PLAIN_ESCAPED : BODY_PLAIN
   }
 }
 

@@ -1,0 +1,102 @@
+/**
+ * `PlainStringScanner`: reads the body of a JSON string in raw JSON text, in
+ * one pass and without allocating, to answer: is it *plain* — a complete
+ * string body that holds no character that could disturb an idle sanitizer
+ * (`disturbsIdleSanitizer`, the sanitizer's answer), no control character,
+ * no U+FFFD, and no escape but the simple ones that decode to a plain
+ * character (a `\\u` escape could spell anything)?
+ *
+ * The fused shortcuts of every dialect read strings with it: the Chat
+ * Completions chunk scanner (`json-scan.ts`), and the text-delta shape of the
+ * block dialects (`dialect-repair.ts`). Results of a call are left on the
+ * scanner's fields.
+ */
+import { disturbsIdleSanitizer } from '../dsml/sanitizer.ts'
+
+export const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const REPLACEMENT_CHARACTER = 0xfffd
+
+/** Is `code` never plain inside a string: it could disturb an idle sanitizer, or it is a control character. */
+function refusedInString(code: number): boolean {
+  return code < 0x20 || code === REPLACEMENT_CHARACTER || disturbsIdleSanitizer(code)
+}
+
+/** Per ASCII code inside a string: 0 plain, 1 quote, 2 backslash, 3 refused. */
+const STRING_CLASS = new Uint8Array(128)
+for (let code = 0; code < 128; code++) if (refusedInString(code)) STRING_CLASS[code] = 3
+STRING_CLASS[QUOTE] = 1
+STRING_CLASS[BACKSLASH] = 2
+
+/** Escapes that decode to a plain character (`\" \\ \/ \b \f \t`, not `\n` or `\r`): 1. */
+const SIMPLE_ESCAPE = new Uint8Array(128)
+for (const [escape, decoded] of [['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'], ['f', '\f'], ['n', '\n'], ['r', '\r'], ['t', '\t']]) {
+  const code = decoded!.charCodeAt(0)
+  // Control characters are refused raw, but an escaped tab, backspace or form feed is plain text.
+  if (!disturbsIdleSanitizer(code)) SIMPLE_ESCAPE[escape!.charCodeAt(0)] = 1
+}
+
+// What `scanString` found.
+/** The closing quote, at `stringEnd`. */
+export const CLOSED = 0
+/** Something that is never plain inside a string, met before any closing quote. */
+export const REFUSED = 1
+/** `end` came first. */
+export const UNTERMINATED = 2
+
+/** Reads a string body from `index` (after the opening quote) up to `end`; leaves `stringEnd` and `stringEscaped` on `scan`. */
+export function scanString(scan: PlainStringScanner, data: string, index: number, end: number): number {
+  scan.stringEscaped = false
+  while (index < end) {
+    const code = data.charCodeAt(index)
+    if (code < 128) {
+      const kind = STRING_CLASS[code]!
+      if (kind === 0) {
+        index++
+        continue
+      }
+      if (kind === 1) {
+        scan.stringEnd = index
+        return CLOSED
+      }
+      if (kind === 3) return REFUSED
+      // A backslash: only the simple escapes (`\u` could spell anything).
+      const next = data.charCodeAt(index + 1)
+      if (!(next < 128 && SIMPLE_ESCAPE[next] === 1)) return REFUSED
+      scan.stringEscaped = true
+      index += 2
+      continue
+    }
+    if (refusedInString(code)) return REFUSED
+    index++
+  }
+  scan.stringEnd = index
+  return UNTERMINATED
+}
+
+// What `readBody` found.
+/** A plain string body exactly up to `end`, without escapes. */
+export const BODY_PLAIN = 0
+/** The same, with simple escapes. */
+export const BODY_PLAIN_ESCAPED = 1
+/** Something never plain before any quote: not plain, but maybe a string body still. */
+export const BODY_REFUSED = 2
+/** A quote ends the string early, or an escape takes the character at `end` with it: another shape. */
+export const BODY_OTHER = 3
+
+/** One scanner per reader (a class, so that an open stream pays for its fields only). */
+export class PlainStringScanner {
+  /** After a string scan: the closing quote (CLOSED), or where the scan stopped (UNTERMINATED). */
+  stringEnd = 0
+  /** After a string scan: it met a (simple) escape. */
+  stringEscaped = false
+
+  /** Reads `data` from `start` to `end` as the inside of a string: BODY_PLAIN, BODY_PLAIN_ESCAPED, BODY_REFUSED or BODY_OTHER. */
+  readBody(data: string, start: number, end: number): number {
+    const found = scanString(this, data, start, end)
+    if (found === REFUSED) return BODY_REFUSED
+    // A quote before `end`, or an escape that takes the character at `end` with it.
+    if (found === CLOSED || this.stringEnd !== end) return BODY_OTHER
+    return this.stringEscaped ? BODY_PLAIN_ESCAPED : BODY_PLAIN
+  }
+}
