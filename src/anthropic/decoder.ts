@@ -21,6 +21,8 @@ import { type AnthropicEvent, isAnthropicEvent } from './types.ts'
 
 export interface AnthropicDecoder {
   feed(message: SseMessage): Part[]
+  /** Just after `feed(message)`: where the text of a `text_delta` sits in the message's data (see `DialectDecoder.textSpan`). */
+  textSpan(message: SseMessage): readonly [number, number] | undefined
 }
 
 function originOf(message: SseEvent, chunk: unknown): ChunkOrigin {
@@ -43,8 +45,39 @@ export function createAnthropicDecoder(): AnthropicDecoder {
 class Decoder implements AnthropicDecoder {
   /** The channel of each open text or thinking block, by index. */
   #channels = new Map<number, Channel>()
+  /** The message being fed, and the last one fed when it was a text delta, with its text. */
+  #message: SseMessage | undefined = undefined
+  #textDelta: { message: SseMessage; text: string } | undefined = undefined
+
+  textSpan(message: SseMessage): readonly [number, number] | undefined {
+    const last = this.#textDelta
+    if (last === undefined || last.message !== message || isSseComment(message)) return undefined
+    const data = message.data
+    const key = data.lastIndexOf('"text":"')
+    if (key === -1) return undefined
+    const start = key + 8
+    // The string's closing quote: the first one no backslash escapes.
+    let end = start
+    while (end < data.length) {
+      const code = data.charCodeAt(end)
+      if (code === 0x5c) end += 2
+      else if (code === 0x22) break
+      else end++
+    }
+    if (end >= data.length) return undefined
+    let value: unknown
+    try {
+      value = JSON.parse(data.slice(start - 1, end + 1))
+    } catch {
+      return undefined
+    }
+    // The string found is the delta's text (whatever the key order), or no span.
+    return value === last.text ? [start, end] : undefined
+  }
 
   feed(message: SseMessage): Part[] {
+    this.#textDelta = undefined
+    this.#message = message
     if (isSseComment(message)) return [{ type: 'comment', comment: message.comment }]
     let event: unknown
     try {
@@ -84,7 +117,10 @@ class Decoder implements AnthropicDecoder {
       }
       case 'content_block_delta': {
         const delta = event.delta
-        if (delta?.type === 'text_delta' && typeof delta.text === 'string') return [{ type: 'text', text: delta.text, origin }]
+        if (delta?.type === 'text_delta' && typeof delta.text === 'string') {
+          this.#textDelta = { message: this.#message!, text: delta.text }
+          return [{ type: 'text', text: delta.text, origin }]
+        }
         if (delta?.type === 'thinking_delta' && typeof delta.thinking === 'string') return [{ type: 'reasoning', text: delta.thinking, origin }]
         if (delta?.type === 'input_json_delta' && typeof delta.partial_json === 'string') {
           return [{ type: 'native-tool-call', index, arguments: delta.partial_json, origin }]

@@ -4,15 +4,25 @@
  * dialect's encoder → SSE encode — for the dialects whose codecs have no
  * shortcuts of their own (Anthropic Messages, the OpenAI Responses API).
  *
- * One shortcut, whose every step asks the owner: a read of whole events that
- * the SSE decoder can give back exactly (`verbatim`), each of which the
- * encoder writes back as it came (one message, the same fields), comes out
- * as the read itself: `feed` says so with `undefined`, and a stream forwards
- * the read's own bytes instead of encoding the text again.
+ * Two shortcuts, each step asking the owner:
+ * - a read of whole events that the SSE decoder can give back exactly
+ *   (`verbatim`), each of which the encoder writes back as it came (one
+ *   message, the same fields), comes out as the read itself: `feed` says so
+ *   with `undefined`, and a stream forwards the read's own bytes instead of
+ *   encoding the text again;
+ * - text-delta shapes: when a text delta came out as it came, the decoder
+ *   says where its text sits in the data (`textSpan`), and the event is kept
+ *   as a shape cut around that text. The next event of the same name whose
+ *   data is the shape with another string between, plain for an idle
+ *   sanitizer (`PlainStringScanner`) while the pipeline is idle, is the same
+ *   event with other text: every stage would pass it on unchanged and stay
+ *   as it is, so it is forwarded without being parsed. Any other event drops
+ *   the shape.
  */
 import type { Diagnostic } from '../dsml/types.ts'
 import { createPartRepair, type PartRepair, type PartRepairOptions } from '../parts/part-repair.ts'
 import type { Part } from '../parts/part.ts'
+import { BODY_PLAIN_ESCAPED, PlainStringScanner } from './plain-json-string.ts'
 import { createSseDecoderCore, type SseDecoderCore } from './sse-decoder.ts'
 import { encodeSseMessage } from './sse-encoder.ts'
 import { isSseComment, type SseMessage } from './types.ts'
@@ -20,6 +30,12 @@ import { isSseComment, type SseMessage } from './types.ts'
 /** A dialect's decoder: one SSE message → its parts. */
 export interface DialectDecoder {
   feed(message: SseMessage): Part[]
+  /**
+   * Just after `feed(message)`: when the message was a text delta (its parts
+   * one text part), the span `[start, end)` of that text's string body in
+   * `message.data`; otherwise undefined. A decoder without it gets no shapes.
+   */
+  textSpan?(message: SseMessage): readonly [number, number] | undefined
 }
 
 /** A dialect's encoder: parts → SSE messages. */
@@ -32,6 +48,20 @@ export interface DialectRepairOptions {
   /** Longest SSE line or event, in characters. */
   maxBufferSize?: number
   onDiagnostic?: (diagnostic: Diagnostic) => void
+}
+
+/** The shortcuts (internal: only the bench and the tests turn them off). */
+export interface DialectShortcuts {
+  textDeltaShapes: boolean
+}
+
+const ALL_DIALECT_SHORTCUTS: DialectShortcuts = { textDeltaShapes: true }
+
+/** The last text delta forwarded as it came, cut around its text. */
+interface Shape {
+  event: string | undefined
+  before: string
+  after: string
 }
 
 export interface DialectRepair {
@@ -47,8 +77,9 @@ export function createDialectRepair(
   encoder: DialectEncoder,
   partOptions: PartRepairOptions,
   options: DialectRepairOptions,
+  shortcuts: DialectShortcuts = ALL_DIALECT_SHORTCUTS,
 ): DialectRepair {
-  return new Repair(decoder, encoder, partOptions, options)
+  return new Repair(decoder, encoder, partOptions, options, shortcuts)
 }
 
 /** Is `written` the message `read` as it came? */
@@ -66,13 +97,17 @@ class Repair implements DialectRepair {
   #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined
   /** The messages the encoder wrote for the message being repaired. */
   #written: SseMessage[] = []
+  #shapes: boolean
+  #shape: Shape | undefined = undefined
+  #strings = new PlainStringScanner()
 
-  constructor(decoder: DialectDecoder, encoder: DialectEncoder, partOptions: PartRepairOptions, options: DialectRepairOptions) {
+  constructor(decoder: DialectDecoder, encoder: DialectEncoder, partOptions: PartRepairOptions, options: DialectRepairOptions, shortcuts: DialectShortcuts) {
     this.#sse = createSseDecoderCore(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize })
     this.#decoder = decoder
     this.#encoder = encoder
     this.#parts = createPartRepair(partOptions, { emit: (part) => this.#encode(part) })
     this.#onDiagnostic = options.onDiagnostic
+    this.#shapes = shortcuts.textDeltaShapes && decoder.textSpan !== undefined
   }
 
   feed(chunk: string | Uint8Array): string | undefined {
@@ -110,9 +145,32 @@ class Repair implements DialectRepair {
 
   /** One message through the chain; returns what the encoder wrote for it. */
   #repair(message: SseMessage): SseMessage[] {
+    if (this.#fitsShape(message)) return [message]
     this.#written = []
     for (const part of this.#decoder.feed(message)) this.#parts.feed(part)
+    if (this.#shapes) this.#learnShape(message, this.#written)
     return this.#written
+  }
+
+  /** Is the message the last shape with another plain text, the pipeline idle? */
+  #fitsShape(message: SseMessage): boolean {
+    const shape = this.#shape
+    if (shape === undefined || isSseComment(message) || message.event !== shape.event || message.id !== undefined || message.retry !== undefined) return false
+    const data = message.data
+    const start = shape.before.length
+    const end = data.length - shape.after.length
+    // Equality of substrings: faster than startsWith / endsWith in V8.
+    if (end < start || data.substring(end) !== shape.after || data.substring(0, start) !== shape.before) return false
+    return this.#parts.idle && this.#strings.readBody(data, start, end) <= BODY_PLAIN_ESCAPED
+  }
+
+  /** A text delta that came out as it came becomes the shape; anything else drops it. */
+  #learnShape(message: SseMessage, written: readonly SseMessage[]): void {
+    this.#shape = undefined
+    if (isSseComment(message) || written.length !== 1 || !sameMessage(written[0]!, message)) return
+    const span = this.#decoder.textSpan!(message)
+    if (span === undefined) return
+    this.#shape = { event: message.event, before: message.data.slice(0, span[0]), after: message.data.slice(span[1]) }
   }
 
   #encode(part: Part): void {
