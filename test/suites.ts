@@ -47,6 +47,7 @@ import * as lingmaEnvelopes from './lingma/envelopes.cases.ts'
 import * as lingmaFixtures from './lingma/fixtures.cases.ts'
 import * as lingmaHelpers from './lingma/helpers.cases.ts'
 import * as lingmaStreams from './lingma/streams.cases.ts'
+import * as partsDialectFuzz from './parts/dialect-fuzz.cases.ts'
 import * as partsHistoryRepair from './parts/history-repair.cases.ts'
 import * as partsPartRepair from './parts/part-repair.cases.ts'
 import * as partsPartSanitizerStream from './parts/part-sanitizer-stream.cases.ts'
@@ -105,6 +106,7 @@ const modules: Record<string, CasesModule> = {
   './lingma/fixtures.cases.ts': lingmaFixtures,
   './lingma/helpers.cases.ts': lingmaHelpers,
   './lingma/streams.cases.ts': lingmaStreams,
+  './parts/dialect-fuzz.cases.ts': partsDialectFuzz,
   './parts/history-repair.cases.ts': partsHistoryRepair,
   './parts/part-repair.cases.ts': partsPartRepair,
   './parts/part-sanitizer-stream.cases.ts': partsPartSanitizerStream,
