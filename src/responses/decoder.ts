@@ -22,6 +22,31 @@ import { COMPLETED, isResponsesEvent, type ResponsesEvent } from './types.ts'
 
 export interface ResponsesDecoder {
   feed(message: SseMessage): Part[]
+  /** Just after `feed(message)`: where the text of an `output_text.delta` sits in the message's data (see `DialectDecoder.textSpan`). */
+  textSpan(message: SseMessage): readonly [number, number] | undefined
+  /** …and where its `sequence_number` digits sit, after the text. */
+  counterSpan(message: SseMessage): readonly [number, number] | undefined
+}
+
+/** The span `[start, end)` of the body of the string after the last `key` in `data`, when that string is `text`. */
+function stringSpan(data: string, key: string, text: string): readonly [number, number] | undefined {
+  const at = data.lastIndexOf(key)
+  if (at === -1) return undefined
+  const start = at + key.length
+  // The string's closing quote: the first one no backslash escapes.
+  let end = start
+  while (end < data.length) {
+    const code = data.charCodeAt(end)
+    if (code === 0x5c) end += 2
+    else if (code === 0x22) break
+    else end++
+  }
+  if (end >= data.length) return undefined
+  try {
+    return JSON.parse(data.slice(start - 1, end + 1)) === text ? [start, end] : undefined
+  } catch {
+    return undefined
+  }
 }
 
 function originOf(message: SseEvent, chunk: unknown): ChunkOrigin {
@@ -49,8 +74,29 @@ function partKey(event: ResponsesEvent, kind: 'content' | 'summary'): string {
 class Decoder implements ResponsesDecoder {
   /** The text parts some delta came for: a `.done` of any other carries its whole text itself. */
   #streamed = new Set<string>()
+  /** The last message fed when it was an output text delta, and its text. */
+  #textDelta: { message: SseMessage; text: string } | undefined = undefined
+
+  textSpan(message: SseMessage): readonly [number, number] | undefined {
+    const last = this.#textDelta
+    if (last === undefined || last.message !== message || isSseComment(message)) return undefined
+    return stringSpan(message.data, '"delta":"', last.text)
+  }
+
+  counterSpan(message: SseMessage): readonly [number, number] | undefined {
+    if (this.#textDelta?.message !== message || isSseComment(message)) return undefined
+    const data = message.data
+    const key = '"sequence_number":'
+    const at = data.lastIndexOf(key)
+    if (at === -1) return undefined
+    const start = at + key.length
+    let end = start
+    while (end < data.length && data.charCodeAt(end) >= 0x30 && data.charCodeAt(end) <= 0x39) end++
+    return end > start ? [start, end] : undefined
+  }
 
   feed(message: SseMessage): Part[] {
+    this.#textDelta = undefined
     if (isSseComment(message)) return [{ type: 'comment', comment: message.comment }]
     let event: unknown
     try {
@@ -63,6 +109,7 @@ class Decoder implements ResponsesDecoder {
     }
     const origin = originOf(message, event)
     if (!isResponsesEvent(event)) return close(origin, [{ type: 'passthrough', origin }])
+    if (event.type === 'response.output_text.delta' && typeof event.delta === 'string') this.#textDelta = { message, text: event.delta }
     return close(origin, this.#parts(event, origin))
   }
 

@@ -27,6 +27,12 @@ export interface ResponsesEncoder {
   feed(part: Part): SseMessage[]
   /** Writes any parts left without a `chunk-end`. */
   end(): SseMessage[]
+  /**
+   * An output text delta of the open part, with this text and number, goes
+   * by as it came (a fused shortcut): noted, when its number is the next
+   * one; otherwise false, and it must come through `feed`.
+   */
+  forwarded(text: string, counter: number | undefined): boolean
 }
 
 export function createResponsesEncoder(): ResponsesEncoder {
@@ -100,6 +106,14 @@ class Encoder implements ResponsesEncoder {
     const out = this.#out
     this.#out = []
     return out
+  }
+
+  forwarded(text: string, counter: number | undefined): boolean {
+    const place = this.#text
+    if (place === undefined || counter !== this.#sequence) return false
+    this.#sequence++
+    this.#append(keyOf(place.itemId, 'content', place.index), text)
+    return true
   }
 
   end(): SseMessage[] {
@@ -208,7 +222,7 @@ class Encoder implements ResponsesEncoder {
         const kind = event.type === 'response.content_part.done' ? 'content' : 'summary'
         const clean = this.#texts.get(keyOf(String(itemId), kind, (kind === 'content' ? event.content_index : event.summary_index) ?? 0))
         const part = event.part
-        if (part === undefined || clean === undefined || typeof part.text !== 'string' || part.text === clean) return this.#write(origin, event, undefined)
+        if (!isRecord(part) || clean === undefined || typeof part.text !== 'string' || part.text === clean) return this.#write(origin, event, undefined)
         return this.#write(origin, event, { part: { ...part, text: clean } })
       }
       case 'response.output_item.done': {

@@ -22,7 +22,7 @@
 import type { Diagnostic } from '../dsml/types.ts'
 import { createPartRepair, type PartRepair, type PartRepairOptions } from '../parts/part-repair.ts'
 import type { Part } from '../parts/part.ts'
-import { BODY_PLAIN_ESCAPED, PlainStringScanner } from './plain-json-string.ts'
+import { BODY_PLAIN, BODY_PLAIN_ESCAPED, PlainStringScanner } from './plain-json-string.ts'
 import { createSseDecoderCore, type SseDecoderCore } from './sse-decoder.ts'
 import { encodeSseMessage } from './sse-encoder.ts'
 import { isSseComment, type SseMessage } from './types.ts'
@@ -36,12 +36,25 @@ export interface DialectDecoder {
    * `message.data`; otherwise undefined. A decoder without it gets no shapes.
    */
   textSpan?(message: SseMessage): readonly [number, number] | undefined
+  /**
+   * With `textSpan`, for formats that number their events: the span of the
+   * event's number (its digits), after the text. A shape then has two
+   * holes: the text, and the number.
+   */
+  counterSpan?(message: SseMessage): readonly [number, number] | undefined
 }
 
 /** A dialect's encoder: parts → SSE messages. */
 export interface DialectEncoder {
   feed(part: Part): SseMessage[]
   end(): SseMessage[]
+  /**
+   * A text delta of the current shape, with this text (and number), is about
+   * to go by as it came: an encoder that keeps state about what it wrote
+   * (numbering, texts it repeats later) notes it and says yes, or says no
+   * when it would not write the event as it came. Without it: yes.
+   */
+  forwarded?(text: string, counter: number | undefined): boolean
 }
 
 export interface DialectRepairOptions {
@@ -57,11 +70,29 @@ export interface DialectShortcuts {
 
 const ALL_DIALECT_SHORTCUTS: DialectShortcuts = { textDeltaShapes: true }
 
-/** The last text delta forwarded as it came, cut around its text. */
+/** The last text delta forwarded as it came, cut around its text (and its number). */
 interface Shape {
   event: string | undefined
   before: string
+  /** Between the text and the number (or, without a number, everything after the text). */
+  middle: string
+  /** After the number ('' without one). */
   after: string
+  counted: boolean
+}
+
+function isDigit(code: number): boolean {
+  return code >= 0x30 && code <= 0x39
+}
+
+/** A JSON string body's value, or undefined when it is not one. */
+function textOfBody(body: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(`"${body}"`)
+    return typeof value === 'string' ? value : undefined
+  } catch {
+    return undefined
+  }
 }
 
 export interface DialectRepair {
@@ -152,16 +183,39 @@ class Repair implements DialectRepair {
     return this.#written
   }
 
-  /** Is the message the last shape with another plain text, the pipeline idle? */
+  /**
+   * Is the message the last shape with another plain text (and its own
+   * number), the pipeline idle, and does the encoder take it as it came?
+   */
   #fitsShape(message: SseMessage): boolean {
     const shape = this.#shape
     if (shape === undefined || isSseComment(message) || message.event !== shape.event || message.id !== undefined || message.retry !== undefined) return false
     const data = message.data
     const start = shape.before.length
-    const end = data.length - shape.after.length
     // Equality of substrings: faster than startsWith / endsWith in V8.
-    if (end < start || data.substring(end) !== shape.after || data.substring(0, start) !== shape.before) return false
-    return this.#parts.idle && this.#strings.readBody(data, start, end) <= BODY_PLAIN_ESCAPED
+    if (data.substring(0, start) !== shape.before) return false
+    let end: number
+    let counter: number | undefined
+    if (shape.counted) {
+      const counterEnd = data.length - shape.after.length
+      if (counterEnd < start || data.substring(counterEnd) !== shape.after) return false
+      let counterStart = counterEnd
+      while (counterStart > start && isDigit(data.charCodeAt(counterStart - 1))) counterStart--
+      if (counterStart === counterEnd || counterEnd - counterStart > 15) return false
+      end = counterStart - shape.middle.length
+      if (end < start || data.substring(end, counterStart) !== shape.middle) return false
+      counter = Number(data.substring(counterStart, counterEnd))
+    } else {
+      end = data.length - shape.middle.length
+      if (end < start || data.substring(end) !== shape.middle) return false
+    }
+    if (!this.#parts.idle) return false
+    const found = this.#strings.readBody(data, start, end)
+    if (found > BODY_PLAIN_ESCAPED) return false
+    const encoder = this.#encoder
+    if (encoder.forwarded === undefined) return true
+    const text = found === BODY_PLAIN ? data.substring(start, end) : textOfBody(data.substring(start, end))
+    return text !== undefined && encoder.forwarded(text, counter)
   }
 
   /** A text delta that came out as it came becomes the shape; anything else drops it. */
@@ -170,7 +224,13 @@ class Repair implements DialectRepair {
     if (isSseComment(message) || written.length !== 1 || !sameMessage(written[0]!, message)) return
     const span = this.#decoder.textSpan!(message)
     if (span === undefined) return
-    this.#shape = { event: message.event, before: message.data.slice(0, span[0]), after: message.data.slice(span[1]) }
+    const data = message.data
+    const counter = this.#decoder.counterSpan?.(message)
+    if (counter === undefined) {
+      this.#shape = { event: message.event, before: data.slice(0, span[0]), middle: data.slice(span[1]), after: '', counted: false }
+    } else if (counter[0] >= span[1]) {
+      this.#shape = { event: message.event, before: data.slice(0, span[0]), middle: data.slice(span[1], counter[0]), after: data.slice(counter[1]), counted: true }
+    }
   }
 
   #encode(part: Part): void {

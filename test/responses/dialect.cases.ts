@@ -9,7 +9,9 @@
  * history.
  */
 import { createResponsesDecoder } from '../../src/responses/decoder.ts'
-import { createResponsesRepair } from '../../src/responses/repair.ts'
+import { createResponsesEncoder } from '../../src/responses/encoder.ts'
+import { createResponsesRepair, responsesPartOptions } from '../../src/responses/repair.ts'
+import { createDialectRepair } from '../../src/sse/dialect-repair.ts'
 import { repairResponsesObject, repairResponsesResponse } from '../../src/responses/response.ts'
 import { responsesRequestOptions, sanitizeResponsesRequest } from '../../src/responses/request.ts'
 import { ResponsesDecoderStream, ResponsesEncoderStream, ResponsesRepairStream } from '../../src/responses/streams.ts'
@@ -162,6 +164,29 @@ export const suite = defineSuite('responses/dialect', (test) => {
       assertEqual(repairResponses([sse]).output, sse, `passes: ${JSON.stringify(event)}`)
     }
     assertEqual(repairResponsesObject({ object: 'response', status: 'completed', output: [null, { type: 'message', content: [null] }] }), undefined, 'a JSON body with odd entries: nothing to change')
+  })
+
+  test('text-delta shapes (the fused shortcut, sequence numbers a second hole): the core with and without them gives the same bytes and diagnostics, every capture, one event per read', () => {
+    for (const capture of captures) {
+      const reads = responsesEvents('t', 'm', tokenChunks(capture.input), 5, 1)
+      const run = (shapes: boolean): { output: string; diagnostics: unknown[] } => {
+        const diagnostics: unknown[] = []
+        const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), { onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, { textDeltaShapes: shapes })
+        let output = ''
+        for (const read of reads) output += core.feed(read) ?? core.text()
+        return { output: output + core.end(), diagnostics }
+      }
+      assertEqual(run(true), run(false), capture.id)
+    }
+    const decoder = createResponsesDecoder()
+    let fed = 0
+    const counting = { feed: (message: Parameters<typeof decoder.feed>[0]) => (fed++, decoder.feed(message)), textSpan: decoder.textSpan.bind(decoder), counterSpan: decoder.counterSpan.bind(decoder) }
+    const core = createDialectRepair(counting, createResponsesEncoder(), responsesPartOptions({}), {})
+    const reads = responsesEvents('t', 'm', ['a', 'b', 'c', 'd', 'e'], 1, 1)
+    let output = ''
+    for (const read of reads) output += core.feed(read) ?? core.text()
+    assertEqual(output + core.end(), reads.join(''), 'plain: the same bytes')
+    assert(fed < reads.length - 3, `deltas after the first plain one are not decoded (${fed} of ${reads.length} events decoded)`)
   })
 
   test('fused ≡ composed: the six stages give the same bytes on every capture', async () => {
