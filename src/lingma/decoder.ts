@@ -34,6 +34,21 @@ export interface LingmaDecoderOptions extends LingmaEnvelopeDefaults {
   maxLineChars?: number
 }
 
+/** Nesting past which a frame is unreadable. */
+const MAX_DEPTH = 64
+
+/** Does `value` nest objects or arrays deeper than `limit`? Iterative: no recursion on hostile input. */
+function nestedDeeperThan(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]]
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!
+    if (current === null || typeof current !== 'object') continue
+    if (depth > limit) return true
+    for (const child of Array.isArray(current) ? current : Object.values(current)) if (child !== null && typeof child === 'object') stack.push([child, depth + 1])
+  }
+  return false
+}
+
 export interface LingmaDecoder {
   feed(chunk: string | Uint8Array): Part[]
   end(): Part[]
@@ -98,7 +113,9 @@ class Decoder implements LingmaDecoder {
       lines = this.#lines.feed(chunk)
     } catch (error) {
       if (!(error instanceof LineTooLongError)) throw error
-      this.#fail(out, '', { status: 502, message: error.message, type: 'api_error', code: 'line_too_long' })
+      // The lines completed before the long one first, as when they come in a read of their own.
+      for (const line of error.lines) if (!this.#over) this.#line(line, out)
+      if (!this.#over) this.#fail(out, '', { status: 502, message: error.message, type: 'api_error', code: 'line_too_long' })
       return out
     }
     for (const line of lines) this.#line(line, out)
@@ -150,6 +167,11 @@ class Decoder implements LingmaDecoder {
       else this.#unreadable(data, undefined, out)
       return
     }
+    // Too deep to write back (JSON.stringify recurses): unreadable, never a stack overflow.
+    if (nestedDeeperThan(frame.outer, MAX_DEPTH) || nestedDeeperThan(frame.inner, MAX_DEPTH)) {
+      this.#unreadable(data, undefined, out)
+      return
+    }
     const error = errorOfFrame(frame.outer, frame.inner, event === 'error')
     if (error !== undefined) {
       this.#fail(out, data, error)
@@ -157,10 +179,18 @@ class Decoder implements LingmaDecoder {
     }
     const inner = frame.inner
     if (!isRecord(inner)) {
-      this.#unreadable(data, inner, out)
+      this.#unreadable(data, undefined, out)
       return
     }
-    if (event === 'finish' || isTimingFrame(inner)) this.#finishMetadata(data, inner, out)
+    if (event === 'finish' || isTimingFrame(inner)) {
+      // A finish or timing frame that also carries choices: their text first, like any chunk's.
+      if (Array.isArray(inner.choices) && inner.choices.length > 0) {
+        this.#chunk(data, inner, out)
+        this.#finishMetadata(data, {}, out)
+      } else {
+        this.#finishMetadata(data, inner, out)
+      }
+    }
     else if (Array.isArray(inner.choices) || inner.usage !== undefined || inner.id !== undefined || inner.model !== undefined) this.#chunk(data, inner, out)
     else this.#unreadable(data, inner, out)
   }

@@ -13,6 +13,13 @@ const CARRIAGE_RETURN = 0x0d
 
 export class LineTooLongError extends Error {
   override name = 'LineTooLongError'
+  /** The complete lines of the read that came before the line past the cap. */
+  readonly lines: readonly string[]
+
+  constructor(message: string, lines: readonly string[] = []) {
+    super(message)
+    this.lines = lines
+  }
 }
 
 export interface LineReader {
@@ -62,7 +69,8 @@ class Reader implements LineReader {
     this.#partial += text.slice(start)
     if (this.#partial.length > this.#maxLineChars) {
       this.#partial = ''
-      throw new LineTooLongError(`A Lingma SSE line is longer than ${this.#maxLineChars} characters`)
+      // The lines this read completed before the long one are kept: the reader owns them, whatever the split.
+      throw new LineTooLongError(`A Lingma SSE line is longer than ${this.#maxLineChars} characters`, lines)
     }
     return lines
   }

@@ -76,6 +76,32 @@ export const suite = defineSuite('lingma/streams', (test) => {
     }
   })
 
+  test('content in a finish or timing frame is text like any chunk\'s; a frame nested too deep to write back is unreadable, never a throw', () => {
+    for (const tail of [`event:finish\n${frame({ content: 'tail' })}`, `data: ${JSON.stringify({ choices: [{ delta: { content: 'tail' } }], firstTokenDuration: 1 })}\n\n`]) {
+      const view = readClientView(assertEverySplitGivesTheSame(frame({ content: 'a' }) + tail + 'data: [DONE]\n\n'))
+      assertEqual([view.text, view.finishReasons], ['atail', ['stop']], JSON.stringify(tail))
+    }
+    const deep = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth)
+    for (const body of [
+      `data: {"choices":[{"delta":{"content":"x","extra":${deep(5000)}}}]}\n\n`,
+      `data: {"error":{"message":"m","code":${deep(5000)}}}\n\n`,
+    ]) {
+      const view = readClientView(convert(`${frame({ content: 'ok ' })}${body}data: [DONE]\n\n`))
+      assertEqual(view.text, 'ok ', 'the readable frames are read; the deep one is not')
+    }
+  })
+
+  test('a read that completes frames and then passes the line cap: the frames first, then the error, however the body is split', () => {
+    const body = `${frame({ content: 'hello' })}data: ${'x'.repeat(200)}`
+    for (const reads of [[body], [body.slice(0, frame({ content: 'hello' }).length), body.slice(frame({ content: 'hello' }).length)]]) {
+      const decoder = createLingmaDecoder({ maxLineChars: 100 })
+      const parts = reads.flatMap((read) => decoder.feed(read))
+      const texts = parts.filter((part) => part.type === 'text').map((part) => (part as { text: string }).text)
+      assertEqual(texts, ['hello'], `${reads.length} read(s): the frame before the long line is kept`)
+      assert(parts.some((part) => part.type === 'error'), 'then the error')
+    }
+  })
+
   test('event: error makes the next frame an error whatever it says', () => {
     const view = readClientView(convert('event: error\ndata: {"message":"quota gone","type":"rate_limit_error"}\n\n', testOptions()))
     assertEqual(view.errors, [{ message: 'quota gone', type: 'rate_limit_error', param: null, code: null, status: 429 }])
