@@ -16,25 +16,14 @@
  *   diagnostic.
  */
 import type { Channel, ChunkOrigin, Part } from '../parts/part.ts'
-import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
+import { isSseComment, type SseMessage } from '../sse/types.ts'
 import { type AnthropicEvent, isAnthropicEvent } from './types.ts'
+import { closeGroup, originOf } from '../sse/chunk-origin.ts'
 
 export interface AnthropicDecoder {
   feed(message: SseMessage): Part[]
   /** Just after `feed(message)`: where the text of a `text_delta` sits in the message's data (see `DialectDecoder.textSpan`). */
   textSpan(message: SseMessage): readonly [number, number] | undefined
-}
-
-function originOf(message: SseEvent, chunk: unknown): ChunkOrigin {
-  const origin: ChunkOrigin = { event: message.event, id: message.id, data: message.data, chunk, parts: [] }
-  if (message.retry !== undefined) origin.retry = message.retry
-  return origin
-}
-
-function close(origin: ChunkOrigin, parts: Part[]): Part[] {
-  origin.parts = parts.slice()
-  parts.push({ type: 'chunk-end', origin })
-  return parts
 }
 
 export function createAnthropicDecoder(): AnthropicDecoder {
@@ -84,13 +73,13 @@ class Decoder implements AnthropicDecoder {
       event = JSON.parse(message.data)
     } catch {
       const origin = originOf(message, undefined)
-      const parts = close(origin, [{ type: 'passthrough', origin }])
+      const parts = closeGroup(origin, [{ type: 'passthrough', origin }])
       parts.push({ type: 'diagnostic', diagnostic: { kind: 'malformed-chunk', text: '', message: 'An SSE message was not JSON; forwarded unchanged' } })
       return parts
     }
     const origin = originOf(message, event)
-    if (!isAnthropicEvent(event)) return close(origin, [{ type: 'passthrough', origin }])
-    return close(origin, this.#parts(event, origin))
+    if (!isAnthropicEvent(event)) return closeGroup(origin, [{ type: 'passthrough', origin }])
+    return closeGroup(origin, this.#parts(event, origin))
   }
 
   #parts(event: AnthropicEvent, origin: ChunkOrigin): Part[] {

@@ -19,8 +19,9 @@
  * the end of the stream) gets a text block of its own.
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
-import type { SseEvent, SseMessage } from '../sse/types.ts'
+import type { SseMessage } from '../sse/types.ts'
 import { type AnthropicEvent, isAnthropicEvent } from './types.ts'
+import { sameParts, withOrigin } from '../sse/chunk-origin.ts'
 
 export interface AnthropicEncoder {
   feed(part: Part): SseMessage[]
@@ -30,21 +31,6 @@ export interface AnthropicEncoder {
 
 export function createAnthropicEncoder(): AnthropicEncoder {
   return new Encoder()
-}
-
-function sameParts(group: readonly Part[], origin: ChunkOrigin): boolean {
-  const original = origin.parts
-  if (group.length !== original.length) return false
-  for (let index = 0; index < group.length; index++) if (group[index] !== original[index]) return false
-  return true
-}
-
-function withOrigin(origin: ChunkOrigin, data: string): SseMessage {
-  const message: SseEvent = { data }
-  if (origin.event !== undefined) message.event = origin.event
-  if (origin.id !== undefined) message.id = origin.id
-  if (origin.retry !== undefined) message.retry = origin.retry
-  return message
 }
 
 function madeUp(event: Record<string, unknown> & { type: string }): SseMessage {

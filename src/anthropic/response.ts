@@ -9,6 +9,7 @@ import type { ToolCall } from '../dsml/types.ts'
 import { createPartRepair } from '../parts/part-repair.ts'
 import type { Channel } from '../parts/part.ts'
 import { anthropicPartOptions, type AnthropicRepairOptions } from './repair.ts'
+import { repairResponse } from '../sse/repair-response.ts'
 import { AnthropicRepairStream } from './streams.ts'
 import type { AnthropicContentBlock, AnthropicMessage } from './types.ts'
 
@@ -71,14 +72,6 @@ export function repairAnthropicMessage(body: unknown, options: AnthropicRepairOp
   return repaired
 }
 
-function repairedHeaders(response: Response): Headers {
-  const headers = new Headers(response.headers)
-  headers.delete('content-length')
-  // fetch has already decoded the body: a gzip header would no longer match it.
-  headers.delete('content-encoding')
-  return headers
-}
-
 /**
  * @example
  * ```ts
@@ -86,20 +79,9 @@ function repairedHeaders(response: Response): Headers {
  * return repairAnthropicResponse(upstream, { request: JSON.parse(body) })
  * ```
  */
-export async function repairAnthropicResponse(response: Response, options: AnthropicRepairOptions = {}): Promise<Response> {
-  if (!(response instanceof Response)) throw new TypeError('Cannot repair: expected a fetch Response')
-  if (!response.ok || response.body === null) return response
-  const contentType = response.headers.get('content-type') ?? ''
-  const init = { status: response.status, statusText: response.statusText, headers: repairedHeaders(response) }
-  if (contentType.includes('text/event-stream')) return new Response(response.body.pipeThrough(new AnthropicRepairStream(options)), init)
-  if (!contentType.includes('json')) return response
-  const text = await response.text()
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    return new Response(text, init)
-  }
-  const repaired = repairAnthropicMessage(body, options)
-  return new Response(repaired === undefined ? text : JSON.stringify(repaired), init)
+export function repairAnthropicResponse(response: Response, options: AnthropicRepairOptions = {}): Promise<Response> {
+  return repairResponse(response, {
+    stream: (body) => body.pipeThrough(new AnthropicRepairStream(options)),
+    json: (body) => repairAnthropicMessage(body, options),
+  })
 }

@@ -1,15 +1,12 @@
 /** `ChatCompletionsDecoderStream`: SSE messages in, neutral parts out. */
 import type { Part } from '../parts/part.ts'
-import type { SseMessage } from '../sse/types.ts'
-import { decodeChatCompletionsMessage } from './decoder.ts'
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
+import { decoderTransformer } from '../sse/dialect-streams.ts'
+import type { SseMessage } from '../sse/types.ts'
+import { createChatCompletionsDecoder } from './decoder.ts'
 
 export class ChatCompletionsDecoderStream extends TransformStream<SseMessage, Part> {
   constructor() {
-    super({
-      transform(message, controller) {
-        for (const part of decodeChatCompletionsMessage(message)) controller.enqueue(part)
-      },
-    }, undefined, ONE_CHUNK_AHEAD)
+    super(decoderTransformer(createChatCompletionsDecoder()), undefined, ONE_CHUNK_AHEAD)
   }
 }

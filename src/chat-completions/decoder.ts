@@ -6,9 +6,10 @@
  * Only choice 0 is read (one message per stream); other choices are kept in
  * the chunk as they came.
  */
-import type { ChunkOrigin, Part } from '../parts/part.ts'
+import type { Part } from '../parts/part.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 import { type ChatChoice, type ChatCompletionChunk, isChatCompletionChunk } from './types.ts'
+import { closeGroup, originOf } from '../sse/chunk-origin.ts'
 
 export interface ChatCompletionsDecoder {
   feed(message: SseMessage): Part[]
@@ -52,32 +53,20 @@ export function primaryChoice(chunk: ChatCompletionChunk): ChatChoice | undefine
   return undefined
 }
 
-function originOf(message: SseEvent, chunk: unknown): ChunkOrigin {
-  const origin: ChunkOrigin = { event: message.event, id: message.id, data: message.data, chunk, parts: [] }
-  if (message.retry !== undefined) origin.retry = message.retry
-  return origin
-}
-
-function close(origin: ChunkOrigin, parts: Part[]): Part[] {
-  origin.parts = parts.slice()
-  parts.push({ type: 'chunk-end', origin })
-  return parts
-}
-
 /** Decodes one message; pure, so a decoder needs no state. */
 export function decodeChatCompletionsMessage(message: SseMessage): Part[] {
   if (isSseComment(message)) return [{ type: 'comment', comment: message.comment }]
   const data = message.data
   if (data === '[DONE]') {
     const origin = originOf(message, undefined)
-    return close(origin, [{ type: 'done', origin }])
+    return closeGroup(origin, [{ type: 'done', origin }])
   }
   let chunk: unknown
   try {
     chunk = JSON.parse(data)
   } catch {
     const origin = originOf(message, undefined)
-    const parts = close(origin, [{ type: 'passthrough', origin }])
+    const parts = closeGroup(origin, [{ type: 'passthrough', origin }])
     parts.push({
       type: 'diagnostic',
       diagnostic: { kind: 'malformed-chunk', text: '', message: 'An SSE message was not JSON; forwarded unchanged' },
@@ -86,9 +75,9 @@ export function decodeChatCompletionsMessage(message: SseMessage): Part[] {
   }
   const origin = originOf(message, chunk)
   if (chunk !== null && typeof chunk === 'object' && ('error' in chunk || isErrorEvent(message))) {
-    return close(origin, [{ type: 'error', error: (chunk as { error?: unknown }).error ?? chunk, origin }])
+    return closeGroup(origin, [{ type: 'error', error: (chunk as { error?: unknown }).error ?? chunk, origin }])
   }
-  if (!isChatCompletionChunk(chunk)) return close(origin, [{ type: 'passthrough', origin }])
+  if (!isChatCompletionChunk(chunk)) return closeGroup(origin, [{ type: 'passthrough', origin }])
   const parts: Part[] = []
   const choice = primaryChoice(chunk)
   const delta = choice?.delta
@@ -110,7 +99,7 @@ export function decodeChatCompletionsMessage(message: SseMessage): Part[] {
     parts.push({ type: 'finish', reason: choice.finish_reason, origin })
   }
   if (chunk.usage !== undefined && chunk.usage !== null) parts.push({ type: 'usage', usage: chunk.usage, origin })
-  return close(origin, parts)
+  return closeGroup(origin, parts)
 }
 
 export function createChatCompletionsDecoder(): ChatCompletionsDecoder {

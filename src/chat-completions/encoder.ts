@@ -12,6 +12,7 @@ import type { SseEvent, SseMessage } from '../sse/types.ts'
 import { primaryChoice } from './decoder.ts'
 import type { ChunkShape } from './plain-chunk.ts'
 import { type ChatChoice, type ChatCompletionChunk, type ChatToolCallDelta, isChatCompletionChunk } from './types.ts'
+import { sameParts, withOrigin } from '../sse/chunk-origin.ts'
 
 export interface ChatCompletionsEncoder {
   feed(part: Part): SseMessage[]
@@ -122,13 +123,6 @@ export class ShapedOrigin implements ChunkOrigin {
 
 /** Envelope fields a chunk the encoder makes up copies from the last real chunk. */
 const ENVELOPE_KEYS = ['id', 'object', 'created', 'model', 'system_fingerprint', 'service_tier'] as const
-
-function sameParts(group: readonly Part[], origin: ChunkOrigin): boolean {
-  const original = origin.parts
-  if (group.length !== original.length) return false
-  for (let index = 0; index < group.length; index++) if (group[index] !== original[index]) return false
-  return true
-}
 
 interface Changes {
   text: string | undefined
@@ -306,14 +300,6 @@ function isEmptyChoice(choice: ChatChoice): boolean {
     return false
   }
   return true
-}
-
-function withOrigin(origin: ChunkOrigin, data: string): SseMessage {
-  const message: SseEvent = { data }
-  if (origin.event !== undefined) message.event = origin.event
-  if (origin.id !== undefined) message.id = origin.id
-  if (origin.retry !== undefined) message.retry = origin.retry
-  return message
 }
 
 function rawMessage(origin: ChunkOrigin): SseMessage {

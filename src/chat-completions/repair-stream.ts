@@ -11,12 +11,10 @@
  * first, which saves a backpressure round trip (two promises) per chunk.
  */
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
+import { repairTransformer } from '../sse/dialect-streams.ts'
 import { type ChatCompletionsRepairOptions, createChatCompletionsRepairCore } from './repair.ts'
 
 export interface ChatCompletionsRepairStreamOptions extends ChatCompletionsRepairOptions {}
-
-/** Stateless, so every stream shares one. */
-const ENCODER = new TextEncoder()
 
 /**
  * @example
@@ -27,20 +25,8 @@ const ENCODER = new TextEncoder()
  */
 export class ChatCompletionsRepairStream extends TransformStream<string | Uint8Array, Uint8Array> {
   constructor(options: ChatCompletionsRepairStreamOptions = {}) {
-    const repair = createChatCompletionsRepairCore(options)
-    const encoder = ENCODER
     super(
-      {
-        transform(chunk, controller) {
-          const text = repair.feed(chunk)
-          if (text === undefined) controller.enqueue(typeof chunk === 'string' ? encoder.encode(chunk) : chunk)
-          else if (text.length > 0) controller.enqueue(encoder.encode(text))
-        },
-        flush(controller) {
-          const text = repair.end()
-          if (text.length > 0) controller.enqueue(encoder.encode(text))
-        },
-      },
+      repairTransformer(createChatCompletionsRepairCore(options)),
       undefined,
       ONE_CHUNK_AHEAD,
     )

@@ -9,10 +9,7 @@ export { declaredNames, type RequestRepairOptions } from '../parts/request-optio
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'
 import type { DeclaredTool, ToolSchema } from '../dsml/tool-schema.ts'
 import { type RequestRepairOptions, withRequestDefaults as withDefaults } from '../parts/request-options.ts'
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
+import { isRecord } from '../records.ts'
 
 function declaredTool(entry: Record<string, unknown>): DeclaredTool | undefined {
   if (typeof entry.name !== 'string') return undefined

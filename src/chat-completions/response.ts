@@ -17,16 +17,9 @@ import type { Part } from '../parts/part.ts'
 import { createPartRepair } from '../parts/part-repair.ts'
 import type { ChatCompletionsRepairOptions } from './repair.ts'
 import { repairChatCompletionsBody } from './repair-body.ts'
+import { repairResponse } from '../sse/repair-response.ts'
 
 export interface RepairChatCompletionsResponseOptions extends ChatCompletionsRepairOptions {}
-
-function repairedHeaders(response: Response): Headers {
-  const headers = new Headers(response.headers)
-  headers.delete('content-length')
-  // fetch has already decoded the body: a gzip header would no longer match it.
-  headers.delete('content-encoding')
-  return headers
-}
 
 interface JsonMessage {
   role?: string
@@ -121,26 +114,10 @@ export function repairChatCompletion(body: unknown, given: RepairChatCompletions
  * return repairChatCompletionsResponse(upstream, { knownTools: ['bash'] })
  * ```
  */
-export async function repairChatCompletionsResponse(
-  response: Response,
-  options: RepairChatCompletionsResponseOptions = {},
-): Promise<Response> {
-  if (!(response instanceof Response)) throw new TypeError('Cannot repair: expected a fetch Response')
-  if (!response.ok || response.body === null) return response
-  const contentType = response.headers.get('content-type') ?? ''
-  const init = { status: response.status, statusText: response.statusText, headers: repairedHeaders(response) }
-  if (contentType.includes('text/event-stream')) {
+export function repairChatCompletionsResponse(response: Response, options: RepairChatCompletionsResponseOptions = {}): Promise<Response> {
+  return repairResponse(response, {
     // One pull-based stream over the body: the same bytes as a ChatCompletionsRepairStream pipe, without the pipe.
-    return new Response(repairChatCompletionsBody(response.body, options), init)
-  }
-  if (!contentType.includes('json')) return response
-  const text = await response.text()
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    return new Response(text, init)
-  }
-  const repaired = repairChatCompletion(body, options)
-  return new Response(repaired === undefined ? text : JSON.stringify(repaired), init)
+    stream: (body) => repairChatCompletionsBody(body, options),
+    json: (body) => repairChatCompletion(body, options),
+  })
 }

@@ -15,6 +15,7 @@
  */
 import { setArgument } from './arguments.ts'
 import { ARGUMENT_WRAPPER_KEYS } from './grammar.ts'
+import { isRecord } from '../records.ts'
 
 /** A JSON Schema, as a tool declaration carries it (only the subset above is read). */
 export type ToolSchema = Readonly<Record<string, unknown>>
@@ -31,10 +32,6 @@ export const NO_PARAMETERS: ToolSchema = Object.freeze({ type: 'object', propert
 
 
 type JsonType = 'string' | 'number' | 'integer' | 'boolean' | 'object' | 'array' | 'null'
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
 
 function propertiesOf(schema: ToolSchema): Record<string, unknown> {
   return isRecord(schema.properties) ? schema.properties : {}

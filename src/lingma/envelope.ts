@@ -7,13 +7,11 @@
  * `UnwrapBody`); `openEnvelope` is what the decoder reads a frame with.
  */
 import { topLevelValueSpan } from './json-span.ts'
+import { isRecord } from '../records.ts'
 
 const DONE = '[DONE]'
 
 /** Plain JSON object (not an array, not null). */
-export function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
 
 /** JSON text, or undefined when it is not JSON. */
 export function parseJson(text: string): unknown {

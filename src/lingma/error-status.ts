@@ -3,7 +3,7 @@
  * `statusCode` (the body's before the outer one's), from a numeric code, or
  * from keywords in the error's code and type; 502 when nothing says.
  */
-import { isRecord } from './envelope.ts'
+import { isRecord } from '../records.ts'
 
 /** Spring `HttpStatus` names seen in `statusCode`. */
 const STATUS_BY_NAME: Readonly<Record<string, number>> = {

@@ -6,7 +6,8 @@
  * predecessor, the status inside `body` is read before the outer one, and a
  * numeric 4xx/5xx code with a message is an error.
  */
-import { isRecord, openEnvelope, stripSsePrefix } from './envelope.ts'
+import { openEnvelope, stripSsePrefix } from './envelope.ts'
+import { isRecord } from '../records.ts'
 import { envelopeStatus, integerOf, resolveErrorStatus } from './error-status.ts'
 
 export interface LingmaErrorFields {

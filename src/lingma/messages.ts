@@ -4,7 +4,7 @@
  * `content` is `null` (the provider behind Lingma then ignores the
  * `tool_calls` and rejects the tool result that follows as orphaned).
  */
-import { isRecord } from './envelope.ts'
+import { isRecord } from '../records.ts'
 
 export const AGENT_CHAT = 'agent_chat'
 export const AGENT_COMMON = 'agent_common'

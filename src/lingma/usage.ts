@@ -7,7 +7,7 @@
  * predecessor's `NormalizeUsage` read snake case only, chose by existence,
  * and turned camel-case usage into zeros.
  */
-import { isRecord } from './envelope.ts'
+import { isRecord } from '../records.ts'
 import { integerOf } from './error-status.ts'
 
 /** Every counter, both spellings filled (the Go `Usage` after `Consolidate`). */

@@ -17,8 +17,9 @@
  *   and the texts it repeats rewritten by the encoder).
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
-import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
+import { isSseComment, type SseMessage } from '../sse/types.ts'
 import { COMPLETED, isResponsesEvent, type ResponsesEvent } from './types.ts'
+import { closeGroup, originOf } from '../sse/chunk-origin.ts'
 
 export interface ResponsesDecoder {
   feed(message: SseMessage): Part[]
@@ -47,18 +48,6 @@ function stringSpan(data: string, key: string, text: string): readonly [number, 
   } catch {
     return undefined
   }
-}
-
-function originOf(message: SseEvent, chunk: unknown): ChunkOrigin {
-  const origin: ChunkOrigin = { event: message.event, id: message.id, data: message.data, chunk, parts: [] }
-  if (message.retry !== undefined) origin.retry = message.retry
-  return origin
-}
-
-function close(origin: ChunkOrigin, parts: Part[]): Part[] {
-  origin.parts = parts.slice()
-  parts.push({ type: 'chunk-end', origin })
-  return parts
 }
 
 export function createResponsesDecoder(): ResponsesDecoder {
@@ -103,14 +92,14 @@ class Decoder implements ResponsesDecoder {
       event = JSON.parse(message.data)
     } catch {
       const origin = originOf(message, undefined)
-      const parts = close(origin, [{ type: 'passthrough', origin }])
+      const parts = closeGroup(origin, [{ type: 'passthrough', origin }])
       parts.push({ type: 'diagnostic', diagnostic: { kind: 'malformed-chunk', text: '', message: 'An SSE message was not JSON; forwarded unchanged' } })
       return parts
     }
     const origin = originOf(message, event)
-    if (!isResponsesEvent(event)) return close(origin, [{ type: 'passthrough', origin }])
+    if (!isResponsesEvent(event)) return closeGroup(origin, [{ type: 'passthrough', origin }])
     if (event.type === 'response.output_text.delta' && typeof event.delta === 'string') this.#textDelta = { message, text: event.delta }
-    return close(origin, this.#parts(event, origin))
+    return closeGroup(origin, this.#parts(event, origin))
   }
 
   #parts(event: ResponsesEvent, origin: ChunkOrigin): Part[] {

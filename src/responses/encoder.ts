@@ -20,8 +20,10 @@
  *   (and are forwarded as they came).
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
-import type { SseEvent, SseMessage } from '../sse/types.ts'
+import type { SseMessage } from '../sse/types.ts'
 import { isResponsesEvent, type ResponsesEvent, type ResponsesItem, type ResponsesObject } from './types.ts'
+import { sameParts, withOrigin } from '../sse/chunk-origin.ts'
+import { isRecord } from '../records.ts'
 
 export interface ResponsesEncoder {
   feed(part: Part): SseMessage[]
@@ -39,21 +41,6 @@ export function createResponsesEncoder(): ResponsesEncoder {
   return new Encoder()
 }
 
-function sameParts(group: readonly Part[], origin: ChunkOrigin): boolean {
-  const original = origin.parts
-  if (group.length !== original.length) return false
-  for (let index = 0; index < group.length; index++) if (group[index] !== original[index]) return false
-  return true
-}
-
-function withOrigin(origin: ChunkOrigin, data: string): SseMessage {
-  const message: SseEvent = { data }
-  if (origin.event !== undefined) message.event = origin.event
-  if (origin.id !== undefined) message.id = origin.id
-  if (origin.retry !== undefined) message.retry = origin.retry
-  return message
-}
-
 /** Where a text goes: an item's content part (or reasoning summary part). */
 interface Place {
   itemId: string
@@ -67,10 +54,6 @@ interface Place {
 /** A text or reasoning delta event. */
 function isDelta(event: ResponsesEvent): boolean {
   return event.type === 'response.output_text.delta' || event.type === 'response.reasoning_text.delta' || event.type === 'response.reasoning_summary_text.delta'
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
 }
 
 const keyOf = (itemId: string, kind: string, index: number): string => `${itemId}\u0000${kind}\u0000${index}`

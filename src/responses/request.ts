@@ -16,10 +16,7 @@ import type { DeclaredTool, ToolSchema } from '../dsml/tool-schema.ts'
 import { type HistoryRepairOptions, repairHistoryText } from '../parts/history-repair.ts'
 import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE } from '../parts/prevention.ts'
 import type { RequestRepairOptions } from '../parts/request-options.ts'
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === 'object' && !Array.isArray(value)
-}
+import { isRecord } from '../records.ts'
 
 export function responsesRequestOptions(body: unknown): RequestRepairOptions {
   const options: RequestRepairOptions = {}

@@ -7,13 +7,11 @@
  */
 import type { Part } from '../parts/part.ts'
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
+import { decoderTransformer, encoderTransformer, repairTransformer } from '../sse/dialect-streams.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { createResponsesDecoder } from './decoder.ts'
 import { createResponsesEncoder } from './encoder.ts'
 import { type ResponsesRepairOptions, createResponsesRepair } from './repair.ts'
-
-/** Stateless, so every stream shares one. */
-const ENCODER = new TextEncoder()
 
 /**
  * @example
@@ -24,55 +22,18 @@ const ENCODER = new TextEncoder()
  */
 export class ResponsesRepairStream extends TransformStream<string | Uint8Array, Uint8Array> {
   constructor(options: ResponsesRepairOptions = {}) {
-    const repair = createResponsesRepair(options)
-    super(
-      {
-        transform(chunk, controller) {
-          const text = repair.feed(chunk)
-          // A read that comes out as it came is forwarded as it came: the same bytes, not encoded again.
-          if (text === undefined) controller.enqueue(typeof chunk === 'string' ? ENCODER.encode(chunk) : chunk)
-          else if (text.length > 0) controller.enqueue(ENCODER.encode(text))
-        },
-        flush(controller) {
-          const text = repair.end()
-          if (text.length > 0) controller.enqueue(ENCODER.encode(text))
-        },
-      },
-      undefined,
-      ONE_CHUNK_AHEAD,
-    )
+    super(repairTransformer(createResponsesRepair(options)), undefined, ONE_CHUNK_AHEAD)
   }
 }
 
 export class ResponsesDecoderStream extends TransformStream<SseMessage, Part> {
   constructor() {
-    const decoder = createResponsesDecoder()
-    super(
-      {
-        transform(message, controller) {
-          for (const part of decoder.feed(message)) controller.enqueue(part)
-        },
-      },
-      undefined,
-      ONE_CHUNK_AHEAD,
-    )
+    super(decoderTransformer(createResponsesDecoder()), undefined, ONE_CHUNK_AHEAD)
   }
 }
 
 export class ResponsesEncoderStream extends TransformStream<Part, SseMessage> {
   constructor() {
-    const encoder = createResponsesEncoder()
-    super(
-      {
-        transform(part, controller) {
-          for (const message of encoder.feed(part)) controller.enqueue(message)
-        },
-        flush(controller) {
-          for (const message of encoder.end()) controller.enqueue(message)
-        },
-      },
-      undefined,
-      ONE_CHUNK_AHEAD,
-    )
+    super(encoderTransformer(createResponsesEncoder()), undefined, ONE_CHUNK_AHEAD)
   }
 }

@@ -1,0 +1,41 @@
+/**
+ * How a dialect's codecs tie parts to the SSE message they came from, the
+ * same for every dialect: the decoder keeps the message whole as the origin
+ * of its group of parts (`originOf`, `closeGroup`); the encoder forwards the
+ * message as it came when the group is exactly what the decoder made
+ * (`sameParts`), and writes new data with the message's own fields
+ * (`withOrigin`).
+ */
+import type { ChunkOrigin, Part } from '../parts/part.ts'
+import type { SseEvent, SseMessage } from './types.ts'
+
+/** The origin of the parts made from `message`, whose data parsed to `chunk`. */
+export function originOf(message: SseEvent, chunk: unknown): ChunkOrigin {
+  const origin: ChunkOrigin = { event: message.event, id: message.id, data: message.data, chunk, parts: [] }
+  if (message.retry !== undefined) origin.retry = message.retry
+  return origin
+}
+
+/** Records `parts` as the decoder's for `origin`, and closes the group with its `chunk-end`. */
+export function closeGroup(origin: ChunkOrigin, parts: Part[]): Part[] {
+  origin.parts = parts.slice()
+  parts.push({ type: 'chunk-end', origin })
+  return parts
+}
+
+/** Is the group exactly the parts the decoder made for `origin`, untouched, in order? */
+export function sameParts(group: readonly Part[], origin: ChunkOrigin): boolean {
+  const original = origin.parts
+  if (group.length !== original.length) return false
+  for (let index = 0; index < group.length; index++) if (group[index] !== original[index]) return false
+  return true
+}
+
+/** A message with `data` and the origin's own event, id and retry. */
+export function withOrigin(origin: ChunkOrigin, data: string): SseMessage {
+  const message: SseEvent = { data }
+  if (origin.event !== undefined) message.event = origin.event
+  if (origin.id !== undefined) message.id = origin.id
+  if (origin.retry !== undefined) message.retry = origin.retry
+  return message
+}
