@@ -21,6 +21,7 @@ import { SseDecoderStream } from '../../src/sse/sse-decoder-stream.ts'
 import { SseEncoderStream } from '../../src/sse/sse-encoder-stream.ts'
 import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
 import { assert, assertEqual } from '../support/assert.ts'
+import { collectText, streamOf } from '../support/streams.ts'
 import { captures, declaredOptions } from '../support/captures.ts'
 import { block, eos, invoke, param, tokenChunks } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
@@ -45,27 +46,6 @@ const utf8 = new TextEncoder()
 
 function perEvent(sse: string): string[] {
   return sse.split(/(?<=\n\n)/)
-}
-
-async function collectBytes(stream: ReadableStream<Uint8Array>): Promise<string> {
-  const decoder = new TextDecoder()
-  let out = ''
-  const reader = stream.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return out + decoder.decode()
-    out += decoder.decode(value, { stream: true })
-  }
-}
-
-function streamOfStrings(pieces: readonly string[]): ReadableStream<string> {
-  let at = 0
-  return new ReadableStream({
-    pull(controller) {
-      if (at < pieces.length) controller.enqueue(pieces[at++]!)
-      else controller.close()
-    },
-  })
 }
 
 export const suite = defineSuite('anthropic/dialect', (test) => {
@@ -221,9 +201,9 @@ export const suite = defineSuite('anthropic/dialect', (test) => {
   test('fused ≡ composed: the six stages give the same bytes on every capture', async () => {
     for (const capture of captures) {
       const pieces = perEvent(message(textBlock(0, tokenChunks(capture.input))))
-      const fused = await collectBytes(streamOfStrings(pieces).pipeThrough(new AnthropicRepairStream({ generateId: toolUseIds() })))
-      const composed = await collectBytes(
-        streamOfStrings(pieces)
+      const fused = await collectText(streamOf(pieces).pipeThrough(new AnthropicRepairStream({ generateId: toolUseIds() })))
+      const composed = await collectText(
+        streamOf(pieces)
           .pipeThrough(new SseDecoderStream())
           .pipeThrough(new AnthropicDecoderStream())
           .pipeThrough(new DsmlPartSanitizerStream({ generateId: toolUseIds() }))

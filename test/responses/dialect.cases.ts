@@ -21,6 +21,7 @@ import { SseDecoderStream } from '../../src/sse/sse-decoder-stream.ts'
 import { SseEncoderStream } from '../../src/sse/sse-encoder-stream.ts'
 import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
 import { assert, assertEqual } from '../support/assert.ts'
+import { collectText, streamOf } from '../support/streams.ts'
 import { captures, declaredOptions } from '../support/captures.ts'
 import { block, invoke, param, tokenChunks } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
@@ -50,27 +51,6 @@ function functionCallEvents(outputIndex: number, callId: string, name: string, a
     { type: 'response.function_call_arguments.done', item_id: item.id, output_index: outputIndex, arguments: args },
     { type: 'response.output_item.done', output_index: outputIndex, item: { ...item, arguments: args, status: 'completed' } },
   ]
-}
-
-async function collectText(stream: ReadableStream<Uint8Array>): Promise<string> {
-  const decoder = new TextDecoder()
-  let out = ''
-  const reader = stream.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) return out + decoder.decode()
-    out += decoder.decode(value, { stream: true })
-  }
-}
-
-function streamOfStrings(pieces: readonly string[]): ReadableStream<string> {
-  let at = 0
-  return new ReadableStream({
-    pull(controller) {
-      if (at < pieces.length) controller.enqueue(pieces[at++]!)
-      else controller.close()
-    },
-  })
 }
 
 export const suite = defineSuite('responses/dialect', (test) => {
@@ -192,9 +172,9 @@ export const suite = defineSuite('responses/dialect', (test) => {
   test('fused ≡ composed: the six stages give the same bytes on every capture', async () => {
     for (const capture of captures) {
       const pieces = responsesEvents('t', 'm', tokenChunks(capture.input), 5, 1)
-      const fused = await collectText(streamOfStrings(pieces).pipeThrough(new ResponsesRepairStream({ generateId: callIds() })))
+      const fused = await collectText(streamOf(pieces).pipeThrough(new ResponsesRepairStream({ generateId: callIds() })))
       const composed = await collectText(
-        streamOfStrings(pieces)
+        streamOf(pieces)
           .pipeThrough(new SseDecoderStream())
           .pipeThrough(new ResponsesDecoderStream())
           .pipeThrough(new DsmlPartSanitizerStream({ generateId: callIds() }))

@@ -36,3 +36,9 @@ export async function collectUntilError<T>(stream: ReadableStream<T>): Promise<{
     values.push(result.value)
   }
 }
+
+/** Reads a byte stream to its end, as UTF-8 text. */
+export async function collectText(stream: ReadableStream<Uint8Array>): Promise<string> {
+  const decoder = new TextDecoder()
+  return (await collect(stream)).map((bytes) => decoder.decode(bytes, { stream: true })).join('') + decoder.decode()
+}
