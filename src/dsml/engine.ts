@@ -6,7 +6,7 @@
  */
 import { CallAcceptance } from './acceptance.ts'
 import { FenceTracker } from './fence-tracker.ts'
-import { SHORT_TEXT } from './grammar.ts'
+import { SHORT_TEXT } from './markup-starts.ts'
 import { couldHoldMarkup } from './partial-tags.ts'
 import { type ResolvedOptions, resolveOptions } from './options.ts'
 import { Output } from './output.ts'

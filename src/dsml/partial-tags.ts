@@ -12,19 +12,8 @@
  * first), so each tag start is a `<` and reads at most
  * `LONGEST_BARLESS_TAG_START` characters before it is decided.
  */
-import {
-  ALL_NAMES,
-  canFollowClosingSlash,
-  canFollowFragmentBar,
-  canFollowLessThan,
-  couldOpenMarkup,
-  isBar,
-  LESS_THAN,
-  LONGEST_BARLESS_TAG_START,
-  type MarkerlessNames,
-  SHORT_TEXT,
-  SLASH,
-} from './grammar.ts'
+import { isBar, LESS_THAN, SLASH } from './grammar.ts'
+import { ALL_NAMES, canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, couldOpenMarkup, LONGEST_BARLESS_TAG_START, type MarkerlessNames, SHORT_TEXT } from './markup-starts.ts'
 import { STEP_CONTINUE } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
 

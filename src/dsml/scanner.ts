@@ -21,15 +21,8 @@
  *   bounded number of times: only the few characters before a tag commits can
  *   be re-read.
  */
-import {
-  BARS,
-  MarkerlessOpenerFinder,
-  isBar,
-  LESS_THAN,
-  type MarkerlessNames,
-  SHORT_TEXT,
-  TAG_START_CHARACTERS,
-} from './grammar.ts'
+import { BARS, isBar, LESS_THAN, TAG_START_CHARACTERS } from './grammar.ts'
+import { MarkerlessOpenerFinder, type MarkerlessNames, SHORT_TEXT } from './markup-starts.ts'
 import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
 import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from './tag.ts'

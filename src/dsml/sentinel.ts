@@ -9,7 +9,8 @@
  * sentinel in output text" means exactly "nothing the lexer would read as
  * markup", with the same characters and limits.
  */
-import { CANONICAL_BAR, indexOfBar, isBar, LESS_THAN, MARKER_WORD, NO_NAMES, TAG_START_CHARACTERS } from './grammar.ts'
+import { CANONICAL_BAR, isBar, LESS_THAN, MARKER_WORD, TAG_START_CHARACTERS } from './grammar.ts'
+import { indexOfBar, NO_NAMES } from './markup-starts.ts'
 import { STEP_CONTINUE, STEP_REJECT } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
 

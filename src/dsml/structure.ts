@@ -12,7 +12,8 @@
  * of the markup a state ends with is `Markup`'s part (`markup.ts`).
  */
 import type { CallAcceptance } from './acceptance.ts'
-import { ALL_NAMES, CLOSERS, isToolName, isToolNameElement, type MarkerlessNames, NO_NAMES, OPENERS } from './grammar.ts'
+import { isToolName, isToolNameElement } from './grammar.ts'
+import { ALL_NAMES, CLOSERS, type MarkerlessNames, NO_NAMES, OPENERS } from './markup-starts.ts'
 import { Markup, selfClosingParameter } from './markup.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'

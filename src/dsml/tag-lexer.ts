@@ -37,37 +37,8 @@ import {
   STEP_REJECT,
   type StepResult,
 } from './tag.ts'
-import {
-  canFollowClosingSlash,
-  canFollowFragmentBar,
-  canEndMarkerlessOpenerName,
-  canFollowLessThan,
-  GREATER_THAN,
-  isAsciiLetter,
-  isBar,
-  isLineBreak,
-  isMarkerSpace,
-  isNameStart,
-  isSpecialTokenSeparator,
-  isTagNameCharacter,
-  KNOWN_NAME_SET,
-  LATIN_CAPITAL_D,
-  LESS_THAN,
-  MARKER_WORD,
-  type MarkerlessNames,
-  MARKERLESS_CLOSER_SET,
-  MARKERLESS_OPENER_SET,
-  MAX_MARKER_BARS,
-  MAX_MARKER_SPACES,
-  MAX_TAG_NAME_LENGTH,
-  NO_NAMES,
-  MAX_WORDLESS_BARS,
-  nameKind,
-  SLASH,
-  SPACE,
-  SPECIAL_TOKEN_SET,
-  specialTokenOf,
-} from './grammar.ts'
+import { canEndMarkerlessOpenerName, GREATER_THAN, isAsciiLetter, isBar, isLineBreak, isMarkerSpace, isNameStart, isSpecialTokenSeparator, isTagNameCharacter, KNOWN_NAME_SET, LATIN_CAPITAL_D, LESS_THAN, MARKER_WORD, MARKERLESS_CLOSER_SET, MARKERLESS_OPENER_SET, MAX_MARKER_BARS, MAX_MARKER_SPACES, MAX_TAG_NAME_LENGTH, MAX_WORDLESS_BARS, nameKind, SLASH, SPACE, SPECIAL_TOKEN_SET, specialTokenOf } from './grammar.ts'
+import { canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, type MarkerlessNames, NO_NAMES } from './markup-starts.ts'
 
 // The lexer's states. Numbers, not strings, so that `step` compiles to a jump
 // table; each is named, and `LexerState` lists them all.

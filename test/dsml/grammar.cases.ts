@@ -6,25 +6,8 @@
  * a fresh sanitizer unchanged, with nothing held.
  */
 import fc from 'fast-check'
-import {
-  BARS,
-  canFollowClosingSlash,
-  canFollowLessThan,
-  classifyCloserName,
-  classifyOpenerName,
-  couldOpenMarkup,
-  isBar,
-  isStringFlag,
-  asksForJson,
-  isToolName,
-  KNOWN_NAME_SET,
-  indexOfBar,
-  indexOfMarkerlessOpener,
-  LONGEST_BARLESS_TAG_START,
-  MARKERLESS_OPENER_NAMES,
-  MARKERLESS_OPENER_SET,
-  SPECIAL_TOKEN_SET,
-} from '../../src/dsml/grammar.ts'
+import { BARS, classifyCloserName, classifyOpenerName, isBar, isStringFlag, asksForJson, isToolName, KNOWN_NAME_SET, MARKERLESS_OPENER_NAMES, MARKERLESS_OPENER_SET, SPECIAL_TOKEN_SET } from '../../src/dsml/grammar.ts'
+import { canFollowClosingSlash, canFollowLessThan, couldOpenMarkup, indexOfBar, indexOfMarkerlessOpener, LONGEST_BARLESS_TAG_START } from '../../src/dsml/markup-starts.ts'
 import { WordSet } from '../../src/dsml/word-set.ts'
 import { createDsmlSanitizer } from '../../src/dsml/sanitizer.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'

@@ -5,7 +5,7 @@
  * reading it split does (DESIGN.md §5.5, the hold cap).
  */
 import fc from 'fast-check'
-import { ALL_NAMES, OPENERS } from '../../src/dsml/grammar.ts'
+import { ALL_NAMES, OPENERS } from '../../src/dsml/markup-starts.ts'
 import { couldHoldMarkup, isTextTagStart, PartialTagChains } from '../../src/dsml/partial-tags.ts'
 import { assertEqual } from '../support/assert.ts'
 import { normalizeEvents, reassemble, runChunks } from '../support/chunking.ts'

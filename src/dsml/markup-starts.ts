@@ -1,0 +1,170 @@
+/**
+ * Where markup can start, from the grammar's characters and names: which
+ * characters may follow `<`, a fragment's first bar or `</`; where the next
+ * markerless opener or bar is (searched by anchors, not read a character at
+ * a time); and whether a text could open markup at all — the question the
+ * engine's fast path and every fused shortcut ask before reading a text.
+ */
+import { BARE_MARKERLESS_OPENERS, BARS, GREATER_THAN, isBar, isMarkerSpace, isTagNameCharacter, LATIN_CAPITAL_D, LESS_THAN, MARKERLESS_CLOSER_SET, MARKERLESS_OPENER_NAMES, MARKERLESS_OPENER_SET, MAX_MARKER_SPACES, SLASH } from './grammar.ts'
+
+/** Which markerless names a tag may carry where it starts. */
+export interface MarkerlessNames {
+  /** Markerless openers (`<invoke`, `<parameter`, `<tool_calls`, `<function_calls`) may be read. */
+  openers: boolean
+  /** Markerless closers (`</invoke>`, `</parameter>`, block closers) may be read. */
+  closers: boolean
+}
+
+export const NO_NAMES: MarkerlessNames = Object.freeze({ openers: false, closers: false })
+export const OPENERS: MarkerlessNames = Object.freeze({ openers: true, closers: false })
+export const CLOSERS: MarkerlessNames = Object.freeze({ openers: false, closers: true })
+export const ALL_NAMES: MarkerlessNames = Object.freeze({ openers: true, closers: true })
+
+/**
+ * Can `code` follow a `<` in a tag, given which markerless names are allowed?
+ * `/`, a marker space, a bar, or the first letter of an allowed markerless
+ * opener. Most `<` in prose, HTML and code fail this on their next character.
+ */
+export function canFollowLessThan(code: number, names: MarkerlessNames): boolean {
+  return code === SLASH || isMarkerSpace(code) || isBar(code) || (names.openers && MARKERLESS_OPENER_SET.canStart(code))
+}
+
+/** Can `code` follow the first bar of a fragment (a marker that lost its `<`)? Another bar, or the word `DSML`. */
+export function canFollowFragmentBar(code: number): boolean {
+  return isBar(code) || code === LATIN_CAPITAL_D
+}
+
+/** Can `code` follow `</`? A marker space, a bar, or the first letter of an allowed markerless closer. */
+export function canFollowClosingSlash(code: number, names: MarkerlessNames): boolean {
+  return isMarkerSpace(code) || isBar(code) || (names.closers && MARKERLESS_CLOSER_SET.canStart(code))
+}
+
+/**
+ * The longest start of a tag that holds no bar and no whole markerless opener
+ * name (`<function_call`, one letter short; `<` spaces `/` spaces before a bar): past it, such a tag has been
+ * decided, so a text with no bar and no opener name can hold markup only
+ * within this many characters of its last `<`.
+ */
+export const LONGEST_BARLESS_TAG_START = 1 + Math.max(...MARKERLESS_OPENER_NAMES.map((name) => name.length - 1), 1 + 2 * MAX_MARKER_SPACES)
+
+/**
+ * Pieces of the markerless opener names searched for instead of `<` + name:
+ * each starts with a character rarer in prose and code than `<` is in HTML,
+ * and a search costs about one step per occurrence of its first character.
+ * Each name is listed with where the piece sits in `<` + name.
+ */
+const OPENER_ANCHORS: ReadonlyArray<{ anchor: string; names: ReadonlyArray<{ name: string; offset: number; bare: boolean }> }> = [
+  { anchor: 'voke', names: ['invoke'] },
+  { anchor: 'meter', names: ['parameter'] },
+  { anchor: '_call', names: ['tool_calls', 'function_calls', 'tool_call', 'function_call'] },
+  { anchor: 'ction>', names: ['function'] },
+].map(({ anchor, names }) => ({
+  anchor,
+  names: names.map((name) => ({ name, offset: `<${name}>`.indexOf(anchor), bare: BARE_MARKERLESS_OPENERS.includes(name) })),
+}))
+
+/** Is `<` + `name` at `start`, and not the start of a longer name (the text may end right after it; a bare opener needs its `>`)? */
+function isOpenerAt(text: string, start: number, name: string, bare: boolean): boolean {
+  if (text.charCodeAt(start) !== LESS_THAN || !text.startsWith(name, start + 1)) return false
+  const next = text.charCodeAt(start + 1 + name.length)
+  return bare ? next === GREATER_THAN : !isTagNameCharacter(next)
+}
+
+/**
+ * Finds `<` + a whole markerless opener name in one text, again and again
+ * from later positions: each anchor's next opener is remembered while it is
+ * still ahead, so a scan over the whole text reads it about once per anchor.
+ */
+export class MarkerlessOpenerFinder {
+  #text: string | undefined
+  /** Per anchor: where its last search began, and the opener it found there (-1: none to the end). */
+  #from: number[] = OPENER_ANCHORS.map(() => Number.MAX_SAFE_INTEGER)
+  #found: number[] = OPENER_ANCHORS.map(() => -1)
+  /** The last answer, for searches from `#firstFrom` on, while still ahead (-2: none kept). */
+  #first = -2
+  #firstFrom = 0
+
+  /** Forgets what was found: the next text may be the same string read again from its start. */
+  reset(): void {
+    this.#text = undefined
+  }
+
+  /** The first opener at or after `from`, or -1. */
+  next(text: string, from: number): number {
+    if (text !== this.#text) {
+      this.#text = text
+      this.#from.fill(Number.MAX_SAFE_INTEGER)
+      this.#first = -2
+    }
+    const kept = this.#first
+    if (kept !== -2 && from >= this.#firstFrom && (kept === -1 || kept >= from)) return kept
+    let first = -1
+    for (let anchor = 0; anchor < OPENER_ANCHORS.length; anchor++) {
+      let found = this.#found[anchor]!
+      if (from < this.#from[anchor]! || (found !== -1 && found < from)) {
+        found = searchAnchor(text, anchor, from)
+        this.#found[anchor] = found
+        this.#from[anchor] = from
+      }
+      if (found !== -1 && (first === -1 || found < first)) first = found
+    }
+    this.#first = first
+    this.#firstFrom = from
+    return first
+  }
+}
+
+/** The first opener at or after `from` that holds anchor number `anchor`, or -1. */
+function searchAnchor(text: string, anchor: number, from: number): number {
+  const { anchor: piece, names } = OPENER_ANCHORS[anchor]!
+  for (let at = text.indexOf(piece, from); at !== -1; at = text.indexOf(piece, at + 1)) {
+    for (let index = 0; index < names.length; index++) {
+      const { name, offset, bare } = names[index]!
+      const start = at - offset
+      if (start >= from && isOpenerAt(text, start, name, bare)) return start
+    }
+  }
+  return -1
+}
+
+/** The first `<` followed by a whole markerless opener name at or after `from`, or -1. */
+export function indexOfMarkerlessOpener(text: string, from: number): number {
+  return new MarkerlessOpenerFinder().next(text, from)
+}
+
+/** The first bar at or after `from`, or -1. */
+export function indexOfBar(text: string, from: number): number {
+  let first = -1
+  for (const bar of BARS) {
+    const at = text.indexOf(bar, from)
+    if (at !== -1 && (first === -1 || at < first)) first = at
+  }
+  return first
+}
+
+/** Texts this short are read one character at a time rather than searched (fewer calls). */
+export const SHORT_TEXT = 64
+
+/** Does `text` hold a `<` or a bar: a character a tag may start at? */
+export function holdsTagStart(text: string): boolean {
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (code === LESS_THAN || isBar(code)) return true
+  }
+  return false
+}
+
+/**
+ * Could `text`, read outside any markup with markerless closers not allowed,
+ * hold the start of markup? False when it has no bar, no `<` + markerless
+ * opener name, and no `<` near its end (a tag begun there may go on in the
+ * next text). For a long text, a few `indexOf` searches; a short one is
+ * false only without any `<` or bar.
+ */
+export function couldOpenMarkup(text: string): boolean {
+  if (text.length <= SHORT_TEXT) return holdsTagStart(text)
+  if (indexOfBar(text, 0) !== -1) return true
+  const last = text.lastIndexOf('<')
+  if (last === -1) return false
+  return last >= text.length - LONGEST_BARLESS_TAG_START || indexOfMarkerlessOpener(text, 0) !== -1
+}
