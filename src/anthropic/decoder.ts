@@ -17,7 +17,7 @@
  */
 import type { Channel, ChunkOrigin, Part } from '../parts/part.ts'
 import { isSseComment, type SseMessage } from '../sse/types.ts'
-import { type AnthropicEvent, isAnthropicEvent } from './types.ts'
+import { type AnthropicEvent, isAnthropicEvent, isToolUseBlock } from './types.ts'
 import { closeGroup, originOf } from '../sse/chunk-origin.ts'
 
 export interface AnthropicDecoder {
@@ -93,7 +93,7 @@ class Decoder implements AnthropicDecoder {
           if (typeof block.text === 'string' && block.text !== '') return [{ type: 'passthrough', origin }, { type: 'text', text: block.text, origin }]
         }
         else if (block?.type === 'thinking') this.#channels.set(index, 'reasoning')
-        else if (block?.type === 'tool_use' || block?.type === 'server_tool_use') {
+        else if (block !== undefined && block !== null && isToolUseBlock(block.type)) {
           const part: Part = { type: 'native-tool-call', index, origin }
           if (typeof block.id === 'string') part.id = block.id
           if (typeof block.name === 'string') part.name = block.name

@@ -11,7 +11,7 @@ import type { Channel } from '../parts/part.ts'
 import { anthropicPartOptions, type AnthropicRepairOptions } from './repair.ts'
 import { repairResponse } from '../sse/repair-response.ts'
 import { AnthropicRepairStream } from './streams.ts'
-import type { AnthropicContentBlock, AnthropicMessage } from './types.ts'
+import { type AnthropicContentBlock, type AnthropicMessage, isToolUseBlock } from './types.ts'
 
 function isMessage(body: unknown): body is AnthropicMessage {
   return body !== null && typeof body === 'object' && Array.isArray((body as { content?: unknown }).content)
@@ -41,7 +41,7 @@ export function repairAnthropicMessage(body: unknown, options: AnthropicRepairOp
   let changed = false
   const content: AnthropicContentBlock[] = []
   body.content.forEach((block, index) => {
-    if (block?.type === 'tool_use') {
+    if (isToolUseBlock(block?.type)) {
       repair.feed({ type: 'native-tool-call', index, id: String(block.id), name: String(block.name), arguments: JSON.stringify(block.input ?? {}) })
       content.push(block)
       return

@@ -41,3 +41,8 @@ export function isAnthropicEvent(value: unknown): value is AnthropicEvent {
 /** The stop reasons the repair knows: `end_turn` authorizes recovered calls, which make it `tool_use`. */
 export const END_TURN = 'end_turn'
 export const TOOL_USE = 'tool_use'
+
+/** A block the model called a tool with (client or server tool): native calls, which win over recovered ones. */
+export function isToolUseBlock(type: unknown): boolean {
+  return type === TOOL_USE || type === 'server_tool_use'
+}

@@ -18,7 +18,7 @@
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import { isSseComment, type SseMessage } from '../sse/types.ts'
-import { COMPLETED, isResponsesEvent, type ResponsesEvent } from './types.ts'
+import { COMPLETED, isCallItem, isResponsesEvent, type ResponsesEvent } from './types.ts'
 import { closeGroup, originOf } from '../sse/chunk-origin.ts'
 
 export interface ResponsesDecoder {
@@ -144,8 +144,7 @@ function partsOf(event: ResponsesEvent, origin: ChunkOrigin): Part[] {
       return [{ type: 'channel-end', channel: 'reasoning', origin }]
     case 'response.output_item.added': {
       const item = event.item
-      // Every kind of tool call item the API streams counts as native (function, custom and MCP calls).
-      if (item?.type !== 'function_call' && item?.type !== 'custom_tool_call' && item?.type !== 'mcp_call') return [{ type: 'passthrough', origin }]
+      if (item === undefined || item === null || !isCallItem(item.type)) return [{ type: 'passthrough', origin }]
       const part: Part = { type: 'native-tool-call', index, origin }
       if (typeof item.call_id === 'string') part.id = item.call_id
       if (typeof item.name === 'string') part.name = item.name

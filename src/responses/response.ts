@@ -11,7 +11,7 @@ import { responsesPartOptions, type ResponsesRepairOptions } from './repair.ts'
 import { repairResponse } from '../sse/repair-response.ts'
 import { ResponsesRepairStream } from './streams.ts'
 import type { ResponsesItem, ResponsesObject } from './types.ts'
-import { COMPLETED } from './types.ts'
+import { COMPLETED, isCallItem } from './types.ts'
 
 /**
  * Repairs a parsed `response` object, run through the part pipeline as the
@@ -42,7 +42,7 @@ export function repairResponsesObject(body: unknown, options: ResponsesRepairOpt
   }
   const output = response.output.map((item, index) => {
     if (item === null || typeof item !== 'object') return item
-    if (item.type === 'function_call' || item.type === 'custom_tool_call' || item.type === 'mcp_call') {
+    if (isCallItem(item.type)) {
       const part: { type: 'native-tool-call'; index: number; id?: string; name?: string; arguments?: string } = { type: 'native-tool-call', index }
       if (typeof item.call_id === 'string') part.id = item.call_id
       if (typeof item.name === 'string') part.name = item.name

@@ -50,3 +50,8 @@ export function isResponsesEvent(value: unknown): value is ResponsesEvent {
 
 /** The finish a `response.completed` event means to the settlement (the only one that authorizes recovered calls). */
 export const COMPLETED = 'completed'
+
+/** An output item the model called a tool with (function, custom or MCP call): native calls, which win over recovered ones. */
+export function isCallItem(type: unknown): boolean {
+  return type === 'function_call' || type === 'custom_tool_call' || type === 'mcp_call'
+}
