@@ -59,6 +59,7 @@ import * as sseSseDecoder from './sse/sse-decoder.cases.ts'
 import * as sseSseEncoder from './sse/sse-encoder.cases.ts'
 import * as sseSseStreams from './sse/sse-streams.cases.ts'
 import * as supportSelf from './support/self.cases.ts'
+import * as textBuilder from './text-builder.cases.ts'
 
 interface CasesModule {
   suite?: Suite
@@ -118,6 +119,7 @@ const modules: Record<string, CasesModule> = {
   './sse/sse-encoder.cases.ts': sseSseEncoder,
   './sse/sse-streams.cases.ts': sseSseStreams,
   './support/self.cases.ts': supportSelf,
+  './text-builder.cases.ts': textBuilder,
 }
 
 function suitesOf(path: string, module: CasesModule): Suite[] {

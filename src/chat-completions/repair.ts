@@ -125,7 +125,7 @@ class Repair implements ChatCompletionsRepairCore {
     const text = sse.decode(chunk)
     this.#out = ''
     // One whole `data:` event of the last plain chunk's shape: no SSE parsing, no message.
-    if (this.#plainChunks && sse.ready() && text.length - 2 <= sse.maxBufferSize) {
+    if (this.#plainChunks && sse.ready() && sse.withinCap(text)) {
       const found = this.#reader.readEvent(text, this.#quiet, this.#usable)
       if (found === CHUNK_PLAIN) {
         this.#encoder.forwarded(text, 6, text.length - 2)

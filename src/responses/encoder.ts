@@ -24,6 +24,7 @@ import type { SseMessage } from '../sse/types.ts'
 import { isResponsesEvent, type ResponsesEvent, type ResponsesItem, type ResponsesObject } from './types.ts'
 import { sameParts, withOrigin } from '../sse/chunk-origin.ts'
 import { isRecord } from '../records.ts'
+import { TextBuilder } from '../text-builder.ts'
 
 export interface ResponsesEncoder {
   feed(part: Part): SseMessage[]
@@ -49,6 +50,10 @@ interface Place {
   index: number
   /** The delta event type text of this place is written with. */
   deltaType: string
+  /** Which index `index` is: `content`, or `summary` for a reasoning summary. */
+  kind: string
+  /** Its key in the texts written (`keyOf`), made once. */
+  key: string
 }
 
 /** A text or reasoning delta event. */
@@ -58,6 +63,18 @@ function isDelta(event: ResponsesEvent): boolean {
 
 const keyOf = (itemId: string, kind: string, index: number): string => `${itemId}\u0000${kind}\u0000${index}`
 
+/** The key of an event's text: its place's, when the place is that text's (`#notePlace` made it), or made. */
+function keyIn(place: Place | undefined, itemId: unknown, kind: string, index: number): string {
+  return place !== undefined && place.itemId === itemId && place.index === index && place.kind === kind ? place.key : keyOf(String(itemId), kind, index)
+}
+
+/** The place named, or `current` when it is that place already (its key made once). */
+function placeOf(itemId: string, outputIndex: number, index: number, deltaType: string, current: Place | undefined): Place {
+  if (current !== undefined && current.itemId === itemId && current.outputIndex === outputIndex && current.index === index && current.deltaType === deltaType) return current
+  const kind = deltaType === 'response.reasoning_summary_text.delta' ? 'summary' : 'content'
+  return { itemId, outputIndex, index, deltaType, kind, key: keyOf(itemId, kind, index) }
+}
+
 /** A class, so that one per open stream pays for its fields only. */
 class Encoder implements ResponsesEncoder {
   #group: Part[] = []
@@ -65,7 +82,7 @@ class Encoder implements ResponsesEncoder {
   /** The next sequence number to write. */
   #sequence = 0
   /** Clean text written so far, by item, kind (`content`, `summary`) and index. */
-  #texts = new Map<string, string>()
+  #texts = new Map<string, TextBuilder>()
   #text: Place | undefined = undefined
   #reasoning: Place | undefined = undefined
   #nextOutputIndex = 0
@@ -95,7 +112,7 @@ class Encoder implements ResponsesEncoder {
     const place = this.#text
     if (place === undefined || counter !== this.#sequence) return false
     this.#sequence++
-    this.#append(keyOf(place.itemId, 'content', place.index), text)
+    this.#append(place.key, text)
     return true
   }
 
@@ -123,8 +140,8 @@ class Encoder implements ResponsesEncoder {
     let written = false
     const before = this.#out.length
     for (const part of parts) {
-      if (part.type === 'text') this.#writeDelta(this.#text, part.text, 'content')
-      else if (part.type === 'reasoning') this.#writeDelta(this.#reasoning, part.text, this.#reasoning?.deltaType === 'response.reasoning_summary_text.delta' ? 'summary' : 'content')
+      if (part.type === 'text') this.#writeDelta(this.#text, part.text)
+      else if (part.type === 'reasoning') this.#writeDelta(this.#reasoning, part.text)
       else if (part.type === 'synthesized-tool-call') this.#writeFunctionCall(part.call.id, part.call.name, JSON.stringify(part.call.arguments))
       else if (origin !== undefined && 'origin' in part && part.origin === origin && !written) {
         written = true
@@ -144,13 +161,13 @@ class Encoder implements ResponsesEncoder {
       case 'response.content_part.added':
       case 'response.output_text.delta':
         if (event.type === 'response.content_part.added' && event.part?.type !== 'output_text') return
-        this.#text = { itemId, outputIndex: event.output_index, index: event.content_index ?? 0, deltaType: 'response.output_text.delta' }
+        this.#text = placeOf(itemId, event.output_index, event.content_index ?? 0, 'response.output_text.delta', this.#text)
         return
       case 'response.reasoning_text.delta':
-        this.#reasoning = { itemId, outputIndex: event.output_index, index: event.content_index ?? 0, deltaType: event.type }
+        this.#reasoning = placeOf(itemId, event.output_index, event.content_index ?? 0, event.type, this.#reasoning)
         return
       case 'response.reasoning_summary_text.delta':
-        this.#reasoning = { itemId, outputIndex: event.output_index, index: event.summary_index ?? 0, deltaType: event.type }
+        this.#reasoning = placeOf(itemId, event.output_index, event.summary_index ?? 0, event.type, this.#reasoning)
         return
       default:
         return
@@ -175,35 +192,33 @@ class Encoder implements ResponsesEncoder {
     const itemId = event.item_id
     switch (event.type) {
       case 'response.output_text.delta':
-        this.#append(keyOf(String(itemId), 'content', event.content_index ?? 0), String(event.delta ?? ''))
+        this.#append(keyIn(this.#text, itemId, 'content', event.content_index ?? 0), String(event.delta ?? ''))
         return this.#write(origin, event, undefined)
       case 'response.reasoning_text.delta':
-        this.#append(keyOf(String(itemId), 'content', event.content_index ?? 0), String(event.delta ?? ''))
+        this.#append(keyIn(this.#reasoning, itemId, 'content', event.content_index ?? 0), String(event.delta ?? ''))
         return this.#write(origin, event, undefined)
       case 'response.reasoning_summary_text.delta':
-        this.#append(keyOf(String(itemId), 'summary', event.summary_index ?? 0), String(event.delta ?? ''))
+        this.#append(keyIn(this.#reasoning, itemId, 'summary', event.summary_index ?? 0), String(event.delta ?? ''))
         return this.#write(origin, event, undefined)
       case 'response.output_text.done':
       case 'response.reasoning_text.done': {
         const key = keyOf(String(itemId), 'content', event.content_index ?? 0)
         // The part's clean text is now known, even when nothing of it was left: the events after it repeat it.
-        const clean = this.#texts.get(key) ?? ''
-        this.#texts.set(key, clean)
+        const clean = this.#cleanText(key)
         if (event.type === 'response.output_text.done') this.#text = undefined
         else this.#reasoning = undefined
         return this.#write(origin, event, clean === event.text ? undefined : { text: clean })
       }
       case 'response.reasoning_summary_text.done': {
         const key = keyOf(String(itemId), 'summary', event.summary_index ?? 0)
-        const clean = this.#texts.get(key) ?? ''
-        this.#texts.set(key, clean)
+        const clean = this.#cleanText(key)
         this.#reasoning = undefined
         return this.#write(origin, event, clean === event.text ? undefined : { text: clean })
       }
       case 'response.content_part.done':
       case 'response.reasoning_summary_part.done': {
         const kind = event.type === 'response.content_part.done' ? 'content' : 'summary'
-        const clean = this.#texts.get(keyOf(String(itemId), kind, (kind === 'content' ? event.content_index : event.summary_index) ?? 0))
+        const clean = this.#texts.get(keyOf(String(itemId), kind, (kind === 'content' ? event.content_index : event.summary_index) ?? 0))?.toString()
         const part = event.part
         if (!isRecord(part) || clean === undefined || typeof part.text !== 'string' || part.text === clean) return this.#write(origin, event, undefined)
         return this.#write(origin, event, { part: { ...part, text: clean } })
@@ -224,7 +239,16 @@ class Encoder implements ResponsesEncoder {
   }
 
   #append(key: string, text: string): void {
-    this.#texts.set(key, (this.#texts.get(key) ?? '') + text)
+    let builder = this.#texts.get(key)
+    if (builder === undefined) this.#texts.set(key, (builder = new TextBuilder()))
+    builder.append(text)
+  }
+
+  /** The clean text written for a part, known from now on even when nothing of it was left (the events after its `.done` repeat it). */
+  #cleanText(key: string): string {
+    let builder = this.#texts.get(key)
+    if (builder === undefined) this.#texts.set(key, (builder = new TextBuilder()))
+    return builder.toString()
   }
 
   /** The item with the clean texts written for it (the same object when nothing changed, or when it is not an item). */
@@ -235,7 +259,7 @@ class Encoder implements ResponsesEncoder {
     const mapTexts = (entries: unknown, kind: string): ResponsesItem['content'] => {
       if (!Array.isArray(entries)) return undefined
       return entries.map((entry, index) => {
-        const clean = this.#texts.get(keyOf(id, kind, index))
+        const clean = this.#texts.get(keyOf(id, kind, index))?.toString()
         if (clean === undefined || !isRecord(entry) || typeof entry.text !== 'string' || entry.text === clean) return entry
         changed = true
         return { ...entry, text: clean }
@@ -262,10 +286,10 @@ class Encoder implements ResponsesEncoder {
     return changed ? { ...response, output: [...items, ...this.#made] } : response
   }
 
-  #writeDelta(place: Place | undefined, text: string, kind: string): void {
+  #writeDelta(place: Place | undefined, text: string): void {
     // Text with no part to go to (a stream cut before any) has no place in this format.
     if (text === '' || place === undefined) return
-    this.#append(keyOf(place.itemId, kind, place.index), text)
+    this.#append(place.key, text)
     const event: ResponsesEvent = { type: place.deltaType, item_id: place.itemId, output_index: place.outputIndex }
     if (place.deltaType === 'response.reasoning_summary_text.delta') event.summary_index = place.index
     else event.content_index = place.index

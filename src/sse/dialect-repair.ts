@@ -16,8 +16,9 @@
  *   data is the shape with another string between, plain for an idle
  *   sanitizer (`PlainStringScanner`) while the pipeline is idle, is the same
  *   event with other text: every stage would pass it on unchanged and stay
- *   as it is, so it is forwarded without being parsed. Any other event drops
- *   the shape.
+ *   as it is, so it is forwarded without being parsed. A read that is one
+ *   such event whole (the SSE decoder `ready` for it) skips the SSE parser
+ *   too. Any other event drops the shape.
  */
 import type { Diagnostic } from '../dsml/types.ts'
 import { createPartRepair, type PartRepair, type PartRepairOptions } from '../parts/part-repair.ts'
@@ -73,6 +74,8 @@ const ALL_DIALECT_SHORTCUTS: DialectShortcuts = { textDeltaShapes: true }
 /** The last text delta forwarded as it came, cut around its text (and its number). */
 interface Shape {
   event: string | undefined
+  /** The event's lines up to its data: `event: NAME\ndata: `, or `data: `. */
+  frame: string
   before: string
   /** Between the text and the number (or, without a number, everything after the text). */
   middle: string
@@ -80,6 +83,8 @@ interface Shape {
   after: string
   counted: boolean
 }
+
+const LINE_FEED = 0x0a
 
 function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39
@@ -143,7 +148,9 @@ class Repair implements DialectRepair {
 
   feed(chunk: string | Uint8Array): string | undefined {
     const sse = this.#sse
-    const messages = sse.parse(sse.decode(chunk))
+    const text = sse.decode(chunk)
+    if (this.#shape !== undefined && sse.ready() && this.#fitsRead(text)) return undefined
+    const messages = sse.parse(text)
     let unchanged = sse.verbatim()
     let out = ''
     for (let index = 0; index < messages.length; index++) {
@@ -176,45 +183,65 @@ class Repair implements DialectRepair {
 
   /** One message through the chain; returns what the encoder wrote for it. */
   #repair(message: SseMessage): SseMessage[] {
-    if (this.#fitsShape(message)) return [message]
+    if (this.#fitsMessage(message)) return [message]
     this.#written = []
     for (const part of this.#decoder.feed(message)) this.#parts.feed(part)
     if (this.#shapes) this.#learnShape(message, this.#written)
     return this.#written
   }
 
-  /**
-   * Is the message the last shape with another plain text (and its own
-   * number), the pipeline idle, and does the encoder take it as it came?
-   */
-  #fitsShape(message: SseMessage): boolean {
+  /** Is the message the last shape with another text (see `#fitsShape`)? */
+  #fitsMessage(message: SseMessage): boolean {
     const shape = this.#shape
     if (shape === undefined || isSseComment(message) || message.event !== shape.event || message.id !== undefined || message.retry !== undefined) return false
-    const data = message.data
-    const start = shape.before.length
+    return this.#fitsShape(shape, message.data, 0, message.data.length)
+  }
+
+  /**
+   * Is the read one event of the last shape, whole: its frame, the shape's
+   * data, a blank line? Its data has no line break (the shape's fixed parts
+   * came from one data line, and a plain text and digits hold none), so the
+   * SSE parser would give the same message.
+   */
+  #fitsRead(text: string): boolean {
+    const shape = this.#shape!
+    const frame = shape.frame
+    const end = text.length - 2
+    if (end < frame.length || text.charCodeAt(end) !== LINE_FEED || text.charCodeAt(end + 1) !== LINE_FEED) return false
+    if (text.substring(0, frame.length) !== frame || !this.#sse.withinCap(text)) return false
+    return this.#fitsShape(shape, text, frame.length, end)
+  }
+
+  /**
+   * Is `source` from `from` to `to` the shape's data with another plain text
+   * (and its own number), the pipeline idle, and does the encoder take it as
+   * it came?
+   */
+  #fitsShape(shape: Shape, source: string, from: number, to: number): boolean {
+    const start = from + shape.before.length
     // Equality of substrings: faster than startsWith / endsWith in V8.
-    if (data.substring(0, start) !== shape.before) return false
+    if (start > to || source.substring(from, start) !== shape.before) return false
     let end: number
     let counter: number | undefined
     if (shape.counted) {
-      const counterEnd = data.length - shape.after.length
-      if (counterEnd < start || data.substring(counterEnd) !== shape.after) return false
+      const counterEnd = to - shape.after.length
+      if (counterEnd < start || source.substring(counterEnd, to) !== shape.after) return false
       let counterStart = counterEnd
-      while (counterStart > start && isDigit(data.charCodeAt(counterStart - 1))) counterStart--
+      while (counterStart > start && isDigit(source.charCodeAt(counterStart - 1))) counterStart--
       if (counterStart === counterEnd || counterEnd - counterStart > 15) return false
       end = counterStart - shape.middle.length
-      if (end < start || data.substring(end, counterStart) !== shape.middle) return false
-      counter = Number(data.substring(counterStart, counterEnd))
+      if (end < start || source.substring(end, counterStart) !== shape.middle) return false
+      counter = Number(source.substring(counterStart, counterEnd))
     } else {
-      end = data.length - shape.middle.length
-      if (end < start || data.substring(end) !== shape.middle) return false
+      end = to - shape.middle.length
+      if (end < start || source.substring(end, to) !== shape.middle) return false
     }
     if (!this.#parts.idle) return false
-    const found = this.#strings.readBody(data, start, end)
+    const found = this.#strings.readBody(source, start, end)
     if (found > BODY_PLAIN_ESCAPED) return false
     const encoder = this.#encoder
     if (encoder.forwarded === undefined) return true
-    const text = found === BODY_PLAIN ? data.substring(start, end) : textOfBody(data.substring(start, end))
+    const text = found === BODY_PLAIN ? source.substring(start, end) : textOfBody(source.substring(start, end))
     return text !== undefined && encoder.forwarded(text, counter)
   }
 
@@ -225,11 +252,15 @@ class Repair implements DialectRepair {
     const span = this.#decoder.textSpan!(message)
     if (span === undefined) return
     const data = message.data
+    // One data line (a fixed part of a later read must hold no line break).
+    if (data.indexOf('\n') !== -1 || data.indexOf('\r') !== -1) return
+    const event = message.event
+    const frame = event === undefined ? 'data: ' : `event: ${event}\ndata: `
     const counter = this.#decoder.counterSpan?.(message)
     if (counter === undefined) {
-      this.#shape = { event: message.event, before: data.slice(0, span[0]), middle: data.slice(span[1]), after: '', counted: false }
+      this.#shape = { event, frame, before: data.slice(0, span[0]), middle: data.slice(span[1]), after: '', counted: false }
     } else if (counter[0] >= span[1]) {
-      this.#shape = { event: message.event, before: data.slice(0, span[0]), middle: data.slice(span[1], counter[0]), after: data.slice(counter[1]), counted: true }
+      this.#shape = { event, frame, before: data.slice(0, span[0]), middle: data.slice(span[1], counter[0]), after: data.slice(counter[1]), counted: true }
     }
   }
 

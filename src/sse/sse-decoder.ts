@@ -60,12 +60,16 @@ export interface SseDecoderCore extends SseDecoder {
   /**
    * After `decode`: nothing is held (no partial line, event, `retry` or
    * character, the BOM check over) and the read carried no partial character
-   * in or out. A caller that finds the text to be one `data: X\n\n` event,
-   * X without line breaks, U+FFFD or more than `maxBufferSize` characters,
-   * may then skip `parse`: it would give `{ data: X }` and leave everything
-   * as it is, and the read may be forwarded as it came.
+   * in or out. A caller that finds the text to be one event — an optional
+   * `event: NAME` line (NAME not empty), then `data: X`, then a blank line,
+   * NAME and X without line breaks or U+FFFD — that `withinCap` accepts may
+   * then skip `parse`: it would give `{ data: X }` (or `{ event: NAME, data:
+   * X }`) and leave everything as it is, and the read may be forwarded as it
+   * came.
    */
   ready(): boolean
+  /** For a text that is one such event: are its lines within `maxBufferSize`, as the parser counts them? */
+  withinCap(text: string): boolean
   readonly maxBufferSize: number
 }
 
@@ -172,6 +176,11 @@ class Decoder implements SseDecoderCore {
   // Methods, not getters: the fused repair reads them on every chunk.
   ready(): boolean {
     return this.#clean && this.#wholeEventsAllowed && this.#bomPrefix === undefined && this.#failure === undefined && this.#lastBytesClean
+  }
+
+  withinCap(text: string): boolean {
+    // The event's lines without their line feeds: two after the data line, one after an `event:` line.
+    return text.length - 2 - (isEventLine(text, 0) ? 1 : 0) <= this.maxBufferSize
   }
 
   verbatim(): boolean {

@@ -3,12 +3,21 @@
  * streams — real event types with fields of the wrong type, missing, null or
  * nested oddly, malformed JSON, comments, markup split anywhere — through
  * the Anthropic and Responses fused cores, read in random pieces. Each run
- * ends without an exception.
+ * ends without an exception. And the fused shortcut is exact: with and
+ * without text-delta shapes, the same bytes and diagnostics for every read
+ * pattern — one event per read (text or bytes, where a whole read of the
+ * shape skips the SSE parser too), `event:` lines read apart from their
+ * data, and random pieces.
  */
 import fc from 'fast-check'
-import { createAnthropicRepair } from '../../src/anthropic/repair.ts'
-import { createResponsesRepair } from '../../src/responses/repair.ts'
-import { assert } from '../support/assert.ts'
+import { createAnthropicDecoder } from '../../src/anthropic/decoder.ts'
+import { createAnthropicEncoder } from '../../src/anthropic/encoder.ts'
+import { anthropicPartOptions, createAnthropicRepair } from '../../src/anthropic/repair.ts'
+import { createResponsesDecoder } from '../../src/responses/decoder.ts'
+import { createResponsesEncoder } from '../../src/responses/encoder.ts'
+import { createResponsesRepair, responsesPartOptions } from '../../src/responses/repair.ts'
+import { createDialectRepair, type DialectRepair } from '../../src/sse/dialect-repair.ts'
+import { assert, assertEqual } from '../support/assert.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 
@@ -42,6 +51,12 @@ const responsesEvent = fc.oneof(
   fc.record({ type: fc.constantFrom('error', 'response.created', 'response.mystery') }),
 )
 
+/** Text deltas that are mostly plain (non-ASCII, escapes, a tab), now and then markup or a `<`. */
+const deltaText = fc.constantFrom('hello', ' world', ' é — ü 漢字', 'tab\there', 'q"uote\\', '😀', LEAK.slice(0, 9), LEAK.slice(9), ' <')
+
+const anthropicDelta = fc.record({ type: fc.constant('content_block_delta'), index: fc.constantFrom(0, 0, 0, 1), delta: fc.record({ type: fc.constant('text_delta'), text: deltaText }) })
+const responsesDelta = fc.record({ type: fc.constant('response.output_text.delta'), item_id: fc.constant('m'), output_index: fc.constant(0), content_index: fc.constant(0), delta: deltaText, logprobs: fc.constant([]) })
+
 /** Events as SSE text, now and then malformed JSON or a comment, with or without the event name. */
 function sse(events: Array<Record<string, unknown>>, named: boolean[]): string {
   return events
@@ -65,7 +80,46 @@ function runPieces(repair: { feed(chunk: string): string | undefined; text(): st
   return out + repair.end()
 }
 
+/** Numbers the events that carry `sequence_number` (Responses), so most come in step. */
+function numbered(events: Array<Record<string, unknown>>): Array<Record<string, unknown>> {
+  return events.map((event, index) => (typeof event.type === 'string' && event.type.startsWith('response.') ? { ...event, sequence_number: index } : event))
+}
+
+const UTF8 = new TextEncoder()
+
+/** Each read through the core; a read that comes out as it came is its own text. */
+function runReads(repair: DialectRepair, reads: ReadonlyArray<string | Uint8Array>): string {
+  let out = ''
+  for (const read of reads) out += repair.feed(read) ?? repair.text()
+  return out + repair.end()
+}
+
 export const suite = defineSuite('parts/dialect-fuzz', (test) => {
+  for (const [name, make, arbitrary] of [
+    ['Anthropic Messages', (shapes: boolean, onDiagnostic: (diagnostic: unknown) => void) => createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions({ recoverOnTruncation: true, generateId: () => 'toolu_x' }), { onDiagnostic }, { textDeltaShapes: shapes }), fc.oneof({ weight: 4, arbitrary: anthropicDelta }, { weight: 1, arbitrary: anthropicEvent })],
+    ['OpenAI Responses', (shapes: boolean, onDiagnostic: (diagnostic: unknown) => void) => createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ recoverOnTruncation: true, generateId: () => 'call_x' }), { onDiagnostic }, { textDeltaShapes: shapes }), fc.oneof({ weight: 4, arbitrary: responsesDelta }, { weight: 1, arbitrary: responsesEvent })],
+  ] as const) {
+    test(`${name}: text-delta shapes are exact — with and without them, the same bytes and diagnostics, one event per read as text or bytes, event lines read apart, and random pieces`, () => {
+      fc.assert(
+        fc.property(fc.array(arbitrary as fc.Arbitrary<Record<string, unknown>>, { maxLength: 30 }), fc.array(fc.boolean(), { maxLength: 30 }), fc.array(fc.nat(), { maxLength: 8 }), (events, named, cuts) => {
+          const text = sse(numbered(events), named)
+          const perEvent = text.split(/(?<=\n\n)/)
+          // An event's `event:` line in a read of its own: the data line after it reads like an unnamed event.
+          const eventLinesApart = text.split(/(?<=\n\n|^event: [^\n]*\n)/m)
+          const run = (shapes: boolean, pattern: 'text' | 'bytes' | 'event lines apart' | 'pieces'): { output: string; diagnostics: unknown[] } => {
+            const diagnostics: unknown[] = []
+            const repair = make(shapes, (diagnostic) => diagnostics.push(diagnostic))
+            const reads = pattern === 'text' ? perEvent : pattern === 'bytes' ? perEvent.map((event) => UTF8.encode(event)) : eventLinesApart
+            const output = pattern === 'pieces' ? runPieces(repair, text, cuts) : runReads(repair, reads)
+            return { output, diagnostics }
+          }
+          for (const pattern of ['text', 'bytes', 'event lines apart', 'pieces'] as const) assertEqual(run(true, pattern), run(false, pattern), pattern)
+        }),
+        { numRuns: 300 },
+      )
+    })
+  }
+
   for (const [name, make, arbitrary] of [
     ['Anthropic Messages', () => createAnthropicRepair({ recoverOnTruncation: true }), anthropicEvent],
     ['OpenAI Responses', () => createResponsesRepair({ recoverOnTruncation: true }), responsesEvent],

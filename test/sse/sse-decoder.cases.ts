@@ -11,7 +11,7 @@
  * WPT's timing-based retry tests become "retry is forwarded on the event".
  */
 import { StreamLimitError } from '../../src/sse/errors.ts'
-import { createSseDecoder, DEFAULT_MAX_SSE_BUFFER, type SseDecoderOptions } from '../../src/sse/sse-decoder.ts'
+import { createSseDecoder, createSseDecoderCore, DEFAULT_MAX_SSE_BUFFER, type SseDecoderOptions } from '../../src/sse/sse-decoder.ts'
 import type { SseMessage } from '../../src/sse/types.ts'
 import { assert, assertEqual, assertThrows, thrownBy } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
@@ -394,6 +394,20 @@ export const suites = [
       const input = 'event: abcdefgh\ndata: 0123456789\n\n'
       assertThrows(() => createSseDecoder({ maxBufferSize: 20 }).feed(input), StreamLimitError)
       assertEqual(createSseDecoder({ maxBufferSize: 40 }).feed(input), [{ event: 'abcdefgh', data: '0123456789' }], 'within the cap: one message')
+    })
+
+    test('withinCap (what a caller that skips the parser asks) agrees with the parser at the edge of the cap, with and without an event line', () => {
+      for (const input of ['data: 0123456789\n\n', 'event: abcdefgh\ndata: 0123456789\n\n']) {
+        for (let cap = 10; cap <= 40; cap++) {
+          let parsed = true
+          try {
+            createSseDecoder({ maxBufferSize: cap }).feed(input)
+          } catch {
+            parsed = false
+          }
+          assertEqual(createSseDecoderCore({ maxBufferSize: cap }).withinCap(input), parsed, `${JSON.stringify(input)} at ${cap}`)
+        }
+      }
     })
 
     test('maxBufferSize: a comment or field line past the cap throws as well', () => {

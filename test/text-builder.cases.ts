@@ -1,0 +1,43 @@
+/**
+ * `TextBuilder`: a text appended in pieces reads back as the pieces joined,
+ * across block boundaries, however it was cut, and as often as it is read.
+ */
+import fc from 'fast-check'
+import { TextBuilder } from '../src/text-builder.ts'
+import { assertEqual } from './support/assert.ts'
+import { defineSuite } from './support/harness.ts'
+
+export const suite = defineSuite('text-builder', (test) => {
+  test('the pieces joined, at every count around the block size (255–1025 pieces), read twice, appended to after a read', () => {
+    for (const count of [0, 1, 255, 256, 257, 511, 512, 513, 1025]) {
+      const builder = new TextBuilder()
+      let expected = ''
+      for (let index = 0; index < count; index++) {
+        const piece = index % 7 === 0 ? '' : `${index},`
+        builder.append(piece)
+        expected += piece
+      }
+      assertEqual(builder.toString(), expected, `${count} pieces`)
+      assertEqual(builder.toString(), expected, `${count} pieces, read again`)
+      assertEqual(builder.length, expected.length, `${count} pieces: length`)
+      builder.append('end')
+      assertEqual(builder.toString(), `${expected}end`, `${count} pieces, appended to after a read`)
+    }
+  })
+
+  test('property: any pieces, read at any points, give their concatenation', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 4 }), { maxLength: 700 }), fc.array(fc.nat(700), { maxLength: 4 }), (pieces, readsAt) => {
+        const builder = new TextBuilder()
+        let expected = ''
+        pieces.forEach((piece, index) => {
+          builder.append(piece)
+          expected += piece
+          if (readsAt.includes(index)) assertEqual(builder.toString(), expected, `read after piece ${index}`)
+        })
+        assertEqual(builder.toString(), expected)
+      }),
+      { numRuns: 200 },
+    )
+  })
+})
