@@ -19,6 +19,7 @@ import type { Channel, ChunkOrigin, Part } from '../parts/part.ts'
 import { isSseComment, type SseMessage } from '../sse/types.ts'
 import { type AnthropicEvent, isAnthropicEvent, isToolUseBlock } from './types.ts'
 import { closeGroup, originOf } from '../sse/chunk-origin.ts'
+import { stringSpanAfter } from '../sse/plain-json-string.ts'
 
 export interface AnthropicDecoder {
   feed(message: SseMessage): Part[]
@@ -41,27 +42,8 @@ class Decoder implements AnthropicDecoder {
   textSpan(message: SseMessage): readonly [number, number] | undefined {
     const last = this.#textDelta
     if (last === undefined || last.message !== message || isSseComment(message)) return undefined
-    const data = message.data
-    const key = data.lastIndexOf('"text":"')
-    if (key === -1) return undefined
-    const start = key + 8
-    // The string's closing quote: the first one no backslash escapes.
-    let end = start
-    while (end < data.length) {
-      const code = data.charCodeAt(end)
-      if (code === 0x5c) end += 2
-      else if (code === 0x22) break
-      else end++
-    }
-    if (end >= data.length) return undefined
-    let value: unknown
-    try {
-      value = JSON.parse(data.slice(start - 1, end + 1))
-    } catch {
-      return undefined
-    }
     // The string found is the delta's text (whatever the key order), or no span.
-    return value === last.text ? [start, end] : undefined
+    return stringSpanAfter(message.data, '"text":"', last.text)
   }
 
   feed(message: SseMessage): Part[] {

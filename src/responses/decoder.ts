@@ -20,6 +20,7 @@ import type { ChunkOrigin, Part } from '../parts/part.ts'
 import { isSseComment, type SseMessage } from '../sse/types.ts'
 import { COMPLETED, isCallItem, isResponsesEvent, type ResponsesEvent } from './types.ts'
 import { closeGroup, originOf } from '../sse/chunk-origin.ts'
+import { stringSpanAfter } from '../sse/plain-json-string.ts'
 
 export interface ResponsesDecoder {
   feed(message: SseMessage): Part[]
@@ -27,27 +28,6 @@ export interface ResponsesDecoder {
   textSpan(message: SseMessage): readonly [number, number] | undefined
   /** …and where its `sequence_number` digits sit, after the text. */
   counterSpan(message: SseMessage): readonly [number, number] | undefined
-}
-
-/** The span `[start, end)` of the body of the string after the last `key` in `data`, when that string is `text`. */
-function stringSpan(data: string, key: string, text: string): readonly [number, number] | undefined {
-  const at = data.lastIndexOf(key)
-  if (at === -1) return undefined
-  const start = at + key.length
-  // The string's closing quote: the first one no backslash escapes.
-  let end = start
-  while (end < data.length) {
-    const code = data.charCodeAt(end)
-    if (code === 0x5c) end += 2
-    else if (code === 0x22) break
-    else end++
-  }
-  if (end >= data.length) return undefined
-  try {
-    return JSON.parse(data.slice(start - 1, end + 1)) === text ? [start, end] : undefined
-  } catch {
-    return undefined
-  }
 }
 
 export function createResponsesDecoder(): ResponsesDecoder {
@@ -69,7 +49,7 @@ class Decoder implements ResponsesDecoder {
   textSpan(message: SseMessage): readonly [number, number] | undefined {
     const last = this.#textDelta
     if (last === undefined || last.message !== message || isSseComment(message)) return undefined
-    return stringSpan(message.data, '"delta":"', last.text)
+    return stringSpanAfter(message.data, '"delta":"', last.text)
   }
 
   counterSpan(message: SseMessage): readonly [number, number] | undefined {

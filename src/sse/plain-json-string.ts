@@ -100,3 +100,34 @@ export class PlainStringScanner {
     return this.stringEscaped ? BODY_PLAIN_ESCAPED : BODY_PLAIN
   }
 }
+
+/**
+ * The span `[start, end)` of the body of the JSON string that follows the
+ * last `key` (its opening quote included, as in `"text":"`) in raw JSON
+ * `data`, when that string's value is `text`; otherwise undefined. The codecs
+ * use it to say where a text they decoded sits in its event (`textSpan`).
+ */
+export function stringSpanAfter(data: string, key: string, text: string): readonly [number, number] | undefined {
+  const at = data.lastIndexOf(key)
+  if (at === -1) return undefined
+  const start = at + key.length
+  // The string's closing quote: the first one no backslash escapes.
+  let end = start
+  let escaped = false
+  while (end < data.length) {
+    const code = data.charCodeAt(end)
+    if (code === BACKSLASH) {
+      escaped = true
+      end += 2
+    } else if (code === QUOTE) break
+    else end++
+  }
+  if (end >= data.length) return undefined
+  // Without escapes the body is the value itself.
+  if (!escaped) return end - start === text.length && data.substring(start, end) === text ? [start, end] : undefined
+  try {
+    return JSON.parse(data.slice(start - 1, end + 1)) === text ? [start, end] : undefined
+  } catch {
+    return undefined
+  }
+}
