@@ -16,6 +16,7 @@ import * as aiSdkWrapper from './ai-sdk/wrapper.cases.ts'
 import * as anthropicDialect from './anthropic/dialect.cases.ts'
 import * as chatCompletionsBehaviour from './chat-completions/behaviour.cases.ts'
 import * as chatCompletionsCodec from './chat-completions/codec.cases.ts'
+import * as chatCompletionsCollect from './chat-completions/collect.cases.ts'
 import * as chatCompletionsFastPaths from './chat-completions/fast-paths.cases.ts'
 import * as chatCompletionsFixtures from './chat-completions/fixtures.cases.ts'
 import * as chatCompletionsRepairBody from './chat-completions/repair-body.cases.ts'
@@ -46,6 +47,8 @@ import * as gatewayReplayUpstream from './gateway/replay-upstream.cases.ts'
 import * as lingmaEnvelopes from './lingma/envelopes.cases.ts'
 import * as lingmaFixtures from './lingma/fixtures.cases.ts'
 import * as lingmaHelpers from './lingma/helpers.cases.ts'
+import * as lingmaRequest from './lingma/request.cases.ts'
+import * as lingmaResponse from './lingma/response.cases.ts'
 import * as lingmaStreams from './lingma/streams.cases.ts'
 import * as partsDialectFuzz from './parts/dialect-fuzz.cases.ts'
 import * as partsHistoryRepair from './parts/history-repair.cases.ts'
@@ -76,6 +79,7 @@ const modules: Record<string, CasesModule> = {
   './anthropic/dialect.cases.ts': anthropicDialect,
   './chat-completions/behaviour.cases.ts': chatCompletionsBehaviour,
   './chat-completions/codec.cases.ts': chatCompletionsCodec,
+  './chat-completions/collect.cases.ts': chatCompletionsCollect,
   './chat-completions/fast-paths.cases.ts': chatCompletionsFastPaths,
   './chat-completions/fixtures.cases.ts': chatCompletionsFixtures,
   './chat-completions/repair-body.cases.ts': chatCompletionsRepairBody,
@@ -106,6 +110,8 @@ const modules: Record<string, CasesModule> = {
   './lingma/envelopes.cases.ts': lingmaEnvelopes,
   './lingma/fixtures.cases.ts': lingmaFixtures,
   './lingma/helpers.cases.ts': lingmaHelpers,
+  './lingma/request.cases.ts': lingmaRequest,
+  './lingma/response.cases.ts': lingmaResponse,
   './lingma/streams.cases.ts': lingmaStreams,
   './parts/dialect-fuzz.cases.ts': partsDialectFuzz,
   './parts/history-repair.cases.ts': partsHistoryRepair,

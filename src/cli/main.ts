@@ -5,7 +5,7 @@
  * built-in replay upstream (real captured leaks), in-process through the
  * gateway's injectable `fetch`. Node glue (src/cli/ may use node: modules).
  *
- * Usage: npm start -- [--port 8787] [--host 127.0.0.1] [--upstream URL]
+ * Usage: npm start -- [--port 8787] [--host 127.0.0.1] [--upstream URL] [--upstream-dialect lingma]
  *                     [--mode recover|strip|off] [--preset relaxed|strict]
  *                     [--known-tools a,b] [--fixtures PATH] [--delay MS]
  */
@@ -32,6 +32,11 @@ response and in the request history.
                        else the built-in replay of real captured leaks
   --anthropic-upstream URL  base URL for /v1/messages; /v1/messages is appended
                        (e.g. https://api.deepseek.com/anthropic). Default: --upstream
+  --upstream-dialect D chat-completions (default) | lingma: what the upstream of
+                       /v1/chat/completions speaks. lingma translates each request
+                       to Lingma's wire (Encode=1 body) and its stream back to
+                       Chat Completions; Lingma's request signing is not done
+                       here (point --upstream at a relay that signs)
   --mode MODE          recover (default) | strip | off
   --preset PRESET      relaxed (default) | strict
   --prevent            add the preventive directive to every request's system
@@ -70,6 +75,7 @@ function parseCli(argv: string[]) {
         host: { type: 'string' },
         upstream: { type: 'string' },
         'anthropic-upstream': { type: 'string' },
+        'upstream-dialect': { type: 'string' },
         mode: { type: 'string' },
         preset: { type: 'string' },
         'known-tools': { type: 'string' },
@@ -92,6 +98,8 @@ function parseCli(argv: string[]) {
   if (mode !== 'recover' && mode !== 'strip' && mode !== 'off') fail(`--mode must be recover, strip or off, got ${mode}`)
   const preset = parsed.preset ?? 'relaxed'
   if (preset !== 'relaxed' && preset !== 'strict') fail(`--preset must be relaxed or strict, got ${preset}`)
+  const upstreamDialect = parsed['upstream-dialect'] ?? 'chat-completions'
+  if (upstreamDialect !== 'chat-completions' && upstreamDialect !== 'lingma') fail(`--upstream-dialect must be chat-completions or lingma, got ${upstreamDialect}`)
   if (parsed['anthropic-upstream'] !== undefined && parsed.upstream === undefined && !process.env.DSML_UPSTREAM) {
     fail('--anthropic-upstream needs --upstream too (without one, the built-in replay answers every route)')
   }
@@ -105,6 +113,7 @@ function parseCli(argv: string[]) {
     host: parsed.host ?? '127.0.0.1',
     upstream: parsed.upstream ?? (process.env.DSML_UPSTREAM || undefined),
     anthropicUpstream: parsed['anthropic-upstream'],
+    upstreamDialect: upstreamDialect as 'chat-completions' | 'lingma',
     prevent: parsed.prevent === true,
     mode: mode as 'recover' | 'strip' | 'off',
     preset: preset as 'relaxed' | 'strict',
@@ -168,6 +177,7 @@ function main(): void {
   }
   if (cli.knownTools !== undefined) options.knownTools = cli.knownTools
   if (cli.anthropicUpstream !== undefined) options.anthropicUpstream = cli.anthropicUpstream
+  options.upstreamDialect = cli.upstreamDialect
   if (cli.prevent) {
     options.preventiveDirective = true
     options.recoveryNudge = true
@@ -181,6 +191,7 @@ function main(): void {
   } else {
     upstreamLabel = cli.anthropicUpstream === undefined ? cli.upstream : `${cli.upstream} (Messages: ${cli.anthropicUpstream})`
   }
+  if (cli.upstreamDialect === 'lingma') upstreamLabel += '; /v1/chat/completions goes to it in the Lingma wire'
 
   let gateway: ChatCompletionsGateway
   try {

@@ -18,6 +18,10 @@
  * - `POST …/responses` → the same capture as the OpenAI Responses API
  *   (`responsesEvents`): one message item of the same deltas, then
  *   `response.completed` — or one JSON `response` without `"stream": true`.
+ * - `POST …/algo/api/v2/service/pro/sse/agent_chat_generation` (a Lingma
+ *   upstream; the body `Encode=1`-encoded when the query says so) → the same
+ *   capture as a Lingma stream (`lingmaEvents`), the model from
+ *   `model_config.key`.
  * - `GET …/captures` → the capture ids, and which one is the default.
  *
  * The request's `model` picks the capture when it is a capture id; any other
@@ -25,6 +29,8 @@
  * one capture recorded as real SSE deltas, so the replay streams exactly what
  * DeepSeek sent, the `<` and `</` of each tag in their own deltas.
  */
+import { decodeLingmaBody } from '../lingma/body-encoding.ts'
+import { LINGMA_CHAT_PATH } from '../lingma/request.ts'
 import { createSeededRandom } from '../seeded-random.ts'
 
 export interface ReplayCapture {
@@ -114,6 +120,26 @@ export function responsesEvents(id: string, model: string, deltas: readonly stri
     },
   ]
   return events.map((event, sequence) => `event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence })}\n\n`)
+}
+
+/**
+ * A Lingma upstream's stream of the same deltas: each chunk in the
+ * double-JSON envelope (`data:{"headers":{},"body":"<chunk>",…}`), the finish
+ * chunk, the usage chunk, `event:finish` with its timing frame, then
+ * `data:{"body":"[DONE]"}`.
+ */
+export function lingmaEvents(id: string, model: string, deltas: readonly string[], prompt: number, created: number): string[] {
+  const base = { id: `chatcmpl-${id}`, object: 'chat.completion.chunk', created, model }
+  const envelope = (chunk: unknown): string => `data:${JSON.stringify({ headers: {}, body: JSON.stringify(chunk), statusCodeValue: 200, statusCode: 'OK' })}\n\n`
+  const chunk = (delta: Record<string, unknown>, finish: string | null): unknown => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })
+  return [
+    envelope(chunk({ role: 'assistant', content: '' }, null)),
+    ...deltas.map((content) => envelope(chunk({ content }, null))),
+    envelope(chunk({}, 'stop')),
+    envelope({ ...base, choices: [], usage: { prompt_tokens: prompt, completion_tokens: deltas.length, total_tokens: prompt + deltas.length } }),
+    `event:finish\ndata:${JSON.stringify({ firstTokenDuration: 100, totalDuration: 200 + deltas.length, serverDuration: 150 })}\n\n`,
+    'data:{"body":"[DONE]"}\n\n',
+  ]
 }
 
 function roughTokens(text: string): number {
@@ -240,21 +266,26 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
     }
     const messages = path.endsWith('/messages')
     const responses = path.endsWith('/responses')
-    if (!path.endsWith('/chat/completions') && !messages && !responses) {
-      return error(404, `The replay upstream serves POST /chat/completions, POST /v1/messages, POST /responses and GET /captures, not ${request.method} ${path}`)
+    const lingma = path.endsWith(LINGMA_CHAT_PATH)
+    if (!path.endsWith('/chat/completions') && !messages && !responses && !lingma) {
+      return error(404, `The replay upstream serves POST /chat/completions, POST /v1/messages, POST /responses, POST ${LINGMA_CHAT_PATH} and GET /captures, not ${request.method} ${path}`)
     }
     if (request.method !== 'POST') return error(405, `Use POST for ${path}`)
-    let body: { model?: unknown; stream?: unknown; messages?: unknown; input?: unknown }
+    let body: { model?: unknown; stream?: unknown; messages?: unknown; input?: unknown; model_config?: { key?: unknown } }
     try {
-      body = JSON.parse(await request.text()) as typeof body
+      const text = await request.text()
+      // A Lingma body is encoded when the query says `Encode=1`.
+      body = JSON.parse(lingma && new URL(request.url).searchParams.get('Encode') === '1' ? decodeLingmaBody(text) : text) as typeof body
     } catch {
-      return error(400, 'The request body is not JSON')
+      return error(400, lingma ? 'The request body is not JSON (or not an Encode=1 Lingma body)' : 'The request body is not JSON')
     }
     if (body === null || typeof body !== 'object') return error(400, 'The request body must be a JSON object')
+    if (lingma) body.model = body.model_config?.key
     const requested = typeof body.model === 'string' ? body.model : undefined
     const capture = (requested !== undefined ? byId.get(requested) : undefined) ?? fallback
     const model = requested ?? capture.id
     const prompt = roughTokens(JSON.stringify(body.messages ?? body.input ?? []))
+    if (lingma) return sse(lingmaEvents(`replay-${capture.id}`, model, replayDeltas(capture), prompt, options.created ?? Math.floor(Date.now() / 1000)))
     if (messages) return body.stream === true ? anthropicStream(capture, model, prompt) : anthropicMessage(capture, model, prompt)
     if (responses) {
       if (body.stream !== true) return responsesObject(capture, model, prompt)

@@ -16,7 +16,11 @@
  *   `${upstream}/chat/completions` (the query string is kept). `upstream` is
  *   a base URL in the OpenAI SDK's sense: `/chat/completions` is appended to
  *   it as is, so write `https://api.deepseek.com` or
- *   `https://api.openai.com/v1`, whichever the provider documents.
+ *   `https://api.openai.com/v1`, whichever the provider documents. With
+ *   `upstreamDialect: 'lingma'` the request goes to a Lingma upstream in its
+ *   own wire instead (`lingmaRequestOf`: `${upstream}/algo/api/v2/service/pro/sse/agent_chat_generation?…`,
+ *   an `Encode=1` body) and its stream comes back as repaired Chat
+ *   Completions (`repairLingmaResponse`).
  * - `POST /v1/messages` (Anthropic Messages) → `${anthropicUpstream}/v1/messages`,
  *   the base URL in the Anthropic SDK's sense (`https://api.deepseek.com/anthropic`),
  *   `upstream` unless given; the same repair in that dialect
@@ -38,6 +42,8 @@ import type { SanitizeChatCompletionsRequestOptions } from '../chat-completions/
 import { sanitizeChatCompletionsRequest } from '../chat-completions/request.ts'
 import { repairChatCompletionsResponse, type RepairChatCompletionsResponseOptions } from '../chat-completions/response.ts'
 import { sanitizeText } from '../dsml/sanitize-text.ts'
+import { lingmaRequestOf } from '../lingma/request.ts'
+import { repairLingmaResponse } from '../lingma/response.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 
 /** What the gateway is about to send upstream; given to `onForward`. */
@@ -71,6 +77,21 @@ export interface ChatCompletionsGatewayOptions
    * @default `upstream`
    */
   anthropicUpstream?: string
+  /**
+   * The wire the upstream of `POST /v1/chat/completions` speaks:
+   * `chat-completions`, or `lingma` (the request is translated with
+   * `lingmaRequestOf` and sent to `${upstream}/algo/api/v2/service/pro/sse/agent_chat_generation?…`,
+   * and the Lingma stream comes back as repaired Chat Completions; sign the
+   * request in `prepareUpstream`).
+   * @default 'chat-completions'
+   */
+  upstreamDialect?: GatewayUpstreamDialect
+  /**
+   * Called with every upstream request just before it is sent; returns the
+   * request to send (add credentials or a signature over the final body
+   * here). @default the request as it is
+   */
+  prepareUpstream?: (request: Request) => Request | Promise<Request>
   /** The `fetch` used to reach the upstream (inject one for tests or an in-process upstream). @default globalThis.fetch */
   fetch?: (input: Request) => Promise<Response>
   /**
@@ -193,11 +214,17 @@ function countRepairedMessages(before: unknown, after: unknown): number {
 interface Dialect {
   /** The path appended to the dialect's upstream base. */
   route: string
+  /**
+   * The upstream request for a repaired body, when the upstream speaks
+   * another wire than the client: its path (with its query) and body text.
+   * Without it: `route` with the client's query, the body as JSON.
+   */
+  upstreamRequest?: (body: Record<string, unknown>) => { path: string; body: string }
   /** What a request body implies for the repair of its response. */
   readRequest: (body: unknown) => RequestRepairOptions
   /** History repair of a request body. */
   sanitizeRequest: (body: Record<string, unknown>, options: SanitizeChatCompletionsRequestOptions) => Record<string, unknown>
-  repairResponse: (response: Response, options: RepairChatCompletionsResponseOptions) => Promise<Response>
+  repairResponse: (response: Response, options: RepairChatCompletionsResponseOptions, body: Record<string, unknown>) => Promise<Response>
   /** An error response in the dialect's own shape. */
   error: (status: number, message: string, type: string, headers?: HeadersInit) => Response
 }
@@ -239,6 +266,22 @@ const OPENAI_RESPONSES: Dialect = {
   error: gatewayError,
 }
 
+/** Chat Completions from the client, a Lingma upstream behind (`upstreamDialect: 'lingma'`). */
+const CHAT_COMPLETIONS_FROM_LINGMA: Dialect = {
+  ...CHAT_COMPLETIONS,
+  upstreamRequest: (body) => {
+    const lingma = lingmaRequestOf(body)
+    return { path: lingma.path, body: lingma.encodedBody }
+  },
+  repairResponse: (response, options, body) => {
+    const { stopFinishReason: _stop, toolCallsFinishReason: _toolCalls, ...lingmaOptions } = options
+    return repairLingmaResponse(response, { ...lingmaOptions, stream: body.stream === true })
+  },
+}
+
+/** The wires an upstream behind the Chat Completions route may speak. */
+export type GatewayUpstreamDialect = 'chat-completions' | 'lingma'
+
 const MESSAGES_PATHS = new Set(['/v1/messages', '/messages'])
 const RESPONSES_PATHS = new Set(['/v1/responses', '/responses'])
 
@@ -259,6 +302,8 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     upstream,
     anthropicUpstream: anthropicBase,
     fetch: injectedFetch,
+    upstreamDialect = 'chat-completions',
+    prepareUpstream,
     knownTools: configuredTools,
     onDiagnostic,
     onForward,
@@ -280,7 +325,15 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
   if (injectedFetch !== undefined && typeof injectedFetch !== 'function') {
     throw new TypeError('Cannot create gateway: "fetch" must be a function')
   }
-  const send = injectedFetch ?? ((input: Request) => globalThis.fetch(input))
+  if (upstreamDialect !== 'chat-completions' && upstreamDialect !== 'lingma') {
+    throw new TypeError(`Cannot create gateway: "upstreamDialect" must be "chat-completions" or "lingma", got ${JSON.stringify(upstreamDialect)}`)
+  }
+  if (prepareUpstream !== undefined && typeof prepareUpstream !== 'function') {
+    throw new TypeError('Cannot create gateway: "prepareUpstream" must be a function (request) => request')
+  }
+  const chatDialect = upstreamDialect === 'lingma' ? CHAT_COMPLETIONS_FROM_LINGMA : CHAT_COMPLETIONS
+  const fetchUpstream = injectedFetch ?? ((input: Request) => globalThis.fetch(input))
+  const send = prepareUpstream === undefined ? fetchUpstream : async (input: Request) => fetchUpstream(await prepareUpstream(input))
   const configured = configuredTools === undefined ? undefined : [...configuredTools]
   // Misused engine options (a bad mode, preset, cap…) throw here, once, not on every request.
   sanitizeText('', configured === undefined ? repairOptions : { ...repairOptions, knownTools: configured })
@@ -311,14 +364,17 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     if (prevention.preventiveDirective) historyOptions.preventiveDirective = true
     if (prevention.recoveryNudge) historyOptions.recoveryNudge = true
     const forwarded = mode === 'off' ? record : dialect.sanitizeRequest(record, historyOptions)
-    const target = upstreamUrl(base, dialect.route, url.search)
+    const translated = dialect.upstreamRequest?.(forwarded)
+    const target = translated === undefined ? upstreamUrl(base, dialect.route, url.search) : upstreamUrl(base, translated.path, '')
     onForward?.({ request, url: target, body: forwarded, repairedMessages: countRepairedMessages(record, forwarded), mode, knownTools })
 
     const headers = withoutHeaders(request.headers, DROPPED_REQUEST_HEADERS)
     headers.set('content-type', 'application/json')
+    if (translated !== undefined) headers.set('accept', 'text/event-stream')
     let upstreamResponse: Response
     try {
-      upstreamResponse = await send(new Request(target, { method: 'POST', headers, body: JSON.stringify(forwarded), signal: request.signal }))
+      const upstreamBody = translated === undefined ? JSON.stringify(forwarded) : translated.body
+      upstreamResponse = await send(new Request(target, { method: 'POST', headers, body: upstreamBody, signal: request.signal }))
     } catch (error) {
       if (request.signal.aborted) return dialect.error(499, 'The client closed the request.', 'client_closed_request')
       const reason = error instanceof Error ? error.message : String(error)
@@ -327,7 +383,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
 
     const repairOptionsForRequest: RepairChatCompletionsResponseOptions = { ...forRequest, mode }
     if (onDiagnostic !== undefined) repairOptionsForRequest.onDiagnostic = (diagnostic) => onDiagnostic(diagnostic, request)
-    const repaired = await dialect.repairResponse(upstreamResponse, repairOptionsForRequest)
+    const repaired = await dialect.repairResponse(upstreamResponse, repairOptionsForRequest, forwarded)
     return new Response(repaired.body, {
       status: repaired.status,
       statusText: repaired.statusText,
@@ -342,7 +398,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
       if (request.method !== 'POST') {
         return gatewayError(405, `Use POST for ${path}.`, 'invalid_request_error', { allow: 'POST' })
       }
-      return proxy(CHAT_COMPLETIONS, upstream, request, url)
+      return proxy(chatDialect, upstream, request, url)
     }
     if (MESSAGES_PATHS.has(path)) {
       if (request.method !== 'POST') return anthropicError(405, `Use POST for ${path}.`, 'invalid_request_error', { allow: 'POST' })
@@ -357,6 +413,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
         ok: true,
         service: 'dsml-streams gateway',
         upstream: displayUpstream(upstream),
+        upstreamDialect,
         endpoints: ['POST /v1/chat/completions', 'POST /chat/completions', 'POST /v1/messages', 'POST /v1/responses', 'GET /health'],
       }
       return new Response(request.method === 'HEAD' ? null : JSON.stringify(status), { headers: { 'content-type': 'application/json' } })

@@ -6,4 +6,5 @@ export {
   type ChatCompletionsGateway,
   type ChatCompletionsGatewayOptions,
   type GatewayForward,
+  type GatewayUpstreamDialect,
 } from './handler.ts'

@@ -7,6 +7,9 @@
  *   payloads, `event:` naming the next data line (`finish`, `error`, `ping`).
  * - The double-JSON body (string or object) or a bare chunk; choice 0's
  *   `delta` (or `message`) gives reasoning, content, native calls, finish.
+ *   A native call's delta gets index 0 when its index is no whole number,
+ *   and `type: "function"` on its first delta (the one with its id) when
+ *   the upstream left it out: OpenAI's SDK stream readers need both.
  * - `<thought>…</thought>` in content goes to reasoning (`ThoughtTagSplitter`).
  * - Usage from any frame, in any alias spelling, normalised; all-zero
  *   placeholder usage is skipped.
@@ -83,7 +86,10 @@ function toolCallsOf(delta: Record<string, unknown>): ChatToolCallDelta[] {
   const out: ChatToolCallDelta[] = []
   for (const call of calls) {
     if (!isRecord(call)) continue
-    out.push({ ...call, index: typeof call.index === 'number' ? call.index : 0 } as ChatToolCallDelta)
+    const delta = { ...call, index: typeof call.index === 'number' && Number.isInteger(call.index) && call.index >= 0 ? call.index : 0 } as ChatToolCallDelta
+    // A call's first delta (the one with its id) says its type, as OpenAI's do: SDK stream readers require it.
+    if (typeof call.id === 'string' && call.type === undefined) delta.type = 'function'
+    out.push(delta)
   }
   return out
 }

@@ -1,3 +1,4 @@
+export { decodeLingmaBody, encodeLingmaBody } from './body-encoding.ts'
 export { type GroupTail, type LingmaChunkOrigin, type LingmaEnvelopeDefaults } from './chunk-groups.ts'
 export { createLingmaDecoder, type LingmaDecoder, type LingmaDecoderOptions } from './decoder.ts'
 export { isDone, stripSsePrefix, unwrapBody } from './envelope.ts'
@@ -28,6 +29,8 @@ export {
   type ResidualLeak,
   type ResidualSanitizerCheck,
 } from './residual-check.ts'
+export { LINGMA_CHAT_PATH, lingmaRequestOf, type LingmaRequest, type LingmaRequestOptions } from './request.ts'
+export { repairLingmaResponse, type RepairLingmaResponseOptions } from './response.ts'
 export { LingmaDecoderStream, LingmaToChatCompletionsStream } from './streams.ts'
 export { type ChannelText, createThoughtTagSplitter, type ThoughtTagSplitter } from './thought-tags.ts'
 export {

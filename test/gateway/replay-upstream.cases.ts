@@ -11,6 +11,7 @@ import {
   type ReplayCapture,
 } from '../../src/cli/replay-upstream.ts'
 import { createChatCompletionsGateway } from '../../src/gateway/index.ts'
+import { decodeLingmaBody, LINGMA_CHAT_PATH } from '../../src/lingma/index.ts'
 import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
 import { fold, textOf, toolUses } from '../anthropic/support.ts'
 import { foldResponses } from '../responses/support.ts'
@@ -143,6 +144,42 @@ export const suite = defineSuite('gateway/replay-upstream', (test) => {
       const calls = json.output.filter((item) => item.type === 'function_call').map((item) => ({ name: item.name, arguments: JSON.parse(item.arguments!) as unknown }))
       assertEqual(calls, capture.expected_calls, `${capture.id}: calls (JSON)`)
     }
+  })
+
+  test('upstreamDialect lingma: every capture through POST /v1/chat/completions to a Lingma upstream (the replay in the Lingma wire), streamed and as JSON: its expected calls as tool_calls, no marker; the upstream reads an Encode=1 Lingma body', async () => {
+    const prepared: Request[] = []
+    const lingmaGateway = createChatCompletionsGateway({
+      upstream: 'http://replay.test',
+      upstreamDialect: 'lingma',
+      fetch: replay,
+      prepareUpstream: (request) => {
+        prepared.push(request.clone())
+        return request
+      },
+    })
+    for (const capture of captures) {
+      const body = { model: capture.id, ...requestTools(capture), messages: [{ role: 'user', content: 'go' }] }
+      const seen = await readSse(await lingmaGateway(chatRequest({ ...body, stream: true })))
+      assertEqual(shapes(seen.calls), capture.expected_calls, `${capture.id}: calls (stream)`)
+      assertEqual(seen.content.trimEnd(), capture.expected_text.trimEnd(), `${capture.id}: text (stream)`)
+      assertEqual(seen.finishReasons, [capture.expected_calls.length > 0 ? 'tool_calls' : 'stop'], `${capture.id}: finish (stream)`)
+      assert(!hasMarker(seen.content) && seen.done, `${capture.id}: no marker, [DONE]`)
+      const json = (await (await lingmaGateway(chatRequest(body))).json()) as {
+        object: string
+        choices: Array<{ message: { content: string | null; tool_calls?: Array<{ type: string; function: { name: string; arguments: string } }> }; finish_reason: string }>
+      }
+      assertEqual(json.object, 'chat.completion', `${capture.id}: a chat.completion`)
+      const choice = json.choices[0]!
+      assertEqual((choice.message.tool_calls ?? []).map((call) => ({ name: call.function.name, arguments: JSON.parse(call.function.arguments) as unknown })), capture.expected_calls, `${capture.id}: calls (JSON)`)
+      assertEqual((choice.message.content ?? '').trimEnd(), capture.expected_text.trimEnd(), `${capture.id}: text (JSON)`)
+      assertEqual(choice.finish_reason, capture.expected_calls.length > 0 ? 'tool_calls' : 'stop', `${capture.id}: finish (JSON)`)
+    }
+    const request = prepared[0]!
+    const url = new URL(request.url)
+    assertEqual([url.pathname, url.searchParams.get('AgentId'), url.searchParams.get('Encode')], [LINGMA_CHAT_PATH, 'agent_chat', '1'], 'the Lingma endpoint')
+    const sent = JSON.parse(decodeLingmaBody(await request.text())) as { model_config: { key: string }; messages: unknown[]; stream: boolean }
+    assertEqual([sent.model_config.key, sent.messages, sent.stream], [captures[0]!.id, [{ role: 'user', content: 'go' }], true], 'the body prepareUpstream sees is the encoded Lingma body')
+    assertThrows(() => createChatCompletionsGateway({ upstream: 'http://replay.test', upstreamDialect: 'grpc' as never }), TypeError, /"upstreamDialect"/)
   })
 
   test('the request model picks the capture; any other model gets the default (the Cherry real-delta capture)', async () => {

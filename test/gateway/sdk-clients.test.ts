@@ -1,7 +1,8 @@
 /**
  * The official SDKs as clients, over loopback sockets (Node only): the
  * gateway, on the replay upstream, behind a node:http server; the `openai`
- * package reads `/v1/chat/completions` and `/v1/responses`, and
+ * package reads `/v1/chat/completions` (from a Chat Completions upstream and
+ * from a Lingma one) and `/v1/responses`, and
  * `@anthropic-ai/sdk` reads `/v1/messages`, each with its own stream reader.
  * The messages the SDKs accumulate themselves hold the recovered tool calls
  * and no marker.
@@ -32,18 +33,28 @@ const withCalls = captures.filter((capture) => capture.expected_calls.length > 0
 
 let server: Server
 let base: string
+/** A second gateway whose Chat Completions upstream speaks Lingma (the replay in the Lingma wire). */
+let lingmaServer: Server
+let lingmaBase: string
+
+async function listen(gateway: ReturnType<typeof createChatCompletionsGateway>): Promise<[Server, string]> {
+  const listening = createServer(createNodeListener(gateway))
+  listening.listen(0, '127.0.0.1')
+  await once(listening, 'listening')
+  return [listening, `http://127.0.0.1:${(listening.address() as AddressInfo).port}`]
+}
 
 beforeAll(async () => {
-  const gateway = createChatCompletionsGateway({ upstream: 'http://replay.internal/v1', fetch: createReplayUpstream(captures) })
-  server = createServer(createNodeListener(gateway))
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  const replay = createReplayUpstream(captures)
+  ;[server, base] = await listen(createChatCompletionsGateway({ upstream: 'http://replay.internal/v1', fetch: replay }))
+  ;[lingmaServer, lingmaBase] = await listen(createChatCompletionsGateway({ upstream: 'http://replay.internal', upstreamDialect: 'lingma', fetch: replay }))
 })
 
 afterAll(async () => {
-  server.closeAllConnections()
-  await new Promise<void>((resolve) => server.close(() => resolve()))
+  for (const listening of [server, lingmaServer]) {
+    listening.closeAllConnections()
+    await new Promise<void>((resolve) => listening.close(() => resolve()))
+  }
 })
 
 describe('official SDK clients through the gateway', () => {
@@ -58,6 +69,23 @@ describe('official SDK clients through the gateway', () => {
       expect(calls, capture.id).toEqual(capture.expected_calls)
       expect(completion.choices[0]!.finish_reason, capture.id).toBe('tool_calls')
       expect(hasMarker(message.content ?? ''), capture.id).toBe(false)
+    }
+  })
+
+  test('openai: chat.completions.stream and create through a Lingma upstream (upstreamDialect lingma) — the recovered tool_calls, no marker', async () => {
+    const client = new OpenAI({ baseURL: `${lingmaBase}/v1`, apiKey: 'unused' })
+    for (const capture of withCalls) {
+      const tools = names(capture).map((name) => ({ type: 'function' as const, function: { name, parameters: { type: 'object' } } }))
+      const request = { model: capture.id, messages: [{ role: 'user' as const, content: 'go' }], ...(tools.length > 0 ? { tools } : {}) }
+      const streamed = await client.chat.completions.stream(request).finalChatCompletion()
+      const created = await client.chat.completions.create(request)
+      for (const completion of [streamed, created]) {
+        const message = completion.choices[0]!.message
+        const calls = (message.tool_calls ?? []).map((call) => (call.type === 'function' ? { name: call.function.name, arguments: JSON.parse(call.function.arguments) as unknown } : call))
+        expect(calls, capture.id).toEqual(capture.expected_calls)
+        expect(completion.choices[0]!.finish_reason, capture.id).toBe('tool_calls')
+        expect(hasMarker(message.content ?? ''), capture.id).toBe(false)
+      }
     }
   })
 
