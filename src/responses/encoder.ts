@@ -160,14 +160,18 @@ class Encoder implements ResponsesEncoder {
     switch (event.type) {
       case 'response.content_part.added':
       case 'response.output_text.delta':
+      // A `.done` names its part too: text that came whole in it has its place even when no event opened the part.
+      case 'response.output_text.done':
         if (event.type === 'response.content_part.added' && event.part?.type !== 'output_text') return
         this.#text = placeOf(itemId, event.output_index, event.content_index ?? 0, 'response.output_text.delta', this.#text)
         return
       case 'response.reasoning_text.delta':
-        this.#reasoning = placeOf(itemId, event.output_index, event.content_index ?? 0, event.type, this.#reasoning)
+      case 'response.reasoning_text.done':
+        this.#reasoning = placeOf(itemId, event.output_index, event.content_index ?? 0, 'response.reasoning_text.delta', this.#reasoning)
         return
       case 'response.reasoning_summary_text.delta':
-        this.#reasoning = placeOf(itemId, event.output_index, event.summary_index ?? 0, event.type, this.#reasoning)
+      case 'response.reasoning_summary_text.done':
+        this.#reasoning = placeOf(itemId, event.output_index, event.summary_index ?? 0, 'response.reasoning_summary_text.delta', this.#reasoning)
         return
       default:
         return

@@ -119,14 +119,16 @@ export const suite = defineSuite('responses/dialect', (test) => {
     assert(!containsDsmlSentinel(failed.allText), 'no marker')
   })
 
-  test('a part whose text comes whole in its .done (no delta): kept when plain, cleaned when it holds markup, in every event that repeats it', () => {
+  test('a part whose text comes whole in its .done (no delta, with or without content_part.added first): kept when plain, cleaned when it holds markup, in every event that repeats it', () => {
     for (const [text, expected] of [['Hello world', 'Hello world'], [`Hi ${BASH}`, 'Hi ']] as const) {
-      const events = eventsOf(text).filter((event) => event.type !== 'response.output_text.delta')
-      const folded = foldResponses(repairResponses([frame(events)]).output)
-      assertEqual(folded.faults, [], 'well formed')
-      assert(!containsDsmlSentinel(folded.allText), 'no marker in any event')
-      const message = folded.output?.find((item) => item.type === 'message') as { content: Array<{ text: string }> }
-      assertEqual(message.content[0]!.text, expected, JSON.stringify(text))
+      for (const withPartAdded of [true, false]) {
+        const events = eventsOf(text).filter((event) => event.type !== 'response.output_text.delta' && (withPartAdded || event.type !== 'response.content_part.added'))
+        const folded = foldResponses(repairResponses([frame(events)]).output)
+        assertEqual(folded.faults, [], 'well formed')
+        assert(!containsDsmlSentinel(folded.allText), 'no marker in any event')
+        const message = folded.output?.find((item) => item.type === 'message') as { content: Array<{ text: string }> }
+        assertEqual(message.content[0]!.text, expected, `${JSON.stringify(text)}, content_part.added ${withPartAdded}`)
+      }
     }
   })
 
