@@ -20,7 +20,7 @@ import type { ChunkOrigin, Part } from '../parts/part.ts'
 import { isSseComment, type SseMessage } from '../sse/types.ts'
 import { COMPLETED, isCallItem, isResponsesEvent, type ResponsesEvent } from './types.ts'
 import { closeGroup, originOf } from '../sse/chunk-origin.ts'
-import { stringSpanAfter } from '../sse/plain-json-string.ts'
+import { afterOnlyKey, stringSpanAfter } from '../sse/plain-json-string.ts'
 
 export interface ResponsesDecoder {
   feed(message: SseMessage): Part[]
@@ -43,8 +43,8 @@ function partKey(event: ResponsesEvent, kind: 'content' | 'summary'): string {
 class Decoder implements ResponsesDecoder {
   /** The text parts some delta came for: a `.done` of any other carries its whole text itself. */
   #streamed = new Set<string>()
-  /** The last message fed when it was an output text delta, and its text. */
-  #textDelta: { message: SseMessage; text: string } | undefined = undefined
+  /** The last message fed when it was an output text delta, its text and its event. */
+  #textDelta: { message: SseMessage; text: string; event: ResponsesEvent } | undefined = undefined
 
   textSpan(message: SseMessage): readonly [number, number] | undefined {
     const last = this.#textDelta
@@ -53,15 +53,15 @@ class Decoder implements ResponsesDecoder {
   }
 
   counterSpan(message: SseMessage): readonly [number, number] | undefined {
-    if (this.#textDelta?.message !== message || isSseComment(message)) return undefined
+    const last = this.#textDelta
+    if (last?.message !== message || isSseComment(message) || typeof last.event.sequence_number !== 'number') return undefined
     const data = message.data
-    const key = '"sequence_number":'
-    const at = data.lastIndexOf(key)
-    if (at === -1) return undefined
-    const start = at + key.length
+    const start = afterOnlyKey(data, '"sequence_number":')
+    if (start === -1) return undefined
     let end = start
     while (end < data.length && data.charCodeAt(end) >= 0x30 && data.charCodeAt(end) <= 0x39) end++
-    return end > start ? [start, end] : undefined
+    // The digits are the event's own number, written plainly (no exponent, no leading zero).
+    return end > start && data.substring(start, end) === String(last.event.sequence_number) ? [start, end] : undefined
   }
 
   feed(message: SseMessage): Part[] {
@@ -78,7 +78,7 @@ class Decoder implements ResponsesDecoder {
     }
     const origin = originOf(message, event)
     if (!isResponsesEvent(event)) return closeGroup(origin, [{ type: 'passthrough', origin }])
-    if (event.type === 'response.output_text.delta' && typeof event.delta === 'string') this.#textDelta = { message, text: event.delta }
+    if (event.type === 'response.output_text.delta' && typeof event.delta === 'string') this.#textDelta = { message, text: event.delta, event }
     return closeGroup(origin, this.#parts(event, origin))
   }
 

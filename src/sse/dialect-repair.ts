@@ -23,7 +23,7 @@
 import type { Diagnostic } from '../dsml/types.ts'
 import { createPartRepair, type PartRepair, type PartRepairOptions } from '../parts/part-repair.ts'
 import type { Part } from '../parts/part.ts'
-import { BODY_PLAIN, BODY_PLAIN_ESCAPED, PlainStringScanner } from './plain-json-string.ts'
+import { BODY_PLAIN, BODY_PLAIN_ESCAPED, PlainStringScanner, stringBodyValue } from './plain-json-string.ts'
 import { createSseDecoderCore, type SseDecoderCore } from './sse-decoder.ts'
 import { encodeSseMessage } from './sse-encoder.ts'
 import { isSseComment, type SseMessage } from './types.ts'
@@ -88,16 +88,6 @@ const LINE_FEED = 0x0a
 
 function isDigit(code: number): boolean {
   return code >= 0x30 && code <= 0x39
-}
-
-/** A JSON string body's value, or undefined when it is not one. */
-function textOfBody(body: string): string | undefined {
-  try {
-    const value: unknown = JSON.parse(`"${body}"`)
-    return typeof value === 'string' ? value : undefined
-  } catch {
-    return undefined
-  }
 }
 
 export interface DialectRepair {
@@ -241,7 +231,7 @@ class Repair implements DialectRepair {
     if (found > BODY_PLAIN_ESCAPED) return false
     const encoder = this.#encoder
     if (encoder.forwarded === undefined) return true
-    const text = found === BODY_PLAIN ? source.substring(start, end) : textOfBody(source.substring(start, end))
+    const text = found === BODY_PLAIN ? source.substring(start, end) : stringBodyValue(source, start, end)
     return text !== undefined && encoder.forwarded(text, counter)
   }
 
@@ -252,10 +242,12 @@ class Repair implements DialectRepair {
     const span = this.#decoder.textSpan!(message)
     if (span === undefined) return
     const data = message.data
-    // One data line (a fixed part of a later read must hold no line break).
-    if (data.indexOf('\n') !== -1 || data.indexOf('\r') !== -1) return
+    // One data line (a fixed part of a later read must hold no line break), and no U+FFFD
+    // (bytes that were not UTF-8 must not be forwarded as they came).
+    if (data.indexOf('\n') !== -1 || data.indexOf('\r') !== -1 || data.indexOf('\uFFFD') !== -1) return
     const event = message.event
     const frame = event === undefined ? 'data: ' : `event: ${event}\ndata: `
+    if (frame.indexOf('\uFFFD') !== -1) return
     const counter = this.#decoder.counterSpan?.(message)
     if (counter === undefined) {
       this.#shape = { event, frame, before: data.slice(0, span[0]), middle: data.slice(span[1]), after: '', counted: false }

@@ -102,15 +102,28 @@ export class PlainStringScanner {
 }
 
 /**
- * The span `[start, end)` of the body of the JSON string that follows the
- * last `key` (its opening quote included, as in `"text":"`) in raw JSON
- * `data`, when that string's value is `text`; otherwise undefined. The codecs
- * use it to say where a text they decoded sits in its event (`textSpan`).
+ * Where the one occurrence of `key` (a key with its quotes and colon, as in
+ * `"sequence_number":`) ends in raw JSON `data`, or -1 when it occurs not
+ * once. Raw JSON holds a quote inside a string only escaped, so an
+ * occurrence is a real key; a single one is the key the caller decoded (an
+ * object at any depth that also had it would show it twice).
+ */
+export function afterOnlyKey(data: string, key: string): number {
+  const at = data.indexOf(key)
+  if (at === -1 || data.indexOf(key, at + key.length) !== -1) return -1
+  return at + key.length
+}
+
+/**
+ * The span `[start, end)` of the body of the JSON string after the one
+ * occurrence of `key` (its opening quote included, as in `"text":"`) in raw
+ * JSON `data`, when that string's value is `text`; otherwise undefined. The
+ * codecs use it to say where a text they decoded sits in its event
+ * (`textSpan`): a key that occurs once is the key they read it from.
  */
 export function stringSpanAfter(data: string, key: string, text: string): readonly [number, number] | undefined {
-  const at = data.lastIndexOf(key)
-  if (at === -1) return undefined
-  const start = at + key.length
+  const start = afterOnlyKey(data, key)
+  if (start === -1) return undefined
   // The string's closing quote: the first one no backslash escapes.
   let end = start
   let escaped = false
@@ -130,4 +143,26 @@ export function stringSpanAfter(data: string, key: string, text: string): readon
   } catch {
     return undefined
   }
+}
+
+/**
+ * The value of the JSON string body `data[start, end)` (the text between its
+ * quotes), or undefined when it is no string body: a raw quote or control
+ * character in it, or an escape JSON does not have. A body without escapes
+ * is its own value; one with escapes is read by `JSON.parse`.
+ */
+export function stringBodyValue(data: string, start: number, end: number): string | undefined {
+  for (let index = start; index < end; index++) {
+    const code = data.charCodeAt(index)
+    if (code === BACKSLASH) {
+      try {
+        const value: unknown = JSON.parse(`"${data.substring(start, end)}"`)
+        return typeof value === 'string' ? value : undefined
+      } catch {
+        return undefined
+      }
+    }
+    if (code === QUOTE || code < 0x20) return undefined
+  }
+  return data.substring(start, end)
 }

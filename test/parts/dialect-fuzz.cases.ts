@@ -54,8 +54,10 @@ const responsesEvent = fc.oneof(
 /** Text deltas that are mostly plain (non-ASCII, escapes, a tab), now and then markup or a `<`. */
 const deltaText = fc.constantFrom('hello', ' world', ' é — ü 漢字', 'tab\there', 'q"uote\\', '😀', LEAK.slice(0, 9), LEAK.slice(9), ' <')
 
-const anthropicDelta = fc.record({ type: fc.constant('content_block_delta'), index: fc.constantFrom(0, 0, 0, 1), delta: fc.record({ type: fc.constant('text_delta'), text: deltaText }) })
-const responsesDelta = fc.record({ type: fc.constant('response.output_text.delta'), item_id: fc.constant('m'), output_index: fc.constant(0), content_index: fc.constant(0), delta: deltaText, logprobs: fc.constant([]) })
+/** Now and then a field that nests the text's own key again (the shape must be cut at the text the decoder read). */
+const echo = (key: string): fc.Arbitrary<Record<string, string> | undefined> => fc.oneof({ weight: 3, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.record({ [key]: deltaText }) })
+const anthropicDelta = fc.record({ type: fc.constant('content_block_delta'), index: fc.constantFrom(0, 0, 0, 1), delta: fc.record({ type: fc.constant('text_delta'), text: deltaText }), meta: echo('text') })
+const responsesDelta = fc.record({ type: fc.constant('response.output_text.delta'), item_id: fc.constant('m'), output_index: fc.constant(0), content_index: fc.constant(0), delta: deltaText, logprobs: fc.constant([]), meta: echo('delta') })
 
 /** Events as SSE text, now and then malformed JSON or a comment, with or without the event name. */
 function sse(events: Array<Record<string, unknown>>, named: boolean[]): string {

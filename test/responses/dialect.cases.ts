@@ -171,6 +171,23 @@ export const suite = defineSuite('responses/dialect', (test) => {
     assert(fed < reads.length - 3, `deltas after the first plain one are not decoded (${fed} of ${reads.length} events decoded)`)
   })
 
+  test('text-delta shapes cut at the text the decoder read: a delta event that nests its own key again ("meta":{"delta":…}) is no shape, so the clean text its .done repeats is the deltas\' (with and without shapes, the same bytes)', () => {
+    const item = { item_id: 'm', output_index: 0, content_index: 0 }
+    const events: Event[] = [
+      { type: 'response.output_text.delta', ...item, delta: 'hi', meta: { delta: 'hi' } },
+      { type: 'response.output_text.delta', ...item, delta: 'hi', meta: { delta: 'yo' } },
+      { type: 'response.output_text.done', ...item, text: 'hihi' },
+    ]
+    const run = (shapes: boolean): string => {
+      const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({}), {}, { textDeltaShapes: shapes })
+      let output = ''
+      for (const read of frame(events).split(/(?<=\n\n)/)) output += core.feed(read) ?? core.text()
+      return output + core.end()
+    }
+    assertEqual(run(true), run(false))
+    assertEqual(run(true), frame(events), 'nothing to change: the stream as it came')
+  })
+
   test('fused ≡ composed: the six stages give the same bytes on every capture', async () => {
     for (const capture of captures) {
       const pieces = responsesEvents('t', 'm', tokenChunks(capture.input), 5, 1)
