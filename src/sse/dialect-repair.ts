@@ -74,9 +74,9 @@ const ALL_DIALECT_SHORTCUTS: DialectShortcuts = { textDeltaShapes: true }
 /** The last text delta forwarded as it came, cut around its text (and its number). */
 interface Shape {
   event: string | undefined
-  /** The event's lines up to its data: `event: NAME\ndata: `, or `data: `. */
-  frame: string
   before: string
+  /** The event's lines up to its data (`event: NAME\ndata: `, or `data: `), then `before`: how a whole read of the shape starts. */
+  readPrefix: string
   /** Between the text and the number (or, without a number, everything after the text). */
   middle: string
   /** After the number ('' without one). */
@@ -184,7 +184,11 @@ class Repair implements DialectRepair {
   #fitsMessage(message: SseMessage): boolean {
     const shape = this.#shape
     if (shape === undefined || isSseComment(message) || message.event !== shape.event || message.id !== undefined || message.retry !== undefined) return false
-    return this.#fitsShape(shape, message.data, 0, message.data.length)
+    const data = message.data
+    const before = shape.before
+    // Equality of substrings: faster than startsWith / endsWith in V8.
+    if (data.substring(0, before.length) !== before || !this.#parts.idle) return false
+    return this.#fitsShape(shape, data, before.length, data.length)
   }
 
   /**
@@ -195,22 +199,21 @@ class Repair implements DialectRepair {
    */
   #fitsRead(text: string): boolean {
     const shape = this.#shape!
-    const frame = shape.frame
+    // The frame and the data's fixed start, compared as one.
+    const prefix = shape.readPrefix
     const end = text.length - 2
-    if (end < frame.length || text.charCodeAt(end) !== LINE_FEED || text.charCodeAt(end + 1) !== LINE_FEED) return false
-    if (text.substring(0, frame.length) !== frame || !this.#sse.withinCap(text)) return false
-    return this.#fitsShape(shape, text, frame.length, end)
+    if (end < prefix.length || text.charCodeAt(end) !== LINE_FEED || text.charCodeAt(end + 1) !== LINE_FEED) return false
+    if (text.substring(0, prefix.length) !== prefix || !this.#parts.idle || !this.#sse.withinCap(text)) return false
+    return this.#fitsShape(shape, text, prefix.length, end)
   }
 
   /**
-   * Is `source` from `from` to `to` the shape's data with another plain text
-   * (and its own number), the pipeline idle, and does the encoder take it as
-   * it came?
+   * The pipeline idle and `source` before `start` the shape's fixed start
+   * (both checked by the caller): is `source` from `start` to `to` the rest
+   * of the shape's data with another plain text (and its own number), and
+   * does the encoder take it as it came?
    */
-  #fitsShape(shape: Shape, source: string, from: number, to: number): boolean {
-    const start = from + shape.before.length
-    // Equality of substrings: faster than startsWith / endsWith in V8.
-    if (start > to || source.substring(from, start) !== shape.before) return false
+  #fitsShape(shape: Shape, source: string, start: number, to: number): boolean {
     let end: number
     let counter: number | undefined
     if (shape.counted) {
@@ -226,7 +229,6 @@ class Repair implements DialectRepair {
       end = to - shape.middle.length
       if (end < start || source.substring(end, to) !== shape.middle) return false
     }
-    if (!this.#parts.idle) return false
     const found = this.#strings.readBody(source, start, end)
     if (found > BODY_PLAIN_ESCAPED) return false
     const encoder = this.#encoder
@@ -250,9 +252,11 @@ class Repair implements DialectRepair {
     if (frame.indexOf('\uFFFD') !== -1) return
     const counter = this.#decoder.counterSpan?.(message)
     if (counter === undefined) {
-      this.#shape = { event, frame, before: data.slice(0, span[0]), middle: data.slice(span[1]), after: '', counted: false }
+      const before = data.slice(0, span[0])
+      this.#shape = { event, before, readPrefix: frame + before, middle: data.slice(span[1]), after: '', counted: false }
     } else if (counter[0] >= span[1]) {
-      this.#shape = { event, frame, before: data.slice(0, span[0]), middle: data.slice(span[1], counter[0]), after: data.slice(counter[1]), counted: true }
+      const before = data.slice(0, span[0])
+      this.#shape = { event, before, readPrefix: frame + before, middle: data.slice(span[1], counter[0]), after: data.slice(counter[1]), counted: true }
     }
   }
 
