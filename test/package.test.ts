@@ -1,13 +1,29 @@
 // The built package: every "exports" entry exists, and the package imports by its own name.
 // Runs after `npm run build` (npm test builds first).
-import { existsSync, readFileSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const manifest = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as {
   exports: Record<string, string | { types: string; default: string }>
+  dependencies: Record<string, string>
   devDependencies: Record<string, string>
+  engines: { node: string }
+}
+
+/** `major.minor.patch` of a `>=x.y[.z]` range, or undefined for any other range. */
+function floorOf(range: string): [number, number, number] | undefined {
+  const match = /^>=\s*(\d+)(?:\.(\d+))?(?:\.(\d+))?$/.exec(range.trim())
+  return match === null ? undefined : [Number(match[1]), Number(match[2] ?? 0), Number(match[3] ?? 0)]
+}
+
+function atLeast(version: readonly number[], floor: readonly number[]): boolean {
+  for (let index = 0; index < 3; index++) if (version[index] !== floor[index]) return version[index]! > floor[index]!
+  return true
 }
 
 test('package.json exports: types first, then default, and every file is built', () => {
@@ -23,8 +39,32 @@ test('package.json exports: types first, then default, and every file is built',
 })
 
 test('every dependency is pinned exactly', () => {
-  for (const [name, version] of Object.entries(manifest.devDependencies)) expect(version, name).toMatch(/^\d+\.\d+\.\d+$/)
+  for (const [name, version] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) expect(version, name).toMatch(/^\d+\.\d+\.\d+$/)
 })
+
+test('engines tell the truth: every runtime dependency accepts the oldest Node the package claims', () => {
+  const floor = floorOf(manifest.engines.node)
+  expect(floor, `engines.node is a >= range: ${manifest.engines.node}`).toBeDefined()
+  for (const name of Object.keys(manifest.dependencies)) {
+    const dependency = JSON.parse(readFileSync(`${root}node_modules/${name}/package.json`, 'utf8')) as { engines?: { node?: string } }
+    const needs = dependency.engines?.node === undefined ? undefined : floorOf(dependency.engines.node)
+    if (dependency.engines?.node !== undefined) expect(needs, `${name} engines.node is a >= range: ${dependency.engines.node}`).toBeDefined()
+    if (needs !== undefined) expect(atLeast(floor!, needs), `${name} needs node ${dependency.engines!.node}; the package claims ${manifest.engines.node}`).toBe(true)
+  }
+})
+
+test('the packed package installs with --engine-strict on this Node and works by its name', () => {
+  const work = mkdtempSync(join(tmpdir(), 'dsml-streams-install-'))
+  try {
+    const packed = execFileSync('npm', ['pack', '--pack-destination', work, '--silent'], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop()!
+    writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'install-check', private: true, type: 'module' }))
+    execFileSync('npm', ['install', '--engine-strict', '--no-audit', '--no-fund', '--silent', join(work, packed)], { cwd: work, encoding: 'utf8' })
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', "import { sanitizeText } from 'dsml-streams'; console.log(sanitizeText('plain').text)"], { cwd: work, encoding: 'utf8' })
+    expect(out.trim()).toBe('plain')
+  } finally {
+    rmSync(work, { recursive: true, force: true })
+  }
+}, 120_000)
 
 test('the built package works through its own name', async () => {
   // A variable specifier: the type checker must not need dist/ (it runs before the build).

@@ -4,12 +4,15 @@
  * ending, one leading space stripped, an event not ended by a blank line
  * discarded at the end of the stream).
  *
- * The decoder owns two rules itself, so that it never has to guess the
+ * The decoder owns three rules itself, so that it never has to guess the
  * parser's private state: the one leading BOM a stream may start with is
- * stripped here (the parser is told at once that its own check is over), and
+ * stripped here (the parser is told at once that its own check is over);
  * line and event lengths are measured here (the parser checks its cap only
- * between reads). Knowing what it holds, the decoder can say when a read of
- * whole `data:` events may skip the parser.
+ * between reads); and line endings are made LF here (CRLF, even split across
+ * reads, and CR alike), so the parser never holds a CR to see whether an LF
+ * follows, and an event ended by CR comes out at once. Knowing what it
+ * holds, the decoder can say when a read of whole `data:` events may skip
+ * the parser.
  *
  * Bytes are decoded as UTF-8 here, so a character split across reads is fine.
  * Comments are kept (a gateway forwards `: keep-alive` as a heartbeat).
@@ -78,6 +81,18 @@ export function createSseDecoder(options: SseDecoderOptions = {}): SseDecoder {
 }
 
 const LINE_FEED = 0x0a
+const CARRIAGE_RETURNS = /\r\n?/g
+
+/**
+ * The read with every line ending as LF: CRLF and a lone CR alike, and the
+ * LF that completes a CRLF split across reads (the last read ended with its
+ * CR) dropped. Only the read is rewritten, never held text.
+ */
+function lineFeedsOnly(text: string, afterCarriageReturn: boolean): string {
+  const start = afterCarriageReturn && text.charCodeAt(0) === LINE_FEED ? 1 : 0
+  if (text.indexOf('\r', start) === -1) return start === 0 ? text : text.slice(1)
+  return text.slice(start).replace(CARRIAGE_RETURNS, '\n')
+}
 const STREAM: TextDecodeOptions = { stream: true }
 
 /** `event: ` at `at`. */
@@ -288,8 +303,9 @@ class Decoder implements SseDecoderCore {
     if (this.#failure) throw this.#failure
     this.#out = []
     if (text.length > 0) {
+      const afterCarriageReturn = this.#previousWasCarriageReturn
       this.#measure(text)
-      this.#parserNow().feed(text)
+      this.#parserNow().feed(lineFeedsOnly(text, afterCarriageReturn))
     }
     if (this.#failure) throw this.#failure
     this.#clean = this.#lineLength === 0 && this.#eventLength === 0 && !this.#previousWasCarriageReturn && this.#retry === undefined
