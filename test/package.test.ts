@@ -38,6 +38,18 @@ test('package.json exports: types first, then default, and every file is built',
   }
 })
 
+test('jsr.json matches package.json: the same version, and every subpath exported from its source', () => {
+  const jsr = JSON.parse(readFileSync(`${root}jsr.json`, 'utf8')) as { version: string; exports: Record<string, string> }
+  const npm = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as { version: string }
+  expect(jsr.version).toBe(npm.version)
+  expect(Object.keys(jsr.exports)).toEqual(Object.keys(manifest.exports).filter((subpath) => subpath !== './package.json'))
+  for (const [subpath, source] of Object.entries(jsr.exports)) {
+    const built = manifest.exports[subpath] as { default: string }
+    expect(source, subpath).toBe(built.default.replace('./dist/', './src/').replace(/\.mjs$/, '.ts'))
+    expect(existsSync(`${root}${source}`), source).toBe(true)
+  }
+})
+
 test('every dependency is pinned exactly', () => {
   for (const [name, version] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) expect(version, name).toMatch(/^\d+\.\d+\.\d+$/)
 })

@@ -160,8 +160,11 @@ function withoutHeaders(source: Headers, dropped: readonly string[]): Headers {
   return headers
 }
 
+/** What `new Headers(…)` takes (spelled so, since DOM's `HeadersInit` is not declared in a Node-only project). */
+export type HeaderFields = ConstructorParameters<typeof Headers>[0]
+
 /** An OpenAI-style JSON error response. */
-export function gatewayError(status: number, message: string, type: string, headers?: HeadersInit): Response {
+export function gatewayError(status: number, message: string, type: string, headers?: HeaderFields): Response {
   const responseHeaders = new Headers(headers)
   responseHeaders.set('content-type', 'application/json')
   return new Response(JSON.stringify({ error: { message, type, param: null, code: null } }), { status, headers: responseHeaders })
@@ -226,11 +229,11 @@ interface Dialect {
   sanitizeRequest: (body: Record<string, unknown>, options: SanitizeChatCompletionsRequestOptions) => Record<string, unknown>
   repairResponse: (response: Response, options: RepairChatCompletionsResponseOptions, body: Record<string, unknown>) => Promise<Response>
   /** An error response in the dialect's own shape. */
-  error: (status: number, message: string, type: string, headers?: HeadersInit) => Response
+  error: (status: number, message: string, type: string, headers?: HeaderFields) => Response
 }
 
 /** An Anthropic-style JSON error response. */
-function anthropicError(status: number, message: string, type: string, headers?: HeadersInit): Response {
+function anthropicError(status: number, message: string, type: string, headers?: HeaderFields): Response {
   const responseHeaders = new Headers(headers)
   responseHeaders.set('content-type', 'application/json')
   return new Response(JSON.stringify({ type: 'error', error: { type, message } }), { status, headers: responseHeaders })

@@ -7,4 +7,5 @@ export {
   type ChatCompletionsGatewayOptions,
   type GatewayForward,
   type GatewayUpstreamDialect,
+  type HeaderFields,
 } from './handler.ts'

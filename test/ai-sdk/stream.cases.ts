@@ -145,7 +145,7 @@ export const suite = defineSuite('ai-sdk/stream', (test) => {
     const empty = block([invoke('bash', [])])
     const input = `a ${empty} b`
     const wrapped = wrap(streamModel(streamOf(textParts(tokenChunks(input)))))
-    const bashSchema = { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } as const
+    const bashSchema: { type: 'object'; properties: Record<string, { type: 'string' }>; required: string[] } = { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] }
     const out = await modelParts(wrapped.model, callOptions([], { tools: [{ type: 'function', name: 'bash', inputSchema: bashSchema }] }))
     assertEqual(deltaText(out), 'a  b', 'text')
     assertEqual(toolCallsOf(out), [], 'no call')
