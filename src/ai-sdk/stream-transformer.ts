@@ -29,6 +29,7 @@ import type { Channel, Part as NeutralPart } from '../parts/part.ts'
 import { createPartRepair } from '../parts/part-repair.ts'
 import { CallIds } from './call-ids.ts'
 import { partRepairOptions, type DsmlMiddlewareDiagnostic, type ResolvedMiddlewareOptions } from './options.ts'
+import { StandardTransformStream } from '../standard-stream.ts'
 
 type Part = LanguageModelV4StreamPart
 
@@ -298,7 +299,7 @@ export function createDsmlStreamTransform(
   params: Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice'> | undefined,
 ): TransformStream<Part, Part> {
   const repair = createStreamRepair(resolved, params)
-  return new TransformStream<Part, Part>({
+  return new StandardTransformStream<Part, Part>({
     transform(part, controller) {
       for (const output of repair.push(part)) controller.enqueue(output)
     },

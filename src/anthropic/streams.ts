@@ -12,6 +12,7 @@ import type { SseMessage } from '../sse/types.ts'
 import { createAnthropicDecoder } from './decoder.ts'
 import { createAnthropicEncoder } from './encoder.ts'
 import { type AnthropicRepairOptions, createAnthropicRepair } from './repair.ts'
+import { StandardTransformStream } from '../standard-stream.ts'
 
 /**
  * @example
@@ -20,19 +21,19 @@ import { type AnthropicRepairOptions, createAnthropicRepair } from './repair.ts'
  * return new Response(upstream.body!.pipeThrough(new AnthropicRepairStream()), { headers: { 'content-type': 'text/event-stream' } })
  * ```
  */
-export class AnthropicRepairStream extends TransformStream<string | Uint8Array, Uint8Array> {
+export class AnthropicRepairStream extends StandardTransformStream<string | Uint8Array, Uint8Array> {
   constructor(options: AnthropicRepairOptions = {}) {
     super(repairTransformer(createAnthropicRepair(options)), undefined, ONE_CHUNK_AHEAD)
   }
 }
 
-export class AnthropicDecoderStream extends TransformStream<SseMessage, Part> {
+export class AnthropicDecoderStream extends StandardTransformStream<SseMessage, Part> {
   constructor() {
     super(decoderTransformer(createAnthropicDecoder()), undefined, ONE_CHUNK_AHEAD)
   }
 }
 
-export class AnthropicEncoderStream extends TransformStream<Part, SseMessage> {
+export class AnthropicEncoderStream extends StandardTransformStream<Part, SseMessage> {
   constructor() {
     super(encoderTransformer(createAnthropicEncoder()), undefined, ONE_CHUNK_AHEAD)
   }

@@ -4,8 +4,9 @@ import { ONE_CHUNK_AHEAD } from '../queuing.ts'
 import { decoderTransformer } from '../sse/dialect-streams.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { createChatCompletionsDecoder } from './decoder.ts'
+import { StandardTransformStream } from '../standard-stream.ts'
 
-export class ChatCompletionsDecoderStream extends TransformStream<SseMessage, Part> {
+export class ChatCompletionsDecoderStream extends StandardTransformStream<SseMessage, Part> {
   constructor() {
     super(decoderTransformer(createChatCompletionsDecoder()), undefined, ONE_CHUNK_AHEAD)
   }

@@ -13,6 +13,7 @@
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
 import { repairTransformer } from '../sse/dialect-streams.ts'
 import { type ChatCompletionsRepairOptions, createChatCompletionsRepairCore } from './repair.ts'
+import { StandardTransformStream } from '../standard-stream.ts'
 
 export interface ChatCompletionsRepairStreamOptions extends ChatCompletionsRepairOptions {}
 
@@ -23,7 +24,7 @@ export interface ChatCompletionsRepairStreamOptions extends ChatCompletionsRepai
  * return new Response(repaired, { headers: { 'content-type': 'text/event-stream' } })
  * ```
  */
-export class ChatCompletionsRepairStream extends TransformStream<string | Uint8Array, Uint8Array> {
+export class ChatCompletionsRepairStream extends StandardTransformStream<string | Uint8Array, Uint8Array> {
   constructor(options: ChatCompletionsRepairStreamOptions = {}) {
     super(
       repairTransformer(createChatCompletionsRepairCore(options)),

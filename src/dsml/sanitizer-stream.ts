@@ -7,6 +7,7 @@ import type { DsmlSanitizerOptions } from './options.ts'
 import { createDsmlSanitizer } from './sanitizer.ts'
 import type { DsmlSanitizer, SanitizerEvent } from './types.ts'
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
+import { StandardTransformStream } from '../standard-stream.ts'
 
 export interface DsmlSanitizerStreamOptions extends DsmlSanitizerOptions {}
 
@@ -16,7 +17,7 @@ export interface DsmlSanitizerStreamOptions extends DsmlSanitizerOptions {}
  * const events = textDeltas.pipeThrough(new DsmlSanitizerStream({ knownTools: ['bash'] }))
  * ```
  */
-export class DsmlSanitizerStream extends TransformStream<string, SanitizerEvent> {
+export class DsmlSanitizerStream extends StandardTransformStream<string, SanitizerEvent> {
   /** The engine behind the stream, for `noteNativeToolCall` and `heldChars`. */
   readonly sanitizer: DsmlSanitizer
 

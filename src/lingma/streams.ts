@@ -7,6 +7,7 @@ import type { Part } from '../parts/part.ts'
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
 import { createLingmaDecoder, type LingmaDecoderOptions } from './decoder.ts'
 import { createLingmaToChatCompletions, type LingmaToChatCompletionsOptions } from './to-chat-completions.ts'
+import { StandardTransformStream } from '../standard-stream.ts'
 
 /** Stateless, so every stream shares one. */
 const ENCODER = new TextEncoder()
@@ -20,7 +21,7 @@ const ENCODER = new TextEncoder()
  * })
  * ```
  */
-export class LingmaToChatCompletionsStream extends TransformStream<string | Uint8Array, Uint8Array> {
+export class LingmaToChatCompletionsStream extends StandardTransformStream<string | Uint8Array, Uint8Array> {
   constructor(options: LingmaToChatCompletionsOptions = {}) {
     const converter = createLingmaToChatCompletions(options)
     super(
@@ -40,7 +41,7 @@ export class LingmaToChatCompletionsStream extends TransformStream<string | Uint
   }
 }
 
-export class LingmaDecoderStream extends TransformStream<string | Uint8Array, Part> {
+export class LingmaDecoderStream extends StandardTransformStream<string | Uint8Array, Part> {
   constructor(options: LingmaDecoderOptions = {}) {
     const decoder = createLingmaDecoder(options)
     super(

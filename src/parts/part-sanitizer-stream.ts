@@ -7,6 +7,7 @@
 import type { Part } from './part.ts'
 import { createDsmlPartSanitizer, type DsmlPartSanitizer, type DsmlPartSanitizerOptions } from './part-sanitizer.ts'
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
+import { StandardTransformStream } from '../standard-stream.ts'
 
 export interface DsmlPartSanitizerStreamOptions extends DsmlPartSanitizerOptions {}
 
@@ -16,7 +17,7 @@ export interface DsmlPartSanitizerStreamOptions extends DsmlPartSanitizerOptions
  * const parts = messages.pipeThrough(new ChatCompletionsDecoderStream()).pipeThrough(new DsmlPartSanitizerStream())
  * ```
  */
-export class DsmlPartSanitizerStream extends TransformStream<Part, Part> {
+export class DsmlPartSanitizerStream extends StandardTransformStream<Part, Part> {
   /** The engines behind the stream, for `noteNativeToolCall` and `heldChars`. */
   readonly sanitizer: DsmlPartSanitizer
 

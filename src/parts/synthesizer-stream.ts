@@ -2,10 +2,11 @@
 import type { Part } from './part.ts'
 import { createToolCallSynthesizer, type ToolCallSynthesizerOptions } from './synthesizer.ts'
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
+import { StandardTransformStream } from '../standard-stream.ts'
 
 export interface ToolCallSynthesizerStreamOptions extends ToolCallSynthesizerOptions {}
 
-export class ToolCallSynthesizerStream extends TransformStream<Part, Part> {
+export class ToolCallSynthesizerStream extends StandardTransformStream<Part, Part> {
   constructor(options: ToolCallSynthesizerStreamOptions = {}) {
     const synthesizer = createToolCallSynthesizer(options)
     super({

@@ -12,6 +12,7 @@ import type { SseMessage } from '../sse/types.ts'
 import { createResponsesDecoder } from './decoder.ts'
 import { createResponsesEncoder } from './encoder.ts'
 import { type ResponsesRepairOptions, createResponsesRepair } from './repair.ts'
+import { StandardTransformStream } from '../standard-stream.ts'
 
 /**
  * @example
@@ -20,19 +21,19 @@ import { type ResponsesRepairOptions, createResponsesRepair } from './repair.ts'
  * return new Response(upstream.body!.pipeThrough(new ResponsesRepairStream()), { headers: { 'content-type': 'text/event-stream' } })
  * ```
  */
-export class ResponsesRepairStream extends TransformStream<string | Uint8Array, Uint8Array> {
+export class ResponsesRepairStream extends StandardTransformStream<string | Uint8Array, Uint8Array> {
   constructor(options: ResponsesRepairOptions = {}) {
     super(repairTransformer(createResponsesRepair(options)), undefined, ONE_CHUNK_AHEAD)
   }
 }
 
-export class ResponsesDecoderStream extends TransformStream<SseMessage, Part> {
+export class ResponsesDecoderStream extends StandardTransformStream<SseMessage, Part> {
   constructor() {
     super(decoderTransformer(createResponsesDecoder()), undefined, ONE_CHUNK_AHEAD)
   }
 }
 
-export class ResponsesEncoderStream extends TransformStream<Part, SseMessage> {
+export class ResponsesEncoderStream extends StandardTransformStream<Part, SseMessage> {
   constructor() {
     super(encoderTransformer(createResponsesEncoder()), undefined, ONE_CHUNK_AHEAD)
   }

@@ -2,6 +2,7 @@
 import { createSseDecoder, type SseDecoderOptions } from './sse-decoder.ts'
 import type { SseMessage } from './types.ts'
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
+import { StandardTransformStream } from '../standard-stream.ts'
 
 export interface SseDecoderStreamOptions extends SseDecoderOptions {}
 
@@ -11,7 +12,7 @@ export interface SseDecoderStreamOptions extends SseDecoderOptions {}
  * const messages = response.body!.pipeThrough(new SseDecoderStream())
  * ```
  */
-export class SseDecoderStream extends TransformStream<string | Uint8Array, SseMessage> {
+export class SseDecoderStream extends StandardTransformStream<string | Uint8Array, SseMessage> {
   constructor(options: SseDecoderStreamOptions = {}) {
     const decoder = createSseDecoder(options)
     super({

@@ -5,11 +5,12 @@
 import { encodeSseMessage } from './sse-encoder.ts'
 import type { SseMessage } from './types.ts'
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
+import { StandardTransformStream } from '../standard-stream.ts'
 
 /** Stateless, so every stream shares one. */
 const ENCODER = new TextEncoder()
 
-export class SseEncoderStream extends TransformStream<SseMessage, Uint8Array> {
+export class SseEncoderStream extends StandardTransformStream<SseMessage, Uint8Array> {
   constructor() {
     super({
       transform(message, controller) {
