@@ -43,6 +43,7 @@ import { sanitizeChatCompletionsRequest } from '../chat-completions/request.ts'
 import { repairChatCompletionsResponse, type RepairChatCompletionsResponseOptions } from '../chat-completions/response.ts'
 import { sanitizeText } from '../dsml/sanitize-text.ts'
 import { lingmaRequestOf } from '../lingma/request.ts'
+import { forwardClientAbort } from './client-abort.ts'
 import { repairLingmaResponse } from '../lingma/response.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 
@@ -106,8 +107,12 @@ export interface ChatCompletionsGatewayOptions
   onForward?: (forward: GatewayForward) => void
 }
 
-/** The gateway: a web-standard fetch handler. */
-export type ChatCompletionsGateway = (request: Request) => Promise<Response>
+/**
+ * The gateway: a web-standard fetch handler. `context` is what the platform
+ * passes beside the request (`Deno.serve`'s handler info, whose `completed`
+ * promise says when the client goes away; anything else is ignored).
+ */
+export type ChatCompletionsGateway = (request: Request, context?: unknown) => Promise<Response>
 
 const CHAT_PATHS = new Set(['/v1/chat/completions', '/chat/completions'])
 
@@ -341,7 +346,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
   // Misused engine options (a bad mode, preset, cap…) throw here, once, not on every request.
   sanitizeText('', configured === undefined ? repairOptions : { ...repairOptions, knownTools: configured })
 
-  async function proxy(dialect: Dialect, base: string, request: Request, url: URL): Promise<Response> {
+  async function proxy(dialect: Dialect, base: string, request: Request, context: unknown, url: URL): Promise<Response> {
     let body: unknown
     try {
       const text = await request.text()
@@ -374,12 +379,14 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     const headers = withoutHeaders(request.headers, DROPPED_REQUEST_HEADERS)
     headers.set('content-type', 'application/json')
     if (translated !== undefined) headers.set('accept', 'text/event-stream')
+    const clientAbort = forwardClientAbort(request, context)
     let upstreamResponse: Response
     try {
       const upstreamBody = translated === undefined ? JSON.stringify(forwarded) : translated.body
-      upstreamResponse = await send(new Request(target, { method: 'POST', headers, body: upstreamBody, signal: request.signal }))
+      upstreamResponse = await send(new Request(target, { method: 'POST', headers, body: upstreamBody, signal: clientAbort.signal }))
     } catch (error) {
-      if (request.signal.aborted) return dialect.error(499, 'The client closed the request.', 'client_closed_request')
+      clientAbort.settleWith(null)
+      if (clientAbort.left()) return dialect.error(499, 'The client closed the request.', 'client_closed_request')
       const reason = error instanceof Error ? error.message : String(error)
       return dialect.error(502, `The gateway could not reach the upstream at ${displayUpstream(base)}: ${reason}`, 'upstream_error')
     }
@@ -387,29 +394,29 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     const repairOptionsForRequest: RepairChatCompletionsResponseOptions = { ...forRequest, mode }
     if (onDiagnostic !== undefined) repairOptionsForRequest.onDiagnostic = (diagnostic) => onDiagnostic(diagnostic, request)
     const repaired = await dialect.repairResponse(upstreamResponse, repairOptionsForRequest, forwarded)
-    return new Response(repaired.body, {
+    return new Response(clientAbort.settleWith(repaired.body), {
       status: repaired.status,
       statusText: repaired.statusText,
       headers: withoutHeaders(repaired.headers, DROPPED_RESPONSE_HEADERS),
     })
   }
 
-  return async function gateway(request: Request): Promise<Response> {
+  return async function gateway(request: Request, context?: unknown): Promise<Response> {
     const url = new URL(request.url)
     const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname
     if (CHAT_PATHS.has(path)) {
       if (request.method !== 'POST') {
         return gatewayError(405, `Use POST for ${path}.`, 'invalid_request_error', { allow: 'POST' })
       }
-      return proxy(chatDialect, upstream, request, url)
+      return proxy(chatDialect, upstream, request, context, url)
     }
     if (MESSAGES_PATHS.has(path)) {
       if (request.method !== 'POST') return anthropicError(405, `Use POST for ${path}.`, 'invalid_request_error', { allow: 'POST' })
-      return proxy(ANTHROPIC_MESSAGES, anthropicUpstream, request, url)
+      return proxy(ANTHROPIC_MESSAGES, anthropicUpstream, request, context, url)
     }
     if (RESPONSES_PATHS.has(path)) {
       if (request.method !== 'POST') return gatewayError(405, `Use POST for ${path}.`, 'invalid_request_error', { allow: 'POST' })
-      return proxy(OPENAI_RESPONSES, upstream, request, url)
+      return proxy(OPENAI_RESPONSES, upstream, request, context, url)
     }
     if ((path === '/' || path === '/health') && (request.method === 'GET' || request.method === 'HEAD')) {
       const status = {

@@ -336,16 +336,58 @@ export const suite = defineSuite('gateway/handler', (test) => {
     assertEqual(await response.text(), body)
   })
 
-  test('the client request signal is passed upstream, so a client that leaves aborts the upstream call', async () => {
-    const upstream = recordingUpstream(() => sseResponse(['hi']))
+  test('a client that leaves mid-stream aborts the upstream call; one whose response completed does not (Deno aborts request.signal then), and the upstream never gets the request\'s own signal', async () => {
+    const upstream = recordingUpstream(() => sseResponse(['hi', ' there']))
     const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
-    const controller = new AbortController()
-    const response = await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }, { signal: controller.signal }))
-    await response.text()
-    const forwarded = upstream.calls[0]!.signal
-    assertEqual(forwarded.aborted, false)
-    controller.abort()
-    assertEqual(forwarded.aborted, true)
+    const leaving = new AbortController()
+    const cut = await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }, { signal: leaving.signal }))
+    const reader = cut.body!.getReader()
+    await reader.read()
+    leaving.abort()
+    assertEqual(upstream.calls[0]!.signal.aborted, true, 'the client left mid-stream: upstream aborted')
+    await reader.cancel()
+
+    const completing = new AbortController()
+    const done = await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }, { signal: completing.signal }))
+    await done.text()
+    const forwarded = upstream.calls[1]!.signal
+    assert(forwarded !== completing.signal, 'a signal of the gateway\'s own')
+    completing.abort()
+    assertEqual(forwarded.aborted, false, 'the response completed: the late abort reaches nothing')
+
+    const cancelling = new AbortController()
+    const cancelled = await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }, { signal: cancelling.signal }))
+    await cancelled.body!.cancel()
+    assertEqual(upstream.calls[2]!.signal.aborted, true, 'a cancelled body is a client that went away')
+  })
+
+  test('under Deno.serve (a second argument with a completed promise) request.signal is never read (Deno warns when it is): completed rejecting aborts the upstream, resolving does not', async () => {
+    const upstream = recordingUpstream(() => sseResponse(['hi', ' there']))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
+    const denoRequest = (): Request => {
+      const request = chatRequest({ model: 'm', stream: true, messages: [userTurn] })
+      Object.defineProperty(request, 'signal', {
+        get() {
+          throw new Error('request.signal was read')
+        },
+      })
+      return request
+    }
+    let clientGone: (reason: unknown) => void = () => {}
+    const gone = await gateway(denoRequest(), { completed: new Promise((_resolve, reject) => (clientGone = reject)) })
+    const reader = gone.body!.getReader()
+    await reader.read()
+    clientGone(new Error('the client went away'))
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    assertEqual(upstream.calls[0]!.signal.aborted, true, 'completed rejected: upstream aborted')
+    await reader.cancel()
+    let delivered: (value: unknown) => void = () => {}
+    const completed = new Promise((resolve) => (delivered = resolve))
+    const done = await gateway(denoRequest(), { completed })
+    await done.text()
+    delivered(undefined)
+    await new Promise((resolve) => setTimeout(resolve, 0))
+    assertEqual(upstream.calls[1]!.signal.aborted, false, 'completed resolved: nothing aborted')
   })
 
   test('a client that left before the upstream answered gets 499, not a 502 blaming the upstream', async () => {
