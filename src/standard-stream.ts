@@ -9,14 +9,30 @@
  * throws a `TypeError` that names the fix.
  */
 
+/**
+ * What the stages give `new TransformStream(…)`, spelled here: DOM's
+ * `Transformer` and `QueuingStrategy` are not declared in a Node-only
+ * TypeScript project, and these declarations must check there too.
+ */
+export interface StageTransformer<I, O> {
+  start?(controller: TransformStreamDefaultController<O>): void | PromiseLike<void>
+  transform?(chunk: I, controller: TransformStreamDefaultController<O>): void | PromiseLike<void>
+  flush?(controller: TransformStreamDefaultController<O>): void | PromiseLike<void>
+}
+
+export interface StageQueuingStrategy<T> {
+  highWaterMark?: number
+  size?(chunk: T): number
+}
+
 const FIX =
   'On Cloudflare Workers, set compatibility_date to "2022-11-30" or later, or add the compatibility flag "transformstream_enable_standard_constructor".'
 
 export class StandardTransformStream<I, O> extends TransformStream<I, O> {
-  constructor(transformer: Transformer<I, O>, writableStrategy?: QueuingStrategy<I>, readableStrategy?: QueuingStrategy<O>) {
+  constructor(transformer: StageTransformer<I, O>, writableStrategy?: StageQueuingStrategy<I>, readableStrategy?: StageQueuingStrategy<O>) {
     let started = false
     // A wrapper, not a spread: a transformer's methods may live on its prototype.
-    const wrapped: Transformer<I, O> = {
+    const wrapped: StageTransformer<I, O> = {
       start(controller) {
         started = true
         return transformer.start?.(controller)

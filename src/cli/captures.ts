@@ -4,14 +4,22 @@
 import { readFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import realCaptures from './leaks-real.json' with { type: 'json' }
 import type { LeakCapture } from './leaks-report.ts'
 import type { ReplayCapture } from './replay-upstream.ts'
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..')
 
-/** The real captures kept with the tests: the replay upstream serves these. */
+/** The real captures kept with the tests (`src/cli/leaks-real.json`), built into the command: the replay upstream serves these. */
+export function builtInCaptures(): Array<LeakCapture & ReplayCapture> {
+  return realCaptures as Array<LeakCapture & ReplayCapture>
+}
+
+export const BUILT_IN_CAPTURES = 'the 21 real captures of src/cli/leaks-real.json'
+
+/** The real captures kept with the tests, as a file (in a checkout). */
 export function defaultFixturePath(): string {
-  return resolve(root, 'test/fixtures/leaks-real.json')
+  return resolve(root, 'src/cli/leaks-real.json')
 }
 
 /** Every capture file the report reads by default: the first captures and the wild families. */

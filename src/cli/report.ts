@@ -3,7 +3,7 @@
  * prints what leaked and what was recovered. Node glue (src/cli/ is the one
  * place in src/ that may use node: modules).
  *
- * Usage: npm run report [-- --fixtures PATH ...]  (default: test/fixtures/leaks-real.json
+ * Usage: npm run report [-- --fixtures PATH ...]  (default: src/cli/leaks-real.json
  *        and leaks-wild-2.json; a capture's declared `tools` gate its calls)
  */
 import { resolve } from 'node:path'

@@ -7,6 +7,7 @@
  */
 import type { Part } from '../parts/part.ts'
 import type { SseMessage } from './types.ts'
+import type { StageTransformer } from '../standard-stream.ts'
 
 /** A fused repair core: repaired SSE text of a read, or `undefined` when it is the read as it came. */
 export interface RepairCore {
@@ -17,7 +18,7 @@ export interface RepairCore {
 /** Stateless, so every stream shares one. */
 const ENCODER = new TextEncoder()
 
-export function repairTransformer(core: RepairCore): Transformer<string | Uint8Array, Uint8Array> {
+export function repairTransformer(core: RepairCore): StageTransformer<string | Uint8Array, Uint8Array> {
   return {
     transform(chunk, controller) {
       const text = core.feed(chunk)
@@ -32,7 +33,7 @@ export function repairTransformer(core: RepairCore): Transformer<string | Uint8A
   }
 }
 
-export function decoderTransformer(decoder: { feed(message: SseMessage): Part[] }): Transformer<SseMessage, Part> {
+export function decoderTransformer(decoder: { feed(message: SseMessage): Part[] }): StageTransformer<SseMessage, Part> {
   return {
     transform(message, controller) {
       for (const part of decoder.feed(message)) controller.enqueue(part)
@@ -40,7 +41,7 @@ export function decoderTransformer(decoder: { feed(message: SseMessage): Part[] 
   }
 }
 
-export function encoderTransformer(encoder: { feed(part: Part): SseMessage[]; end(): SseMessage[] }): Transformer<Part, SseMessage> {
+export function encoderTransformer(encoder: { feed(part: Part): SseMessage[]; end(): SseMessage[] }): StageTransformer<Part, SseMessage> {
   return {
     transform(part, controller) {
       for (const message of encoder.feed(part)) controller.enqueue(message)

@@ -1,5 +1,5 @@
 /**
- * Every real capture in test/fixtures/leaks-real.json through the AI SDK
+ * Every real capture in src/cli/leaks-real.json through the AI SDK
  * middleware, with the real `ai` package:
  * - streamed token-wise (`tokenChunks`: the marker arrives as `<`, bar,
  *   `DSML`, bar, …) through `streamText` with the expected tools declared;

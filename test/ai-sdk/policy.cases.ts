@@ -8,7 +8,7 @@
  */
 import { dsmlMiddleware } from '../../src/ai-sdk/index.ts'
 import { streamText } from 'ai'
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { block, eos, invoke, leaksMarkup, param, tokenChunks } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'

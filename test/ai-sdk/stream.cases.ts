@@ -10,7 +10,7 @@
  * "re-emitted as text", this library's policy (DESIGN.md §5.2) removes the
  * markup and reports it instead; those rows assert that.
  */
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
 import { assert, assertEqual } from '../support/assert.ts'
 import { codePoints, piecesOf } from '../support/chunking.ts'
 import { block, dialect, invoke, leaksMarkup, marker, open, param, tokenChunks } from '../support/dsml-builders.ts'

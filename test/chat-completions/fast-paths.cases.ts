@@ -25,7 +25,7 @@
  * split across chunks. Marker bytes are built at run time from escapes.
  */
 import fc from 'fast-check'
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
 import { decodeChatCompletionsMessage } from '../../src/chat-completions/decoder.ts'
 import { CHUNK_OTHER, CHUNK_PLAIN, CHUNK_SHAPED, createChunkReader } from '../../src/chat-completions/plain-chunk.ts'
 import { disturbsIdleSanitizer } from '../../src/dsml/sanitizer.ts'

@@ -1,6 +1,6 @@
 /**
  * Every recorded upstream SSE fixture in test/fixtures/sse/ (built from the
- * real captures in test/fixtures/leaks-real.json by
+ * real captures in src/cli/leaks-real.json by
  * test/fixtures/build-sse-fixtures.ts; the Cherry Studio capture keeps its
  * real delta boundaries) through the Chat Completions repair:
  *

@@ -5,7 +5,7 @@
  * every reading; the same behaviour at the edges: upstream failure, a repair
  * error (the SSE buffer cap), the consumer cancelling, lazy reads.
  */
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
 import { repairChatCompletionsBody } from '../../src/chat-completions/repair-body.ts'
 import { StreamLimitError } from '../../src/sse/errors.ts'
 import { assert, assertEqual } from '../support/assert.ts'

@@ -1,6 +1,6 @@
 /** The `npm run report` report over the real captures. */
 import { type LeakCapture, markerSpellings, renderReport, reportRow } from '../../src/cli/leaks-report.ts'
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
 import { assert, assertEqual } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
 

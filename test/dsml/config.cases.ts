@@ -18,7 +18,7 @@ import { assertChunkInvariant, callsOf, codePoints, normalizeEvents, runChunks, 
 import { block, close, dialect, invoke, leaksMarkup, marker, open, param } from '../support/dsml-builders.ts'
 import { analyse, expectOutcome, kindsOf, type CallShape } from '../support/dsml-checks.ts'
 import { defineSuite } from '../support/harness.ts'
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
 
 type RescueName = keyof Required<DsmlRescues>
 

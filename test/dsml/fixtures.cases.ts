@@ -1,5 +1,5 @@
 /**
- * Every real capture in test/fixtures/leaks-real.json: expected calls and
+ * Every real capture in src/cli/leaks-real.json: expected calls and
  * text whole (sanitizeText, parseDsml), split at every offset and one code
  * point at a time (assertChunkInvariant), conservation at every split, and,
  * for captures that carry their real `chunks`, fed exactly those chunks.
@@ -28,7 +28,7 @@ import { assertChunkInvariant, callsOf, normalizeEvents, reassemble, runChunks, 
 import { leaksMarkup } from '../support/dsml-builders.ts'
 import { expectOutcome, type CallShape } from '../support/dsml-checks.ts'
 import { defineSuite } from '../support/harness.ts'
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
 
 interface Capture {
   id: string

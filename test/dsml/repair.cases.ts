@@ -11,7 +11,7 @@ import { callsOf, textOf } from '../support/chunking.ts'
 import { EOS_VARIANTS, block, close, dialect, eos, invoke, marker, open, param } from '../support/dsml-builders.ts'
 import { essentials, expectOutcome, kindsOf } from '../support/dsml-checks.ts'
 import { defineSuite } from '../support/harness.ts'
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
 
 const BASH = { name: 'bash', arguments: { command: 'ls -la' } }
 const bashBlock = (): string => block([invoke('bash', [param('command', 'ls -la')])])

@@ -16,7 +16,7 @@ import { repairChatCompletionsResponse } from '../../src/chat-completions/respon
 import { createNodeListener } from '../../src/cli/node-bridge.ts'
 import { replayDeltas, type ReplayCapture } from '../../src/cli/replay-upstream.ts'
 import { createChatCompletionsGateway } from '../../src/gateway/index.ts'
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
 import { hasMarker, readSseText, shapes } from './support.ts'
 
 interface Capture extends ReplayCapture {
@@ -111,9 +111,9 @@ function post(url: string, body: unknown, signal?: AbortSignal): Promise<Respons
   return fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body), ...(signal ? { signal } : {}) })
 }
 
-/** `node --import tsx src/cli/main.ts --port 0 ...args`, with its output collected. */
+/** `node --import tsx src/cli/bin.ts serve --port 0 ...args`, with its output collected. */
 function startCli(args: string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', '--port', '0', ...args], {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'serve', '--port', '0', ...args], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, ...env },
@@ -198,7 +198,7 @@ describe('loopback over 127.0.0.1', () => {
   })
 
   test('npm start: the real CLI prints its address, answers the printed curl request with tool_calls, logs it, and stops on SIGINT', async () => {
-    const { child, waitFor, output } = startCli(['--fixtures', 'test/fixtures/leaks-real.json'], { DSML_UPSTREAM: '' })
+    const { child, waitFor, output } = startCli(['--fixtures', 'src/cli/leaks-real.json'], { DSML_UPSTREAM: '' })
     const base = (await waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!
     const curl = (await waitFor(/curl -sN (\S+) -H 'content-type: application\/json' -d '(.+)'/))
     expect(curl[1]).toBe(`${base}/v1/chat/completions`)

@@ -12,7 +12,7 @@ import {
 } from '../../src/cli/replay-upstream.ts'
 import { createChatCompletionsGateway } from '../../src/gateway/index.ts'
 import { decodeLingmaBody, LINGMA_CHAT_PATH } from '../../src/lingma/index.ts'
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
 import { fold, textOf, toolUses } from '../anthropic/support.ts'
 import { foldResponses } from '../responses/support.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'

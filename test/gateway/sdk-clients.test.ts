@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { createNodeListener } from '../../src/cli/node-bridge.ts'
 import { createReplayUpstream, type ReplayCapture } from '../../src/cli/replay-upstream.ts'
 import { createChatCompletionsGateway } from '../../src/gateway/index.ts'
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
 import { hasMarker } from './support.ts'
 
 interface Capture extends ReplayCapture {

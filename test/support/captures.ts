@@ -1,6 +1,6 @@
-/** The real captured leaks (`test/fixtures/leaks-real.json`, copied from the shared fixtures), typed. */
+/** The real captured leaks (`src/cli/leaks-real.json`, copied from the shared fixtures), typed. */
 import type { DeclaredTool } from '../../src/dsml/tool-schema.ts'
-import leaks from '../fixtures/leaks-real.json' with { type: 'json' }
+import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
 
 export interface Capture {
   id: string

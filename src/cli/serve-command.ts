@@ -1,11 +1,11 @@
 /**
- * `npm start`: the local gateway. Serves `createChatCompletionsGateway` on
+ * `dsml-streams serve` (what `npm start` runs): the local gateway. Serves `createChatCompletionsGateway` on
  * http://127.0.0.1:8787 through a node:http bridge. With `--upstream URL` (or
  * `DSML_UPSTREAM`) it proxies to that API; with neither it answers from the
  * built-in replay upstream (real captured leaks), in-process through the
  * gateway's injectable `fetch`. Node glue (src/cli/ may use node: modules).
  *
- * Usage: npm start -- [--port 8787] [--host 127.0.0.1] [--upstream URL] [--upstream-dialect lingma]
+ * Usage: dsml-streams serve [--port 8787] [--host 127.0.0.1] [--upstream URL] [--upstream-dialect lingma]
  *                     [--mode recover|strip|off] [--preset relaxed|strict]
  *                     [--known-tools a,b] [--fixtures PATH] [--delay MS]
  */
@@ -15,11 +15,11 @@ import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Diagnostic } from '../dsml/types.ts'
 import { type ChatCompletionsGateway, createChatCompletionsGateway, type ChatCompletionsGatewayOptions } from '../gateway/handler.ts'
-import { defaultFixturePath, readCaptures } from './captures.ts'
+import { BUILT_IN_CAPTURES, builtInCaptures, readCaptures } from './captures.ts'
 import { createNodeListener, type ExchangeSummary } from './node-bridge.ts'
 import { createReplayUpstream, DEFAULT_REPLAY_CAPTURE, type ReplayUpstream } from './replay-upstream.ts'
 
-const USAGE = `Usage: npm start -- [options]
+export const SERVE_USAGE = `Usage: dsml-streams serve [options]   (npm start -- [options] in a checkout)
 
 Runs a local gateway that proxies POST /v1/chat/completions (and Anthropic's
 POST /v1/messages) to an upstream and repairs leaked DSML tool calls in the
@@ -61,7 +61,7 @@ interface RequestLog {
 }
 
 function fail(message: string): never {
-  console.error(`dsml-streams gateway: ${message}\n\n${USAGE}`)
+  console.error(`dsml-streams gateway: ${message}\n\n${SERVE_USAGE}`)
   process.exit(2)
 }
 
@@ -118,7 +118,7 @@ function parseCli(argv: string[]) {
     mode: mode as 'recover' | 'strip' | 'off',
     preset: preset as 'relaxed' | 'strict',
     knownTools,
-    fixtures: parsed.fixtures === undefined ? defaultFixturePath() : resolve(parsed.fixtures),
+    fixtures: parsed.fixtures === undefined ? undefined : resolve(parsed.fixtures),
     delay,
   }
 }
@@ -148,10 +148,10 @@ function curlCommand(base: string, replay: boolean, route: 'chat' | 'messages'):
   return `curl -sN ${base}/v1/${route === 'chat' ? 'chat/completions' : 'messages'} -H 'content-type: application/json'${auth} -d '${JSON.stringify(body)}'`
 }
 
-function main(): void {
-  const cli = parseCli(process.argv.slice(2))
+export function serve(argv: string[]): void {
+  const cli = parseCli(argv)
   if (cli.help) {
-    console.log(USAGE)
+    console.log(SERVE_USAGE)
     return
   }
 
@@ -184,10 +184,15 @@ function main(): void {
   }
   let replay: ReplayUpstream | undefined
   if (cli.upstream === undefined) {
-    const captures = readCaptures(cli.fixtures)
+    let captures: ReturnType<typeof builtInCaptures>
+    try {
+      captures = cli.fixtures === undefined ? builtInCaptures() : readCaptures(cli.fixtures)
+    } catch (error) {
+      fail(`cannot read --fixtures ${cli.fixtures}: ${error instanceof Error ? error.message : String(error)}`)
+    }
     replay = createReplayUpstream(captures, { delayMs: cli.delay })
     options.fetch = replay
-    upstreamLabel = `built-in replay of ${captures.length} real captured leaks (${cli.fixtures}); the request's "model" picks a capture, default ${DEFAULT_REPLAY_CAPTURE}`
+    upstreamLabel = `built-in replay of ${captures.length} real captured leaks (${cli.fixtures ?? BUILT_IN_CAPTURES}); the request's "model" picks a capture, default ${DEFAULT_REPLAY_CAPTURE}`
   } else {
     upstreamLabel = cli.anthropicUpstream === undefined ? cli.upstream : `${cli.upstream} (Messages: ${cli.anthropicUpstream})`
   }
@@ -247,5 +252,3 @@ function main(): void {
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
 }
-
-main()

@@ -1,0 +1,94 @@
+#!/usr/bin/env node
+/**
+ * The `dsml-streams` command: `serve` (the gateway, what `npm start` runs),
+ * `sanitize` (repair a file or standard input), `replay` (the replay upstream
+ * on its own). Bad usage or input gives one line on stderr and a non-zero
+ * exit, never a stack trace. Node glue.
+ */
+import { readFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { replay } from './replay-command.ts'
+import { detectFormat, type InputFormat, sanitizeInput, SANITIZE_USAGE } from './sanitize-command.ts'
+import { serve } from './serve-command.ts'
+
+const USAGE = `Usage: dsml-streams <command> [options]
+
+Repairs LLM output in which DeepSeek models leak tool calls as DSML markup.
+
+Commands:
+  serve      run the repairing gateway (Chat Completions, Messages, Responses)
+  sanitize   repair a file or standard input (text, SSE or JSON) and print it
+  replay     serve real captured leaks as an upstream, with no key
+
+dsml-streams <command> --help shows a command's options.
+`
+
+const FORMATS: readonly string[] = ['auto', 'text', 'sse', 'json']
+
+/** One line on stderr, then exit: 2 for bad usage, 1 for bad input. */
+function fail(command: string, message: string, code: 1 | 2): never {
+  console.error(`dsml-streams ${command}: ${message}${code === 2 ? ' (--help for usage)' : ''}`)
+  process.exit(code)
+}
+
+function sanitizeCommand(argv: string[]): void {
+  let parsed
+  try {
+    parsed = parseArgs({
+      args: argv,
+      options: { format: { type: 'string' }, json: { type: 'boolean' }, 'known-tools': { type: 'string' }, mode: { type: 'string' }, help: { type: 'boolean' } },
+      strict: true,
+      allowPositionals: true,
+    })
+  } catch (error) {
+    fail('sanitize', error instanceof Error ? error.message : String(error), 2)
+  }
+  const { values, positionals } = parsed
+  if (values.help === true) {
+    console.log(SANITIZE_USAGE)
+    return
+  }
+  if (positionals.length > 1) fail('sanitize', `one FILE at most, got ${positionals.length}`, 2)
+  const format = values.format ?? 'auto'
+  if (!FORMATS.includes(format)) fail('sanitize', `--format must be auto, text, sse or json, got ${format}`, 2)
+  const mode = values.mode ?? 'recover'
+  if (mode !== 'recover' && mode !== 'strip') fail('sanitize', `--mode must be recover or strip, got ${mode}`, 2)
+  const file = positionals[0] ?? '-'
+  let input: string
+  try {
+    input = readFileSync(file === '-' ? 0 : file, 'utf8')
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    fail('sanitize', `cannot read ${file === '-' ? 'standard input' : file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : error instanceof Error ? error.message : String(error)}`, 1)
+  }
+  const knownTools = values['known-tools']?.split(',').map((name) => name.trim()).filter((name) => name !== '')
+  try {
+    const outcome = sanitizeInput(input, format === 'auto' ? detectFormat(input) : (format as InputFormat), { mode: mode as 'recover' | 'strip', ...(knownTools === undefined ? {} : { knownTools }) }, values.json === true)
+    process.stdout.write(outcome.output)
+    console.error(outcome.summary)
+  } catch (error) {
+    fail('sanitize', error instanceof Error ? error.message : String(error), 1)
+  }
+}
+
+const [command, ...rest] = process.argv.slice(2)
+switch (command) {
+  case 'serve':
+    serve(rest)
+    break
+  case 'sanitize':
+    sanitizeCommand(rest)
+    break
+  case 'replay':
+    replay(rest)
+    break
+  case undefined:
+  case '--help':
+  case '-h':
+  case 'help':
+    console.log(USAGE)
+    break
+  default:
+    fail(command, `no such command (commands: serve, sanitize, replay)`, 2)
+}
+
