@@ -8,7 +8,7 @@
 import type { LanguageModelV4, LanguageModelV4StreamPart } from '@ai-sdk/provider'
 import { jsonSchema, streamText, tool, wrapLanguageModel } from 'ai'
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test'
-import { dsmlMiddleware } from '../src/ai-sdk/index.ts'
+import { dsmlMiddleware } from 'dsml-streams/ai-sdk'
 import { openAICompatibleModel } from './support/openai-compatible-model.ts'
 
 function mockModel(): LanguageModelV4 {

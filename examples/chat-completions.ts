@@ -8,7 +8,7 @@ import {
   SseDecoderStream,
   SseEncoderStream,
   ToolCallSynthesizerStream,
-} from '../src/index.ts'
+} from 'dsml-streams'
 
 // A leaking upstream: DeepSeek-style chunks whose content is DSML (‹DSML› = U+FF5C "DSML" U+FF5C).
 const m = '\uFF5CDSML\uFF5C'

@@ -1,6 +1,6 @@
 // Repair stored assistant text: remove leaked DSML, recover the calls it held.
 // Run: npx tsx examples/sanitize-stored-text.ts
-import { sanitizeText } from '../src/index.ts'
+import { sanitizeText } from 'dsml-streams'
 
 // Marker bytes are built at run time, never written literally: ‹DSML› = U+FF5C "DSML" U+FF5C.
 const m = '\uFF5CDSML\uFF5C'

@@ -1,6 +1,6 @@
 // Repair a live text stream: model deltas in, clean text and tool calls out.
 // Run: npx tsx examples/stream.ts
-import { DsmlSanitizerStream, type SanitizerEvent } from '../src/index.ts'
+import { DsmlSanitizerStream, type SanitizerEvent } from 'dsml-streams'
 
 const m = '\uFF5C\uFF5CDSML\uFF5C\uFF5C' // doubled bars, as in a real Cherry Studio capture
 const deltas = ['I will search for that.', '\n\n<', `${m}tool_calls>\n<`, `${m}invoke name="web_search">\n<`,
