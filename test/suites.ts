@@ -24,6 +24,7 @@ import * as chatCompletionsRequestTools from './chat-completions/request-tools.c
 import * as chatCompletionsRequest from './chat-completions/request.cases.ts'
 import * as chatCompletionsResponse from './chat-completions/response.cases.ts'
 import * as cliLeaksReport from './cli/leaks-report.cases.ts'
+import * as composition from './composition.cases.ts'
 import * as dsmlArguments from './dsml/arguments.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
 import * as dsmlFamilies from './dsml/families.cases.ts'
@@ -87,6 +88,7 @@ const modules: Record<string, CasesModule> = {
   './chat-completions/request.cases.ts': chatCompletionsRequest,
   './chat-completions/response.cases.ts': chatCompletionsResponse,
   './cli/leaks-report.cases.ts': cliLeaksReport,
+  './composition.cases.ts': composition,
   './dsml/arguments.cases.ts': dsmlArguments,
   './dsml/config.cases.ts': dsmlConfig,
   './dsml/families.cases.ts': dsmlFamilies,
