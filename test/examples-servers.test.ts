@@ -2,43 +2,23 @@
 // Node, examples/deno-serve.ts on Deno, examples/bun-serve.ts on Bun, each importing the built
 // package by name and proxying to `dsml-streams replay` over loopback. A real capture goes through
 // each and comes back with its calls as tool_calls and no marker. Runs after `npm run build`.
-import { type ChildProcess, spawn } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readSseText } from './gateway/support.ts'
+import { CHERRY_REQUEST, root, startReplay, startServing, stopAll } from './support/processes.ts'
 
-const root = fileURLToPath(new URL('..', import.meta.url))
-const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { bin: Record<string, string>; exports: Record<string, string | { default: string }> }
+const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { default: string }> }
 const work = mkdtempSync(join(tmpdir(), 'dsml-streams-examples-'))
-const children: ChildProcess[] = []
 let upstream = ''
 
-/** Starts a process and resolves with the first `http://…` URL it prints. */
-function start(command: string, args: string[], env: Record<string, string> = {}): Promise<{ url: string; output: () => string }> {
-  const child = spawn(command, args, { cwd: root, env: { ...process.env, ...env } })
-  children.push(child)
-  let output = ''
-  return new Promise((resolve, reject) => {
-    const read = (data: Buffer): void => {
-      output += data.toString()
-      const found = /http:\/\/127\.0\.0\.1:\d+/.exec(output)
-      if (found !== null) resolve({ url: found[0], output: () => output })
-    }
-    child.stdout!.on('data', read)
-    child.stderr!.on('data', read)
-    child.on('exit', (code) => reject(new Error(`${command} ${args.join(' ')} exited ${code}: ${output}`)))
-  })
-}
-
 beforeAll(async () => {
-  upstream = (await start(process.execPath, [join(root, manifest.bin['dsml-streams']!), 'replay', '--port', '0'])).url
+  upstream = (await startReplay()).url
 }, 30_000)
 
 afterAll(() => {
-  for (const child of children) child.kill('SIGKILL')
+  stopAll()
   rmSync(work, { recursive: true, force: true })
 })
 
@@ -63,12 +43,8 @@ const RUNTIMES: Array<[string, () => [string, string[]]]> = [
 for (const [name, command] of RUNTIMES) {
   test(`${name}: a real capture comes back with its calls as tool_calls, no marker, no warning`, async () => {
     const [executable, args] = command()
-    const server = await start(executable, args, { DSML_UPSTREAM: `${upstream}/v1`, PORT: '0' })
-    const response = await fetch(`${server.url}/v1/chat/completions`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'cherry-14747-captured-sse-deltas', stream: true, messages: [{ role: 'user', content: 'go' }] }),
-    })
+    const server = await startServing(executable, args, { DSML_UPSTREAM: `${upstream}/v1`, PORT: '0' })
+    const response = await fetch(`${server.url}/v1/chat/completions`, CHERRY_REQUEST)
     const seen = readSseText(await response.text())
     expect(seen.calls.map((call) => call.name)).toEqual(['builtin_web_search', 'builtin_web_search'])
     expect(seen.finishReasons).toEqual(['tool_calls'])
