@@ -16,8 +16,9 @@ import { parseArgs } from 'node:util'
 import type { Diagnostic } from '../dsml/types.ts'
 import { type ChatCompletionsGateway, createChatCompletionsGateway, type ChatCompletionsGatewayOptions } from '../gateway/handler.ts'
 import { BUILT_IN_CAPTURES, builtInCaptures, readCaptures } from './captures.ts'
+import { createChatPageRoutes } from './chat-page-routes.ts'
 import { createNodeListener, type ExchangeSummary } from './node-bridge.ts'
-import { createReplayUpstream, DEFAULT_REPLAY_CAPTURE, type ReplayUpstream } from './replay-upstream.ts'
+import { createReplayUpstream, DEFAULT_REPLAY_CAPTURE, type ReplayUpstream, type ReplayUpstreamOptions } from './replay-upstream.ts'
 
 export const SERVE_USAGE = `Usage: dsml-streams serve [options]   (npm start -- [options] in a checkout)
 
@@ -46,6 +47,8 @@ response and in the request history.
                        (default: the tools each request declares)
   --fixtures PATH      captures for the replay upstream
   --delay MS           replay: wait MS between SSE events (default 0)
+  --created SECONDS    replay: the "created" time of every completion (default:
+                       now), for output that is the same on every run
   --help               this text
 `
 
@@ -82,6 +85,7 @@ function parseCli(argv: string[]) {
         prevent: { type: 'boolean' },
         fixtures: { type: 'string' },
         delay: { type: 'string' },
+        created: { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -92,6 +96,8 @@ function parseCli(argv: string[]) {
   }
   const port = Number(parsed.port ?? process.env.PORT ?? 8787)
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${parsed.port}`)
+  const created = parsed.created === undefined ? undefined : Number(parsed.created)
+  if (created !== undefined && !Number.isSafeInteger(created)) fail(`--created must be a whole number of seconds, got ${parsed.created}`)
   const delay = Number(parsed.delay ?? 0)
   if (!Number.isFinite(delay) || delay < 0) fail(`--delay must be a number of milliseconds, got ${parsed.delay}`)
   const mode = parsed.mode ?? 'recover'
@@ -120,7 +126,12 @@ function parseCli(argv: string[]) {
     knownTools,
     fixtures: parsed.fixtures === undefined ? undefined : resolve(parsed.fixtures),
     delay,
+    created,
   }
+}
+
+function replayOptions(cli: { delay: number; created: number | undefined }): ReplayUpstreamOptions {
+  return cli.created === undefined ? { delayMs: cli.delay } : { delayMs: cli.delay, created: cli.created }
 }
 
 function formatLog(summary: ExchangeSummary, log: RequestLog | undefined): string {
@@ -190,7 +201,7 @@ export function serve(argv: string[]): void {
     } catch (error) {
       fail(`cannot read --fixtures ${cli.fixtures}: ${error instanceof Error ? error.message : String(error)}`)
     }
-    replay = createReplayUpstream(captures, { delayMs: cli.delay })
+    replay = createReplayUpstream(captures, replayOptions(cli))
     options.fetch = replay
     upstreamLabel = `built-in replay of ${captures.length} real captured leaks (${cli.fixtures ?? BUILT_IN_CAPTURES}); the request's "model" picks a capture, default ${DEFAULT_REPLAY_CAPTURE}`
   } else {
@@ -204,8 +215,12 @@ export function serve(argv: string[]): void {
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error))
   }
+  // The chat page at /, whatever the upstream: its left pane reads the replay of real leaks, raw.
+  const page = createChatPageRoutes(replay ?? createReplayUpstream(builtInCaptures(), replayOptions(cli)))
   // With the replay upstream, GET /captures (or /v1/captures) lists what it can replay.
   const handler = async (request: Request): Promise<Response> => {
+    const pageResponse = page(request)
+    if (pageResponse !== undefined) return pageResponse
     const path = new URL(request.url).pathname.replace(/\/+$/, '')
     if (replay !== undefined && request.method === 'GET' && (path === '/captures' || path === '/v1/captures')) return replay(request)
     return gateway(request)
@@ -230,6 +245,7 @@ export function serve(argv: string[]): void {
     const host = address.family === 'IPv6' ? `[${address.address}]` : address.address
     const base = `http://${host}:${address.port}`
     console.log(`dsml-streams gateway listening on ${base}`)
+    console.log(`chat page (the repair, live, in your browser): ${base}/`)
     console.log(`upstream: ${upstreamLabel}`)
     console.log(`mode: ${cli.mode}, preset: ${cli.preset}${cli.knownTools ? `, known tools: ${cli.knownTools.join(', ')}` : ''}`)
     console.log(`\ntry it:\n  ${curlCommand(base, cli.upstream === undefined, 'chat')}\n`)
