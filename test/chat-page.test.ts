@@ -1,27 +1,34 @@
-// The chat page in a real browser: Chromium (Debian's, at /usr/bin/chromium; .ci/run installs it)
-// driven by playwright-core, against the built `dsml-streams serve`. A message is sent for a real
-// capture; while it streams, a MutationObserver checks every change of the repaired pane for a
-// marker, and at the end a tool-call card must be there. The screenshot goes to docs/chat-page.png
-// (the README shows it). Node only; runs after `npm run build`.
-import { existsSync, mkdirSync } from 'node:fs'
+// The browser, for real: Chromium (Debian's, at /usr/bin/chromium; .ci/run installs it) driven by
+// playwright-core, against the built `dsml-streams serve`.
+// - The chat page: a message is sent for a real capture; while it streams, a MutationObserver
+//   checks every change of the repaired pane for a marker, and at the end the tool-call cards must
+//   be there. The screenshot goes to docs/chat-page.png (the README shows it).
+// - examples/browser/: its CDN import map answered with the build (as the CDN would serve the
+//   package), its API pointed at the replay upstream: the clean text and both calls.
+// Node only; runs after `npm run build`.
+import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
-import { chromium } from 'playwright-core'
+import { chromium, type Route } from 'playwright-core'
 import { afterAll, expect, test } from 'vitest'
 import { bin, root, startServing, stopAll } from './support/processes.ts'
 
 const CHROMIUM = '/usr/bin/chromium'
+const LAUNCH = { executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] }
 
 afterAll(stopAll)
 
+/** Without a browser: fails in CI (which installs one), says why and does not run elsewhere. */
+function needsChromium(context: { skip(): void }): void {
+  if (existsSync(CHROMIUM)) return
+  if (process.env.CI) throw new Error(`no browser at ${CHROMIUM}: .ci/run installs Debian's chromium`)
+  console.warn(`browser test: no browser at ${CHROMIUM} (apt-get install -y chromium); not run`)
+  context.skip()
+}
+
 test('the chat page: the raw pane shows the markup, the repaired pane never does, and the calls arrive as cards', async (context) => {
-  if (!existsSync(CHROMIUM)) {
-    // Said, never silent: CI installs Chromium (.ci/run), so there this fails instead.
-    if (process.env.CI) throw new Error(`no browser at ${CHROMIUM}: .ci/run installs Debian's chromium`)
-    console.warn(`chat page test: no browser at ${CHROMIUM} (apt-get install -y chromium); not run`)
-    context.skip()
-  }
+  needsChromium(context)
   const served = await startServing(process.execPath, [bin, 'serve', '--port', '0', '--delay', '3', '--created', '1764547200'])
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] })
+  const browser = await chromium.launch(LAUNCH)
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 760 } })
     const errors: string[] = []
@@ -52,6 +59,49 @@ test('the chat page: the raw pane shows the markup, the repaired pane never does
     expect(await page.textContent('#diagnostics')).toContain('recovered-call ×2')
     mkdirSync(join(root, 'docs'), { recursive: true })
     await page.screenshot({ path: join(root, 'docs/chat-page.png') })
+  } finally {
+    await browser.close()
+  }
+}, 90_000)
+
+test('examples/browser: the package from its import map (answered with the build), a real capture repaired in the page', async (context) => {
+  needsChromium(context)
+  const served = await startServing(process.execPath, [bin, 'serve', '--port', '0'])
+  const browser = await chromium.launch(LAUNCH)
+  try {
+    const page = await browser.newPage()
+    const errors: string[] = []
+    page.on('pageerror', (error) => errors.push(error.message))
+    page.on('console', (message) => { if (message.type() === 'error') errors.push(message.text()) })
+    page.on('requestfailed', (request) => errors.push(`${request.url()}: ${request.failure()?.errorText}`))
+    const example = join(root, 'examples/browser')
+    // The example's origin serves its files, and its API (the replay, fetched by the test, not the page). The CDN of
+    // its import map answers with the build, as it serves the published package (the page never reaches loopback).
+    const proxied = async (route: Route, path: string): Promise<void> => {
+      const response = await route.fetch({ url: `${served.url}${path}` })
+      await route.fulfill({ response, headers: { ...response.headers(), 'access-control-allow-origin': '*' } })
+    }
+    await page.route('http://example.test/**', async (route) => {
+      const path = new URL(route.request().url()).pathname
+      if (path.startsWith('/replay/')) return proxied(route, path)
+      const type = path.endsWith('.js') ? 'text/javascript' : 'text/html'
+      await route.fulfill({ body: readFileSync(join(example, path === '/' ? 'index.html' : path)), contentType: type })
+    })
+    await page.route('https://esm.sh/**', (route) => {
+      const path = new URL(route.request().url()).pathname
+      if (path.startsWith('/dsml-streams@')) return proxied(route, '/lib/index.mjs')
+      if (path.startsWith('/eventsource-parser@')) return proxied(route, '/vendor/eventsource-parser.mjs')
+      return proxied(route, `/lib${path}`)
+    })
+    await page.goto('http://example.test/')
+    await page.fill('#base', 'http://example.test/replay/v1')
+    await page.fill('#model', 'cherry-14747-captured-sse-deltas')
+    await page.click('button')
+    await page.waitForSelector('body[data-done="true"]', { timeout: 30_000 })
+    expect(errors).toEqual([])
+    const calls = await page.$$eval('#calls li', (items) => items.map((item) => item.textContent?.split(' ')[0]))
+    expect(calls).toEqual(['builtin_web_search', 'builtin_web_search'])
+    expect(await page.textContent('#answer')).not.toMatch(/[\uFF5C]|DSML/)
   } finally {
     await browser.close()
   }
