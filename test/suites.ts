@@ -24,6 +24,7 @@ import * as chatCompletionsRequestTools from './chat-completions/request-tools.c
 import * as chatCompletionsRequest from './chat-completions/request.cases.ts'
 import * as chatCompletionsResponse from './chat-completions/response.cases.ts'
 import * as cliLeaksReport from './cli/leaks-report.cases.ts'
+import * as cliLogText from './cli/log-text.cases.ts'
 import * as composition from './composition.cases.ts'
 import * as dsmlArguments from './dsml/arguments.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
@@ -88,6 +89,7 @@ const modules: Record<string, CasesModule> = {
   './chat-completions/request.cases.ts': chatCompletionsRequest,
   './chat-completions/response.cases.ts': chatCompletionsResponse,
   './cli/leaks-report.cases.ts': cliLeaksReport,
+  './cli/log-text.cases.ts': cliLogText,
   './composition.cases.ts': composition,
   './dsml/arguments.cases.ts': dsmlArguments,
   './dsml/config.cases.ts': dsmlConfig,

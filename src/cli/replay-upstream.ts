@@ -32,6 +32,7 @@
 import { decodeLingmaBody } from '../lingma/body-encoding.ts'
 import { LINGMA_CHAT_PATH } from '../lingma/request.ts'
 import { createSeededRandom } from '../seeded-random.ts'
+import { withoutTrailingSlashes } from '../gateway/paths.ts'
 
 export interface ReplayCapture {
   id: string
@@ -250,7 +251,7 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
   }
 
   return async function replay(request: Request): Promise<Response> {
-    const path = new URL(request.url).pathname.replace(/\/+$/, '')
+    const path = withoutTrailingSlashes(new URL(request.url).pathname)
     if (path.endsWith('/captures') && request.method === 'GET') {
       return json(200, {
         object: 'list',

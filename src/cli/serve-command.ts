@@ -19,6 +19,9 @@ import { BUILT_IN_CAPTURES, builtInCaptures, readCaptures } from './captures.ts'
 import { createChatPageRoutes } from './chat-page-routes.ts'
 import { createNodeListener, type ExchangeSummary } from './node-bridge.ts'
 import { createReplayUpstream, DEFAULT_REPLAY_CAPTURE, type ReplayUpstream, type ReplayUpstreamOptions } from './replay-upstream.ts'
+import { withoutTrailingSlashes } from '../gateway/paths.ts'
+import { displayUpstream } from '../gateway/handler.ts'
+import { loggable } from './log-text.ts'
 
 export const SERVE_USAGE = `Usage: dsml-streams serve [options]   (npm start -- [options] in a checkout)
 
@@ -47,6 +50,9 @@ response and in the request history.
                        (default: the tools each request declares)
   --fixtures PATH      captures for the replay upstream
   --delay MS           replay: wait MS between SSE events (default 0)
+  --drain-seconds N    on SIGINT or SIGTERM, how long requests in flight may
+                       take to finish before their connections are closed
+                       (default 30; a second signal exits at once)
   --created SECONDS    replay: the "created" time of every completion (default:
                        now), for output that is the same on every run
   --help               this text
@@ -86,6 +92,7 @@ function parseCli(argv: string[]) {
         fixtures: { type: 'string' },
         delay: { type: 'string' },
         created: { type: 'string' },
+        'drain-seconds': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -98,6 +105,8 @@ function parseCli(argv: string[]) {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${parsed.port}`)
   const created = parsed.created === undefined ? undefined : Number(parsed.created)
   if (created !== undefined && !Number.isSafeInteger(created)) fail(`--created must be a whole number of seconds, got ${parsed.created}`)
+  const drainSeconds = Number(parsed['drain-seconds'] ?? 30)
+  if (!Number.isFinite(drainSeconds) || drainSeconds < 0) fail(`--drain-seconds must be a number of seconds, got ${parsed['drain-seconds']}`)
   const delay = Number(parsed.delay ?? 0)
   if (!Number.isFinite(delay) || delay < 0) fail(`--delay must be a number of milliseconds, got ${parsed.delay}`)
   const mode = parsed.mode ?? 'recover'
@@ -127,6 +136,7 @@ function parseCli(argv: string[]) {
     fixtures: parsed.fixtures === undefined ? undefined : resolve(parsed.fixtures),
     delay,
     created,
+    drainSeconds,
   }
 }
 
@@ -136,9 +146,10 @@ function replayOptions(cli: { delay: number; created: number | undefined }): Rep
 
 function formatLog(summary: ExchangeSummary, log: RequestLog | undefined): string {
   const url = new URL(summary.request.url)
-  const parts = [new Date().toISOString().slice(11, 19), summary.request.method, url.pathname, String(summary.status || '-')]
+  // Every field from the request escaped: request data never forges a log line.
+  const parts = [new Date().toISOString().slice(11, 19), loggable(summary.request.method), loggable(url.pathname), String(summary.status || '-')]
   if (log !== undefined) {
-    if (log.model !== undefined) parts.push(`model=${log.model}`)
+    if (log.model !== undefined) parts.push(`model=${loggable(log.model)}`)
     parts.push(log.stream ? 'stream' : 'json')
     if (log.mode !== undefined && log.mode !== 'recover') parts.push(`mode=${log.mode}`)
     parts.push(`history-repaired=${log.repairedMessages}`)
@@ -167,7 +178,7 @@ export function serve(argv: string[]): void {
   }
 
   const logs = new WeakMap<Request, RequestLog>()
-  let upstreamLabel: string
+  let upstreamLabel = ''
   const options: ChatCompletionsGatewayOptions = {
     upstream: cli.upstream ?? REPLAY_BASE_URL,
     mode: cli.mode,
@@ -204,10 +215,7 @@ export function serve(argv: string[]): void {
     replay = createReplayUpstream(captures, replayOptions(cli))
     options.fetch = replay
     upstreamLabel = `built-in replay of ${captures.length} real captured leaks (${cli.fixtures ?? BUILT_IN_CAPTURES}); the request's "model" picks a capture, default ${DEFAULT_REPLAY_CAPTURE}`
-  } else {
-    upstreamLabel = cli.anthropicUpstream === undefined ? cli.upstream : `${cli.upstream} (Messages: ${cli.anthropicUpstream})`
   }
-  if (cli.upstreamDialect === 'lingma') upstreamLabel += '; /v1/chat/completions goes to it in the Lingma wire'
 
   let gateway: ChatCompletionsGateway
   try {
@@ -215,13 +223,19 @@ export function serve(argv: string[]): void {
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error))
   }
+  if (cli.upstream !== undefined) {
+    // Printed without query (it may hold a key); a URL with credentials was refused above.
+    upstreamLabel = cli.anthropicUpstream === undefined ? displayUpstream(cli.upstream) : `${displayUpstream(cli.upstream)} (Messages: ${displayUpstream(cli.anthropicUpstream)})`
+  }
+  if (cli.upstreamDialect === 'lingma') upstreamLabel += '; /v1/chat/completions goes to it in the Lingma wire'
+
   // The chat page at /, whatever the upstream: its left pane reads the replay of real leaks, raw.
   const page = createChatPageRoutes(replay ?? createReplayUpstream(builtInCaptures(), replayOptions(cli)))
   // With the replay upstream, GET /captures (or /v1/captures) lists what it can replay.
   const handler = async (request: Request): Promise<Response> => {
     const pageResponse = page(request)
     if (pageResponse !== undefined) return pageResponse
-    const path = new URL(request.url).pathname.replace(/\/+$/, '')
+    const path = withoutTrailingSlashes(new URL(request.url).pathname)
     if (replay !== undefined && request.method === 'GET' && (path === '/captures' || path === '/v1/captures')) return replay(request)
     return gateway(request)
   }
@@ -260,10 +274,17 @@ export function serve(argv: string[]): void {
       process.exit(1)
     }
     stopping = true
-    console.log(`${signal}: closing the gateway`)
+    // Stop accepting; let the exchanges in flight finish, up to the drain time; then exit 0.
+    console.log(`${signal}: closing the gateway (in-flight requests get up to ${cli.drainSeconds} s; ${signal} again exits at once)`)
     server.close(() => process.exit(0))
+    // A keep-alive connection whose exchange has finished is closed as soon as it is idle: the
+    // server accepts nothing new, and a client must not keep it serving over an old connection.
     server.closeIdleConnections()
-    setTimeout(() => server.closeAllConnections(), 2000).unref()
+    setInterval(() => server.closeIdleConnections(), 100).unref()
+    setTimeout(() => {
+      console.log('drain time over: closing the remaining connections')
+      server.closeAllConnections()
+    }, cli.drainSeconds * 1000).unref()
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))

@@ -44,6 +44,7 @@ import { repairChatCompletionsResponse, type RepairChatCompletionsResponseOption
 import { sanitizeText } from '../dsml/sanitize-text.ts'
 import { lingmaRequestOf } from '../lingma/request.ts'
 import { forwardClientAbort } from './client-abort.ts'
+import { withoutTrailingSlashes } from './paths.ts'
 import { repairLingmaResponse } from '../lingma/response.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 
@@ -180,7 +181,13 @@ export function upstreamChatUrl(upstream: string, search = ''): string {
   return upstreamUrl(upstream, '/chat/completions', search)
 }
 
-/** `path` appended to the base URL; a trailing slash or query on the base is ignored. */
+/**
+ * `route` appended to the base URL (its trailing slashes ignored). The base's
+ * own query (an `api-version`, a key) is kept on every upstream request,
+ * then the route's and the client's. A base with credentials
+ * (`user:password@`) is refused: `fetch` refuses such URLs, and they would be
+ * printed.
+ */
 function upstreamUrl(upstream: string, route: string, search: string): string {
   let base: URL
   try {
@@ -189,16 +196,31 @@ function upstreamUrl(upstream: string, route: string, search: string): string {
     throw new TypeError(`Cannot create gateway: "upstream" must be an absolute http(s) URL, got ${JSON.stringify(upstream)}`)
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new TypeError(`Cannot create gateway: "upstream" must be an http(s) URL, got ${JSON.stringify(upstream)}`)
+    throw new TypeError(`Cannot create gateway: "upstream" must be an http(s) URL, got ${JSON.stringify(displayUrl(base))}`)
   }
-  const path = base.pathname.replace(/\/+$/, '')
-  return `${base.origin}${path}${route}${search}`
+  if (base.username !== '' || base.password !== '') {
+    throw new TypeError(
+      `Cannot create gateway: "upstream" must not carry credentials (user:password@), got ${JSON.stringify(displayUrl(base))}: send them as headers (the client's are forwarded), or add them in prepareUpstream`,
+    )
+  }
+  const path = withoutTrailingSlashes(base.pathname)
+  const target = new URL(`${base.origin}${path === '/' ? '' : path}${route}`)
+  const query = new URLSearchParams(base.search)
+  for (const [name, value] of target.searchParams) query.append(name, value)
+  for (const [name, value] of new URLSearchParams(search)) query.append(name, value)
+  const text = query.toString()
+  return `${target.origin}${target.pathname}${text === '' ? '' : `?${text}`}`
 }
 
-/** The upstream as shown in the status page: no credentials, no query. */
-function displayUpstream(upstream: string): string {
-  const url = new URL(upstream)
-  return `${url.origin}${url.pathname.replace(/\/+$/, '')}`
+/** A URL as it may be printed: no credentials, and no query (it may hold a key). */
+function displayUrl(url: URL): string {
+  const path = withoutTrailingSlashes(url.pathname)
+  return `${url.protocol}//${url.host}${path === '/' ? '' : path}`
+}
+
+/** The upstream as shown in the status page and errors: no credentials, no query. */
+export function displayUpstream(upstream: string): string {
+  return displayUrl(new URL(upstream))
 }
 
 /** Names of the tools a request declares (`tools[].function.name`, other tool types' `name`, legacy `functions[].name`). */
@@ -403,7 +425,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
 
   return async function gateway(request: Request, context?: unknown): Promise<Response> {
     const url = new URL(request.url)
-    const path = url.pathname.length > 1 ? url.pathname.replace(/\/+$/, '') : url.pathname
+    const path = withoutTrailingSlashes(url.pathname)
     if (CHAT_PATHS.has(path)) {
       if (request.method !== 'POST') {
         return gatewayError(405, `Use POST for ${path}.`, 'invalid_request_error', { allow: 'POST' })

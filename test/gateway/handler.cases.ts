@@ -6,7 +6,8 @@
  */
 import type { Diagnostic } from '../../src/dsml/types.ts'
 import { createChatCompletionsGateway, declaredToolNames, upstreamChatUrl, type GatewayForward } from '../../src/gateway/index.ts'
-import { assert, assertEqual, assertThrows } from '../support/assert.ts'
+import { assert, assertEqual, assertThrows, thrownBy } from '../support/assert.ts'
+import { withoutTrailingSlashes } from '../../src/gateway/paths.ts'
 import { type Capture, captures } from '../support/captures.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
@@ -302,8 +303,8 @@ export const suite = defineSuite('gateway/handler', (test) => {
     assertEqual(upstream.calls.length, 0)
   })
 
-  test('GET / and /health: a small JSON status without credentials', async () => {
-    const gateway = createChatCompletionsGateway({ upstream: 'https://user:secret@api.example.test/v1?key=1', fetch: async () => new Response('') })
+  test('GET / and /health: a small JSON status without the query (it may hold a key)', async () => {
+    const gateway = createChatCompletionsGateway({ upstream: 'https://api.example.test/v1?key=1', fetch: async () => new Response('') })
     for (const path of ['/', '/health']) {
       const response = await gateway(new Request(`http://gateway.test${path}`))
       assertEqual(response.status, 200)
@@ -311,6 +312,24 @@ export const suite = defineSuite('gateway/handler', (test) => {
       assertEqual(status.ok, true)
       assertEqual(status.upstream, 'https://api.example.test/v1')
     }
+  })
+
+  test('an upstream with credentials is refused with an error that does not print them; the base query is kept on every upstream request, before the client\'s', async () => {
+    const thrown = thrownBy(() => createChatCompletionsGateway({ upstream: 'https://user:secret@api.example.test/v1?key=K' }))
+    assert(thrown instanceof TypeError && /must not carry credentials/.test(thrown.message), String(thrown))
+    assert(!String((thrown as Error).message).includes('secret') && !String((thrown as Error).message).includes('key=K'), 'nothing secret printed')
+    const upstream = recordingUpstream(() => sseResponse(['hi']))
+    const gateway = createChatCompletionsGateway({ upstream: 'https://api.example.test/openai/?api-version=2024-10-21', fetch: upstream.fetch })
+    await (await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }, { path: '/v1/chat/completions?trace=1' }))).text()
+    assertEqual(upstream.calls[0]!.url, 'https://api.example.test/openai/chat/completions?api-version=2024-10-21&trace=1')
+  })
+
+  test('a request path of 16,000 slashes: trailing slashes are read by a loop from the end, not a backtracking pattern', async () => {
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: async () => new Response('') })
+    const response = await gateway(new Request(`http://gateway.test/x${'/'.repeat(16_000)}a`))
+    assertEqual(response.status, 404)
+    assertEqual(withoutTrailingSlashes(`/v1/chat/completions${'/'.repeat(16_000)}`), '/v1/chat/completions')
+    assertEqual([withoutTrailingSlashes('/'), withoutTrailingSlashes('//'), withoutTrailingSlashes('/a/')], ['/', '/', '/a'])
   })
 
   test('502: an upstream network failure becomes an OpenAI-style JSON error', async () => {
