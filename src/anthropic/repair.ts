@@ -17,7 +17,7 @@ import { anthropicRequestOptions } from './request.ts'
 import { END_TURN, TOOL_USE } from './types.ts'
 
 export interface AnthropicRepairOptions extends Omit<PartRepairOptions, 'stopFinishReason' | 'toolCallsFinishReason'> {
-  /** Longest SSE line or event, in characters (see `SseDecoderOptions`). @default 8_388_608 */
+  /** Longest SSE line or event, and the largest JSON body a `repair…Response` reads, in characters (see `SseDecoderOptions`). @default 8_388_608 */
   maxBufferSize?: number
   /** Called with every diagnostic (removed markup, recovered or withheld calls, malformed events). */
   onDiagnostic?: (diagnostic: Diagnostic) => void

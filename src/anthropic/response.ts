@@ -81,6 +81,7 @@ export function repairAnthropicMessage(body: unknown, options: AnthropicRepairOp
  */
 export function repairAnthropicResponse(response: Response, options: AnthropicRepairOptions = {}): Promise<Response> {
   return repairResponse(response, {
+    maxJsonChars: options.maxBufferSize,
     stream: (body) => body.pipeThrough(new AnthropicRepairStream(options)),
     json: (body) => repairAnthropicMessage(body, options),
   })

@@ -29,7 +29,7 @@ import { type ChatCompletionsEncoderCore, createChatCompletionsEncoderCore, Shap
 import { CHUNK_PLAIN, CHUNK_SHAPED, type ChunkShape, createChunkReader } from './plain-chunk.ts'
 
 export interface ChatCompletionsRepairOptions extends PartRepairOptions {
-  /** Longest SSE line or event, in characters (see `SseDecoderOptions`). @default 8_388_608 */
+  /** Longest SSE line or event, and the largest JSON body a `repair…Response` reads, in characters (see `SseDecoderOptions`). @default 8_388_608 */
   maxBufferSize?: number
   /** Called with every diagnostic (removed markup, recovered or suppressed calls, malformed chunks). */
   onDiagnostic?: (diagnostic: Diagnostic) => void

@@ -116,6 +116,7 @@ export function repairChatCompletion(body: unknown, given: RepairChatCompletions
  */
 export function repairChatCompletionsResponse(response: Response, options: RepairChatCompletionsResponseOptions = {}): Promise<Response> {
   return repairResponse(response, {
+    maxJsonChars: options.maxBufferSize,
     // One pull-based stream over the body: the same bytes as a ChatCompletionsRepairStream pipe, without the pipe.
     stream: (body) => repairChatCompletionsBody(body, options),
     json: (body) => repairChatCompletion(body, options),

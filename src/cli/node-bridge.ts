@@ -3,7 +3,9 @@
  * (such as the gateway) from a Node `http.Server`. Node glue, `src/cli/` only.
  *
  * - The request body is read whole (chat requests are JSON documents), up to
- *   `maxBodyBytes` (413 beyond).
+ *   `maxBodyBytes`, counted as the bytes arrive (413 beyond, the rest unread).
+ * - At most `maxInFlight` exchanges at once: past it, a JSON 503 before the
+ *   body is read.
  * - The response body is streamed: each chunk is written as it arrives, with
  *   backpressure (a slow client slows the upstream read, nothing piles up).
  * - A client that goes away aborts the `Request`'s `signal` and cancels the
@@ -27,8 +29,14 @@ export interface ExchangeSummary {
 }
 
 export interface NodeListenerOptions {
-  /** Largest request body accepted, in bytes. @default 33_554_432 (32 MiB) */
+  /** Largest request body accepted, in bytes, counted as they arrive (413 beyond, the rest unread). @default 33_554_432 (32 MiB) */
   maxBodyBytes?: number
+  /**
+   * Exchanges served at once; past it a request gets a JSON 503 (with
+   * `retry-after: 1`) before its body is read, so a burst of large bodies
+   * cannot pile up in memory. @default 256
+   */
+  maxInFlight?: number
   /** Called once per exchange, when the response is finished or abandoned. */
   onFinish?: (summary: ExchangeSummary) => void
 }
@@ -110,7 +118,17 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
 /** A `http.createServer` listener that serves `handler`. */
 export function createNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024
+  const maxInFlight = options.maxInFlight ?? 256
+  let inFlight = 0
   return (req, res) => {
+    if (inFlight >= maxInFlight) {
+      req.resume()
+      res.setHeader('retry-after', '1')
+      jsonError(res, 503, `The gateway is serving ${maxInFlight} requests already; retry shortly.`, 'server_overloaded')
+      return
+    }
+    inFlight++
+    res.on('close', () => inFlight--)
     void exchange(req, res)
   }
 

@@ -50,6 +50,8 @@ response and in the request history.
                        (default: the tools each request declares)
   --fixtures PATH      captures for the replay upstream
   --delay MS           replay: wait MS between SSE events (default 0)
+  --max-in-flight N    requests served at once; past it a JSON 503 (default 256)
+  --max-body-mb N      largest request body, in MiB (default 32; 413 beyond)
   --drain-seconds N    on SIGINT or SIGTERM, how long requests in flight may
                        take to finish before their connections are closed
                        (default 30; a second signal exits at once)
@@ -93,6 +95,8 @@ function parseCli(argv: string[]) {
         delay: { type: 'string' },
         created: { type: 'string' },
         'drain-seconds': { type: 'string' },
+        'max-in-flight': { type: 'string' },
+        'max-body-mb': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -105,6 +109,10 @@ function parseCli(argv: string[]) {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${parsed.port}`)
   const created = parsed.created === undefined ? undefined : Number(parsed.created)
   if (created !== undefined && !Number.isSafeInteger(created)) fail(`--created must be a whole number of seconds, got ${parsed.created}`)
+  const maxInFlight = Number(parsed['max-in-flight'] ?? 256)
+  if (!Number.isInteger(maxInFlight) || maxInFlight < 1) fail(`--max-in-flight must be a whole number of requests, at least 1, got ${parsed['max-in-flight']}`)
+  const maxBodyMb = Number(parsed['max-body-mb'] ?? 32)
+  if (!Number.isFinite(maxBodyMb) || maxBodyMb <= 0) fail(`--max-body-mb must be a positive number of MiB, got ${parsed['max-body-mb']}`)
   const drainSeconds = Number(parsed['drain-seconds'] ?? 30)
   if (!Number.isFinite(drainSeconds) || drainSeconds < 0) fail(`--drain-seconds must be a number of seconds, got ${parsed['drain-seconds']}`)
   const delay = Number(parsed.delay ?? 0)
@@ -137,6 +145,8 @@ function parseCli(argv: string[]) {
     delay,
     created,
     drainSeconds,
+    maxInFlight,
+    maxBodyBytes: Math.floor(maxBodyMb * 1024 * 1024),
   }
 }
 
@@ -241,6 +251,8 @@ export function serve(argv: string[]): void {
   }
   const server = createServer(
     createNodeListener(handler, {
+      maxInFlight: cli.maxInFlight,
+      maxBodyBytes: cli.maxBodyBytes,
       onFinish(summary) {
         console.log(formatLog(summary, logs.get(summary.request)))
       },

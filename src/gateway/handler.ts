@@ -43,6 +43,7 @@ import { sanitizeChatCompletionsRequest } from '../chat-completions/request.ts'
 import { repairChatCompletionsResponse, type RepairChatCompletionsResponseOptions } from '../chat-completions/response.ts'
 import { sanitizeText } from '../dsml/sanitize-text.ts'
 import { lingmaRequestOf } from '../lingma/request.ts'
+import { StreamLimitError } from '../sse/errors.ts'
 import { forwardClientAbort } from './client-abort.ts'
 import { withoutTrailingSlashes } from './paths.ts'
 import { repairLingmaResponse } from '../lingma/response.ts'
@@ -415,7 +416,15 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
 
     const repairOptionsForRequest: RepairChatCompletionsResponseOptions = { ...forRequest, mode }
     if (onDiagnostic !== undefined) repairOptionsForRequest.onDiagnostic = (diagnostic) => onDiagnostic(diagnostic, request)
-    const repaired = await dialect.repairResponse(upstreamResponse, repairOptionsForRequest, forwarded)
+    let repaired: Response
+    try {
+      repaired = await dialect.repairResponse(upstreamResponse, repairOptionsForRequest, forwarded)
+    } catch (error) {
+      clientAbort.settleWith(null)
+      // A JSON body past the cap: the gateway will not hold it in memory.
+      if (error instanceof StreamLimitError) return dialect.error(502, `The upstream's response is too large for the gateway: ${error.message}`, 'upstream_error')
+      throw error
+    }
     return new Response(clientAbort.settleWith(repaired.body), {
       status: repaired.status,
       statusText: repaired.statusText,

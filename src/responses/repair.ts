@@ -16,7 +16,7 @@ import { responsesRequestOptions } from './request.ts'
 import { COMPLETED } from './types.ts'
 
 export interface ResponsesRepairOptions extends Omit<PartRepairOptions, 'stopFinishReason' | 'toolCallsFinishReason'> {
-  /** Longest SSE line or event, in characters (see `SseDecoderOptions`). @default 8_388_608 */
+  /** Longest SSE line or event, and the largest JSON body a `repair…Response` reads, in characters (see `SseDecoderOptions`). @default 8_388_608 */
   maxBufferSize?: number
   /** Called with every diagnostic (removed markup, recovered or withheld calls, malformed events). */
   onDiagnostic?: (diagnostic: Diagnostic) => void

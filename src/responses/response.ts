@@ -81,6 +81,7 @@ export function repairResponsesObject(body: unknown, options: ResponsesRepairOpt
  */
 export function repairResponsesResponse(response: Response, options: ResponsesRepairOptions = {}): Promise<Response> {
   return repairResponse(response, {
+    maxJsonChars: options.maxBufferSize,
     stream: (body) => body.pipeThrough(new ResponsesRepairStream(options)),
     json: (body) => repairResponsesObject(body, options),
   })

@@ -1,6 +1,7 @@
 /** The one error that ends a stream: a resource limit (DESIGN.md §5.11). */
 
-export type StreamLimitType = 'sse-buffer-limit'
+/** `sse-buffer-limit`: an SSE line or event past `maxBufferSize`; `json-body-limit`: a JSON body past it. */
+export type StreamLimitType = 'sse-buffer-limit' | 'json-body-limit'
 
 export class StreamLimitError extends Error {
   override name = 'StreamLimitError'

@@ -5,13 +5,37 @@
  * byte when nothing changed, or when it is not JSON). Status, status text and
  * headers are kept, minus `content-length` and `content-encoding` (the body is
  * decoded, and may change). Non-2xx responses, other bodies and empty bodies
- * pass through untouched.
+ * pass through untouched. A JSON body is read whole, so it has a cap: past
+ * `maxJsonChars` characters (the dialect's `maxBufferSize`) reading stops and
+ * the promise rejects with a `StreamLimitError` (`json-body-limit`).
  */
+import { StreamLimitError } from './errors.ts'
+import { DEFAULT_MAX_SSE_BUFFER } from './sse-decoder.ts'
+
 export interface ResponseRepairs {
   /** The repaired SSE body. */
   stream(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array>
   /** The repaired parsed JSON body, or undefined when nothing changed. */
   json(body: unknown): unknown
+  /** The largest JSON body read, in characters. @default DEFAULT_MAX_SSE_BUFFER (8 Mi) */
+  maxJsonChars?: number | undefined
+}
+
+/** The body as text, failing once it passes `limit` characters (the rest is not read). */
+async function textWithin(body: ReadableStream<Uint8Array>, limit: number): Promise<string> {
+  const reader = body.getReader()
+  const decoder = new TextDecoder()
+  let text = ''
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) break
+    text += decoder.decode(value, { stream: true })
+    if (text.length > limit) {
+      await reader.cancel().catch(() => undefined)
+      throw new StreamLimitError('json-body-limit', limit, `Cannot repair: the JSON body is longer than maxBufferSize (${limit} characters)`)
+    }
+  }
+  return text + decoder.decode()
 }
 
 function repairedHeaders(response: Response): Headers {
@@ -29,7 +53,7 @@ export async function repairResponse(response: Response, repairs: ResponseRepair
   const init = { status: response.status, statusText: response.statusText, headers: repairedHeaders(response) }
   if (contentType.includes('text/event-stream')) return new Response(repairs.stream(response.body), init)
   if (!contentType.includes('json')) return response
-  const text = await response.text()
+  const text = await textWithin(response.body, repairs.maxJsonChars ?? DEFAULT_MAX_SSE_BUFFER)
   let body: unknown
   try {
     body = JSON.parse(text)

@@ -8,6 +8,8 @@ import type { Diagnostic } from '../../src/dsml/types.ts'
 import { createChatCompletionsGateway, declaredToolNames, upstreamChatUrl, type GatewayForward } from '../../src/gateway/index.ts'
 import { assert, assertEqual, assertThrows, thrownBy } from '../support/assert.ts'
 import { withoutTrailingSlashes } from '../../src/gateway/paths.ts'
+import { repairChatCompletionsResponse } from '../../src/chat-completions/response.ts'
+import { StreamLimitError } from '../../src/sse/errors.ts'
 import { type Capture, captures } from '../support/captures.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
@@ -322,6 +324,21 @@ export const suite = defineSuite('gateway/handler', (test) => {
     const gateway = createChatCompletionsGateway({ upstream: 'https://api.example.test/openai/?api-version=2024-10-21', fetch: upstream.fetch })
     await (await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }, { path: '/v1/chat/completions?trace=1' }))).text()
     assertEqual(upstream.calls[0]!.url, 'https://api.example.test/openai/chat/completions?api-version=2024-10-21&trace=1')
+  })
+
+  test('an upstream JSON body past maxBufferSize: a 502 in the dialect\'s shape, the rest of the body unread; repairChatCompletionsResponse alone rejects with json-body-limit', async () => {
+    const big = JSON.stringify({ id: 'c', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content: 'x'.repeat(5000) }, finish_reason: 'stop' }] })
+    const json = (): Response => new Response(big, { headers: { 'content-type': 'application/json' } })
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: async () => json(), maxBufferSize: 1000 })
+    const response = await gateway(chatRequest({ model: 'm', messages: [userTurn] }))
+    assertEqual(response.status, 502)
+    const body = (await response.json()) as { error: { message: string; type: string } }
+    assertEqual(body.error.type, 'upstream_error')
+    assert(body.error.message.includes('longer than maxBufferSize (1000 characters)'), body.error.message)
+    const thrown = await repairChatCompletionsResponse(json(), { maxBufferSize: 1000 }).then(() => undefined, (error: unknown) => error)
+    assert(thrown instanceof StreamLimitError && thrown.type === 'json-body-limit', String(thrown))
+    const within = await createChatCompletionsGateway({ upstream: UPSTREAM, fetch: async () => json() })(chatRequest({ model: 'm', messages: [userTurn] }))
+    assertEqual(within.status, 200, 'within the default cap')
   })
 
   test('a request path of 16,000 slashes: trailing slashes are read by a loop from the end, not a backtracking pattern', async () => {

@@ -1,0 +1,57 @@
+// The node:http bridge's limits, over loopback sockets (Node only): requests past the in-flight
+// limit get a JSON 503 before their body is read; a body past the cap gets a 413, counted as the
+// bytes arrive.
+import { once } from 'node:events'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, expect, test } from 'vitest'
+import { createNodeListener } from '../../src/cli/node-bridge.ts'
+
+let server: Server | undefined
+
+afterEach(async () => {
+  server?.closeAllConnections()
+  await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())))
+  server = undefined
+})
+
+async function serve(handler: (request: Request) => Promise<Response>, options: Parameters<typeof createNodeListener>[1]): Promise<string> {
+  server = createServer(createNodeListener(handler, options))
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+test('past maxInFlight: a JSON 503 with retry-after, the handler not called; below it again: served', async () => {
+  let release: () => void = () => {}
+  const held = new Promise<void>((resolve) => (release = resolve))
+  let calls = 0
+  const base = await serve(async () => {
+    calls++
+    await held
+    return new Response('done')
+  }, { maxInFlight: 2 })
+  const first = [fetch(base, { method: 'POST', body: 'a' }), fetch(base, { method: 'POST', body: 'b' })]
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  const refused = await fetch(base, { method: 'POST', body: 'x'.repeat(100_000) })
+  expect(refused.status).toBe(503)
+  expect(refused.headers.get('retry-after')).toBe('1')
+  expect(((await refused.json()) as { error: { type: string } }).error.type).toBe('server_overloaded')
+  expect(calls).toBe(2)
+  release()
+  expect(await Promise.all(first.map(async (response) => (await response).text()))).toEqual(['done', 'done'])
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  expect((await fetch(base, { method: 'POST', body: 'c' })).status).toBe(200)
+})
+
+test('a body past maxBodyBytes: 413, the handler not called', async () => {
+  let calls = 0
+  const base = await serve(async () => {
+    calls++
+    return new Response('never')
+  }, { maxBodyBytes: 1024 })
+  const response = await fetch(base, { method: 'POST', body: 'x'.repeat(4096) })
+  expect(response.status).toBe(413)
+  expect(calls).toBe(0)
+  expect((await fetch(base, { method: 'POST', body: 'x'.repeat(1024) })).status).toBe(200)
+})
