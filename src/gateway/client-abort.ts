@@ -19,6 +19,8 @@ export interface ClientAbort {
   readonly signal: AbortSignal
   /** The client went away before the upstream answered. */
   left(): boolean
+  /** Stops the upstream call for the gateway's own reason (a timeout): not the client's going away. */
+  abortUpstream(): void
   /** The response body, which stops forwarding the client's going away once it settles (null: nothing to send; forwarding stops now). */
   settleWith(body: ReadableStream<Uint8Array> | null): ReadableStream<Uint8Array> | null
 }
@@ -58,6 +60,7 @@ export function forwardClientAbort(request: Request, context: unknown): ClientAb
   return {
     signal: upstream.signal,
     left: () => left,
+    abortUpstream: () => upstream.abort(),
     settleWith(body) {
       if (body === null) {
         settle()

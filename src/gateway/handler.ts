@@ -45,6 +45,7 @@ import { sanitizeText } from '../dsml/sanitize-text.ts'
 import { lingmaRequestOf } from '../lingma/request.ts'
 import { StreamLimitError } from '../sse/errors.ts'
 import { forwardClientAbort } from './client-abort.ts'
+import { watchUpstream } from './upstream-watch.ts'
 import { withoutTrailingSlashes } from './paths.ts'
 import { repairLingmaResponse } from '../lingma/response.ts'
 import type { Diagnostic } from '../dsml/types.ts'
@@ -95,6 +96,12 @@ export interface ChatCompletionsGatewayOptions
    * here). @default the request as it is
    */
   prepareUpstream?: (request: Request) => Request | Promise<Request>
+  /** Time the upstream has to answer with its headers; past it, a JSON 504. 0: no limit. @default 60_000 */
+  upstreamHeadersTimeoutMs?: number
+  /** Silence of a streaming upstream after which the stream ends with an error event the client can read (and the upstream call is stopped). 0: no limit. @default 120_000 */
+  upstreamIdleTimeoutMs?: number
+  /** While a streaming upstream is silent, a keep-alive comment goes to the client this often. 0: none. @default 15_000 */
+  keepAliveMs?: number
   /** The `fetch` used to reach the upstream (inject one for tests or an in-process upstream). @default globalThis.fetch */
   fetch?: (input: Request) => Promise<Response>
   /**
@@ -258,6 +265,13 @@ interface Dialect {
   repairResponse: (response: Response, options: RepairChatCompletionsResponseOptions, body: Record<string, unknown>) => Promise<Response>
   /** An error response in the dialect's own shape. */
   error: (status: number, message: string, type: string, headers?: HeaderFields) => Response
+  /** The SSE text of an error event in the dialect's own shape, that ends a stream. */
+  streamError: (message: string, type: string) => string
+}
+
+/** A Chat Completions stream error: one `data: {"error": …}` event, what OpenAI's SDKs read as an error. */
+function chatStreamError(message: string, type: string): string {
+  return `data: ${JSON.stringify({ error: { message, type, param: null, code: null } })}\n\n`
 }
 
 /** An Anthropic-style JSON error response. */
@@ -273,6 +287,7 @@ const CHAT_COMPLETIONS: Dialect = {
   sanitizeRequest: sanitizeChatCompletionsRequest,
   repairResponse: repairChatCompletionsResponse,
   error: gatewayError,
+  streamError: chatStreamError,
 }
 
 const ANTHROPIC_MESSAGES: Dialect = {
@@ -284,6 +299,7 @@ const ANTHROPIC_MESSAGES: Dialect = {
     return repairAnthropicResponse(response, anthropicOptions)
   },
   error: anthropicError,
+  streamError: (message, type) => `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type, message } })}\n\n`,
 }
 
 const OPENAI_RESPONSES: Dialect = {
@@ -295,6 +311,7 @@ const OPENAI_RESPONSES: Dialect = {
     return repairResponsesResponse(response, responsesOptions)
   },
   error: gatewayError,
+  streamError: (message, type) => `event: error\ndata: ${JSON.stringify({ type: 'error', code: type, message, param: null })}\n\n`,
 }
 
 /** Chat Completions from the client, a Lingma upstream behind (`upstreamDialect: 'lingma'`). */
@@ -335,6 +352,9 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     fetch: injectedFetch,
     upstreamDialect = 'chat-completions',
     prepareUpstream,
+    upstreamHeadersTimeoutMs = 60_000,
+    upstreamIdleTimeoutMs = 120_000,
+    keepAliveMs = 15_000,
     knownTools: configuredTools,
     onDiagnostic,
     onForward,
@@ -361,6 +381,9 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
   }
   if (prepareUpstream !== undefined && typeof prepareUpstream !== 'function') {
     throw new TypeError('Cannot create gateway: "prepareUpstream" must be a function (request) => request')
+  }
+  for (const [name, value] of [['upstreamHeadersTimeoutMs', upstreamHeadersTimeoutMs], ['upstreamIdleTimeoutMs', upstreamIdleTimeoutMs], ['keepAliveMs', keepAliveMs]] as const) {
+    if (typeof value !== 'number' || !(value >= 0) || value === Infinity) throw new TypeError(`Cannot create gateway: "${name}" must be a number of milliseconds (0 for none), got ${String(value)}`)
   }
   const chatDialect = upstreamDialect === 'lingma' ? CHAT_COMPLETIONS_FROM_LINGMA : CHAT_COMPLETIONS
   const fetchUpstream = injectedFetch ?? ((input: Request) => globalThis.fetch(input))
@@ -404,14 +427,25 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     if (translated !== undefined) headers.set('accept', 'text/event-stream')
     const clientAbort = forwardClientAbort(request, context)
     let upstreamResponse: Response
+    let headersTimedOut = false
+    const headersTimer =
+      upstreamHeadersTimeoutMs > 0
+        ? setTimeout(() => {
+            headersTimedOut = true
+            clientAbort.abortUpstream()
+          }, upstreamHeadersTimeoutMs)
+        : undefined
     try {
       const upstreamBody = translated === undefined ? JSON.stringify(forwarded) : translated.body
       upstreamResponse = await send(new Request(target, { method: 'POST', headers, body: upstreamBody, signal: clientAbort.signal }))
     } catch (error) {
       clientAbort.settleWith(null)
       if (clientAbort.left()) return dialect.error(499, 'The client closed the request.', 'client_closed_request')
+      if (headersTimedOut) return dialect.error(504, `The upstream at ${displayUpstream(base)} did not answer within ${upstreamHeadersTimeoutMs} ms.`, 'upstream_timeout')
       const reason = error instanceof Error ? error.message : String(error)
       return dialect.error(502, `The gateway could not reach the upstream at ${displayUpstream(base)}: ${reason}`, 'upstream_error')
+    } finally {
+      if (headersTimer !== undefined) clearTimeout(headersTimer)
     }
 
     const repairOptionsForRequest: RepairChatCompletionsResponseOptions = { ...forRequest, mode }
@@ -425,7 +459,16 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
       if (error instanceof StreamLimitError) return dialect.error(502, `The upstream's response is too large for the gateway: ${error.message}`, 'upstream_error')
       throw error
     }
-    return new Response(clientAbort.settleWith(repaired.body), {
+    const streaming = repaired.body !== null && (repaired.headers.get('content-type') ?? '').includes('text/event-stream')
+    const clientBody = streaming
+      ? watchUpstream(repaired.body!, {
+          keepAliveMs,
+          idleMs: upstreamIdleTimeoutMs,
+          idleError: (idleMs) => dialect.streamError(`The upstream at ${displayUpstream(base)} sent nothing for ${idleMs} ms; the stream was ended.`, 'upstream_timeout'),
+          abortUpstream: () => clientAbort.abortUpstream(),
+        })
+      : repaired.body
+    return new Response(clientAbort.settleWith(clientBody), {
       status: repaired.status,
       statusText: repaired.statusText,
       headers: withoutHeaders(repaired.headers, DROPPED_RESPONSE_HEADERS),

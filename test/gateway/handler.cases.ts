@@ -13,7 +13,7 @@ import { StreamLimitError } from '../../src/sse/errors.ts'
 import { type Capture, captures } from '../support/captures.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
-import { chatRequest, completionResponse, hasMarker, readSse, recordingUpstream, shapes, sseResponse } from './support.ts'
+import { chatRequest, completionResponse, hasMarker, readSse, recordingUpstream, shapes, sseResponse, sseText } from './support.ts'
 
 const capture = (id: string): Capture => {
   const found = captures.find((entry) => entry.id === id)
@@ -339,6 +339,47 @@ export const suite = defineSuite('gateway/handler', (test) => {
     assert(thrown instanceof StreamLimitError && thrown.type === 'json-body-limit', String(thrown))
     const within = await createChatCompletionsGateway({ upstream: UPSTREAM, fetch: async () => json() })(chatRequest({ model: 'm', messages: [userTurn] }))
     assertEqual(within.status, 200, 'within the default cap')
+  })
+
+  test('timeouts: an upstream that never answers gets a JSON 504 (headers timeout), its call aborted', async () => {
+    let seen: AbortSignal | undefined
+    const gateway = createChatCompletionsGateway({
+      upstream: UPSTREAM,
+      upstreamHeadersTimeoutMs: 30,
+      fetch: (request) => {
+        seen = request.signal
+        return new Promise((_resolve, reject) => request.signal.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError'))))
+      },
+    })
+    const response = await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }))
+    assertEqual(response.status, 504)
+    assertEqual(((await response.json()) as { error: { type: string } }).error.type, 'upstream_timeout')
+    assertEqual(seen?.aborted, true)
+  })
+
+  test('timeouts: a stream whose upstream goes silent gets keep-alive comments, then an error event the client can read, and the upstream call is aborted', async () => {
+    const encoder = new TextEncoder()
+    let upstreamSignal: AbortSignal | undefined
+    const stalling = (request: Request): Promise<Response> => {
+      upstreamSignal = request.signal
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(encoder.encode(sseText(['Hello']).split('\n\n').slice(0, 2).join('\n\n') + '\n\n'))
+        },
+      })
+      return Promise.resolve(new Response(body, { headers: { 'content-type': 'text/event-stream' } }))
+    }
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: stalling, keepAliveMs: 20, upstreamIdleTimeoutMs: 150 })
+    const text = await (await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }))).text()
+    assert(text.includes('"content":"Hello"'), 'what came before the silence')
+    assert(text.includes(': keep-alive\n\n'), 'keep-alive comments while silent')
+    assert(text.trimEnd().endsWith('"type":"upstream_timeout","param":null,"code":null}}'), `ends with the error event: ${text.slice(-200)}`)
+    assertEqual(upstreamSignal?.aborted, true, 'the upstream call stopped')
+    const anthropic = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: stalling, keepAliveMs: 0, upstreamIdleTimeoutMs: 50 })
+    const messages = await (await anthropic(chatRequest({ model: 'm', max_tokens: 10, stream: true, messages: [userTurn] }, { path: '/v1/messages' }))).text()
+    assert(messages.endsWith('event: error\ndata: {"type":"error","error":{"type":"upstream_timeout","message":' + JSON.stringify(`The upstream at ${UPSTREAM} sent nothing for 50 ms; the stream was ended.`) + '}}\n\n'), messages.slice(-200))
+    assert(!messages.includes('keep-alive'), 'keepAliveMs 0: no comments')
+    assertThrows(() => createChatCompletionsGateway({ upstream: UPSTREAM, keepAliveMs: -1 }), TypeError, /"keepAliveMs"/)
   })
 
   test('a request path of 16,000 slashes: trailing slashes are read by a loop from the end, not a backtracking pattern', async () => {
