@@ -50,6 +50,11 @@ response and in the request history.
                        (default: the tools each request declares)
   --fixtures PATH      captures for the replay upstream
   --delay MS           replay: wait MS between SSE events (default 0)
+  --headers-timeout S  seconds the upstream has to answer; past it a 504 (default 60)
+  --idle-timeout S     seconds of upstream silence that end a stream with an
+                       error event (default 120)
+  --keep-alive S       seconds between keep-alive comments while a streaming
+                       upstream is silent (default 15; 0: none)
   --max-in-flight N    requests served at once; past it a JSON 503 (default 256)
   --max-body-mb N      largest request body, in MiB (default 32; 413 beyond)
   --drain-seconds N    on SIGINT or SIGTERM, how long requests in flight may
@@ -96,6 +101,9 @@ function parseCli(argv: string[]) {
         created: { type: 'string' },
         'drain-seconds': { type: 'string' },
         'max-in-flight': { type: 'string' },
+        'headers-timeout': { type: 'string' },
+        'idle-timeout': { type: 'string' },
+        'keep-alive': { type: 'string' },
         'max-body-mb': { type: 'string' },
         help: { type: 'boolean' },
       },
@@ -109,6 +117,14 @@ function parseCli(argv: string[]) {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${parsed.port}`)
   const created = parsed.created === undefined ? undefined : Number(parsed.created)
   if (created !== undefined && !Number.isSafeInteger(created)) fail(`--created must be a whole number of seconds, got ${parsed.created}`)
+  const seconds = (flag: 'headers-timeout' | 'idle-timeout' | 'keep-alive', fallback: number): number => {
+    const value = Number(parsed[flag] ?? fallback)
+    if (!Number.isFinite(value) || value < 0) fail(`--${flag} must be a number of seconds, got ${parsed[flag]}`)
+    return value
+  }
+  const headersTimeout = seconds('headers-timeout', 60)
+  const idleTimeout = seconds('idle-timeout', 120)
+  const keepAlive = seconds('keep-alive', 15)
   const maxInFlight = Number(parsed['max-in-flight'] ?? 256)
   if (!Number.isInteger(maxInFlight) || maxInFlight < 1) fail(`--max-in-flight must be a whole number of requests, at least 1, got ${parsed['max-in-flight']}`)
   const maxBodyMb = Number(parsed['max-body-mb'] ?? 32)
@@ -146,6 +162,9 @@ function parseCli(argv: string[]) {
     created,
     drainSeconds,
     maxInFlight,
+    headersTimeout,
+    idleTimeout,
+    keepAlive,
     maxBodyBytes: Math.floor(maxBodyMb * 1024 * 1024),
   }
 }
@@ -210,6 +229,9 @@ export function serve(argv: string[]): void {
   if (cli.knownTools !== undefined) options.knownTools = cli.knownTools
   if (cli.anthropicUpstream !== undefined) options.anthropicUpstream = cli.anthropicUpstream
   options.upstreamDialect = cli.upstreamDialect
+  options.upstreamHeadersTimeoutMs = cli.headersTimeout * 1000
+  options.upstreamIdleTimeoutMs = cli.idleTimeout * 1000
+  options.keepAliveMs = cli.keepAlive * 1000
   if (cli.prevent) {
     options.preventiveDirective = true
     options.recoveryNudge = true

@@ -31,24 +31,22 @@
  * - Anything else → 404 (405 for another method on the chat path), as an
  *   OpenAI-style JSON error.
  */
-import { anthropicRequestOptions, sanitizeAnthropicRequest } from '../anthropic/request.ts'
-import { repairAnthropicResponse } from '../anthropic/response.ts'
-import { responsesRequestOptions, sanitizeResponsesRequest } from '../responses/request.ts'
-import { repairResponsesResponse } from '../responses/response.ts'
 import { declaredNames, requestRepairOptions } from '../chat-completions/request-tools.ts'
-import { preventionOptions } from '../parts/prevention.ts'
-import { type RequestRepairOptions, withRequestDefaults } from '../parts/request-options.ts'
 import type { SanitizeChatCompletionsRequestOptions } from '../chat-completions/request.ts'
-import { sanitizeChatCompletionsRequest } from '../chat-completions/request.ts'
-import { repairChatCompletionsResponse, type RepairChatCompletionsResponseOptions } from '../chat-completions/response.ts'
+import type { RepairChatCompletionsResponseOptions } from '../chat-completions/response.ts'
 import { sanitizeText } from '../dsml/sanitize-text.ts'
-import { lingmaRequestOf } from '../lingma/request.ts'
+import type { Diagnostic } from '../dsml/types.ts'
+import { preventionOptions } from '../parts/prevention.ts'
+import { withRequestDefaults } from '../parts/request-options.ts'
 import { StreamLimitError } from '../sse/errors.ts'
 import { forwardClientAbort } from './client-abort.ts'
-import { watchUpstream } from './upstream-watch.ts'
+import { ANTHROPIC_MESSAGES, anthropicError, CHAT_COMPLETIONS, CHAT_COMPLETIONS_FROM_LINGMA, type Dialect, gatewayError, type GatewayUpstreamDialect, OPENAI_RESPONSES } from './dialects.ts'
 import { withoutTrailingSlashes } from './paths.ts'
-import { repairLingmaResponse } from '../lingma/response.ts'
-import type { Diagnostic } from '../dsml/types.ts'
+import { displayUpstream, upstreamChatUrl, upstreamUrl } from './upstream-url.ts'
+import { watchUpstream } from './upstream-watch.ts'
+
+export { gatewayError, type GatewayUpstreamDialect, type HeaderFields } from './dialects.ts'
+export { displayUpstream, upstreamChatUrl } from './upstream-url.ts'
 
 /** What the gateway is about to send upstream; given to `onForward`. */
 export interface GatewayForward {
@@ -174,63 +172,6 @@ function withoutHeaders(source: Headers, dropped: readonly string[]): Headers {
   return headers
 }
 
-/** What `new Headers(…)` takes (spelled so, since DOM's `HeadersInit` is not declared in a Node-only project). */
-export type HeaderFields = ConstructorParameters<typeof Headers>[0]
-
-/** An OpenAI-style JSON error response. */
-export function gatewayError(status: number, message: string, type: string, headers?: HeaderFields): Response {
-  const responseHeaders = new Headers(headers)
-  responseHeaders.set('content-type', 'application/json')
-  return new Response(JSON.stringify({ error: { message, type, param: null, code: null } }), { status, headers: responseHeaders })
-}
-
-/** `/chat/completions` appended to the base URL; a trailing slash or query on the base is ignored. */
-export function upstreamChatUrl(upstream: string, search = ''): string {
-  return upstreamUrl(upstream, '/chat/completions', search)
-}
-
-/**
- * `route` appended to the base URL (its trailing slashes ignored). The base's
- * own query (an `api-version`, a key) is kept on every upstream request,
- * then the route's and the client's. A base with credentials
- * (`user:password@`) is refused: `fetch` refuses such URLs, and they would be
- * printed.
- */
-function upstreamUrl(upstream: string, route: string, search: string): string {
-  let base: URL
-  try {
-    base = new URL(upstream)
-  } catch {
-    throw new TypeError(`Cannot create gateway: "upstream" must be an absolute http(s) URL, got ${JSON.stringify(upstream)}`)
-  }
-  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
-    throw new TypeError(`Cannot create gateway: "upstream" must be an http(s) URL, got ${JSON.stringify(displayUrl(base))}`)
-  }
-  if (base.username !== '' || base.password !== '') {
-    throw new TypeError(
-      `Cannot create gateway: "upstream" must not carry credentials (user:password@), got ${JSON.stringify(displayUrl(base))}: send them as headers (the client's are forwarded), or add them in prepareUpstream`,
-    )
-  }
-  const path = withoutTrailingSlashes(base.pathname)
-  const target = new URL(`${base.origin}${path === '/' ? '' : path}${route}`)
-  const query = new URLSearchParams(base.search)
-  for (const [name, value] of target.searchParams) query.append(name, value)
-  for (const [name, value] of new URLSearchParams(search)) query.append(name, value)
-  const text = query.toString()
-  return `${target.origin}${target.pathname}${text === '' ? '' : `?${text}`}`
-}
-
-/** A URL as it may be printed: no credentials, and no query (it may hold a key). */
-function displayUrl(url: URL): string {
-  const path = withoutTrailingSlashes(url.pathname)
-  return `${url.protocol}//${url.host}${path === '/' ? '' : path}`
-}
-
-/** The upstream as shown in the status page and errors: no credentials, no query. */
-export function displayUpstream(upstream: string): string {
-  return displayUrl(new URL(upstream))
-}
-
 /** Names of the tools a request declares (`tools[].function.name`, other tool types' `name`, legacy `functions[].name`). */
 export function declaredToolNames(body: Record<string, unknown>): string[] | undefined {
   return declaredNames(requestRepairOptions(body))
@@ -247,88 +188,6 @@ function countRepairedMessages(before: unknown, after: unknown): number {
   for (let index = 0; index < b.length; index++) if (a[index] !== b[index]) count++
   return count
 }
-
-/** What a route needs to know of its dialect; the proxying is the same for every one. */
-interface Dialect {
-  /** The path appended to the dialect's upstream base. */
-  route: string
-  /**
-   * The upstream request for a repaired body, when the upstream speaks
-   * another wire than the client: its path (with its query) and body text.
-   * Without it: `route` with the client's query, the body as JSON.
-   */
-  upstreamRequest?: (body: Record<string, unknown>) => { path: string; body: string }
-  /** What a request body implies for the repair of its response. */
-  readRequest: (body: unknown) => RequestRepairOptions
-  /** History repair of a request body. */
-  sanitizeRequest: (body: Record<string, unknown>, options: SanitizeChatCompletionsRequestOptions) => Record<string, unknown>
-  repairResponse: (response: Response, options: RepairChatCompletionsResponseOptions, body: Record<string, unknown>) => Promise<Response>
-  /** An error response in the dialect's own shape. */
-  error: (status: number, message: string, type: string, headers?: HeaderFields) => Response
-  /** The SSE text of an error event in the dialect's own shape, that ends a stream. */
-  streamError: (message: string, type: string) => string
-}
-
-/** A Chat Completions stream error: one `data: {"error": …}` event, what OpenAI's SDKs read as an error. */
-function chatStreamError(message: string, type: string): string {
-  return `data: ${JSON.stringify({ error: { message, type, param: null, code: null } })}\n\n`
-}
-
-/** An Anthropic-style JSON error response. */
-function anthropicError(status: number, message: string, type: string, headers?: HeaderFields): Response {
-  const responseHeaders = new Headers(headers)
-  responseHeaders.set('content-type', 'application/json')
-  return new Response(JSON.stringify({ type: 'error', error: { type, message } }), { status, headers: responseHeaders })
-}
-
-const CHAT_COMPLETIONS: Dialect = {
-  route: '/chat/completions',
-  readRequest: requestRepairOptions,
-  sanitizeRequest: sanitizeChatCompletionsRequest,
-  repairResponse: repairChatCompletionsResponse,
-  error: gatewayError,
-  streamError: chatStreamError,
-}
-
-const ANTHROPIC_MESSAGES: Dialect = {
-  route: '/v1/messages',
-  readRequest: anthropicRequestOptions,
-  sanitizeRequest: sanitizeAnthropicRequest,
-  repairResponse: (response, options) => {
-    const { stopFinishReason: _stop, toolCallsFinishReason: _toolCalls, ...anthropicOptions } = options
-    return repairAnthropicResponse(response, anthropicOptions)
-  },
-  error: anthropicError,
-  streamError: (message, type) => `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type, message } })}\n\n`,
-}
-
-const OPENAI_RESPONSES: Dialect = {
-  route: '/responses',
-  readRequest: responsesRequestOptions,
-  sanitizeRequest: sanitizeResponsesRequest,
-  repairResponse: (response, options) => {
-    const { stopFinishReason: _stop, toolCallsFinishReason: _toolCalls, ...responsesOptions } = options
-    return repairResponsesResponse(response, responsesOptions)
-  },
-  error: gatewayError,
-  streamError: (message, type) => `event: error\ndata: ${JSON.stringify({ type: 'error', code: type, message, param: null })}\n\n`,
-}
-
-/** Chat Completions from the client, a Lingma upstream behind (`upstreamDialect: 'lingma'`). */
-const CHAT_COMPLETIONS_FROM_LINGMA: Dialect = {
-  ...CHAT_COMPLETIONS,
-  upstreamRequest: (body) => {
-    const lingma = lingmaRequestOf(body)
-    return { path: lingma.path, body: lingma.encodedBody }
-  },
-  repairResponse: (response, options, body) => {
-    const { stopFinishReason: _stop, toolCallsFinishReason: _toolCalls, ...lingmaOptions } = options
-    return repairLingmaResponse(response, { ...lingmaOptions, stream: body.stream === true })
-  },
-}
-
-/** The wires an upstream behind the Chat Completions route may speak. */
-export type GatewayUpstreamDialect = 'chat-completions' | 'lingma'
 
 const MESSAGES_PATHS = new Set(['/v1/messages', '/messages'])
 const RESPONSES_PATHS = new Set(['/v1/responses', '/responses'])

@@ -1,0 +1,108 @@
+/**
+ * What each route of the gateway needs to know of its dialect — its
+ * upstream route, how a request implies repair options, history repair,
+ * response repair, and its error shapes (a JSON response, an SSE event) —
+ * so that the proxying in `handler.ts` is the same for every one.
+ */
+import { anthropicRequestOptions, sanitizeAnthropicRequest } from '../anthropic/request.ts'
+import { repairAnthropicResponse } from '../anthropic/response.ts'
+import { requestRepairOptions } from '../chat-completions/request-tools.ts'
+import { sanitizeChatCompletionsRequest, type SanitizeChatCompletionsRequestOptions } from '../chat-completions/request.ts'
+import { repairChatCompletionsResponse, type RepairChatCompletionsResponseOptions } from '../chat-completions/response.ts'
+import { lingmaRequestOf } from '../lingma/request.ts'
+import { repairLingmaResponse } from '../lingma/response.ts'
+import type { RequestRepairOptions } from '../parts/request-options.ts'
+import { responsesRequestOptions, sanitizeResponsesRequest } from '../responses/request.ts'
+import { repairResponsesResponse } from '../responses/response.ts'
+
+/** What `new Headers(…)` takes (spelled so, since DOM's `HeadersInit` is not declared in a Node-only project). */
+export type HeaderFields = ConstructorParameters<typeof Headers>[0]
+
+/** An OpenAI-style JSON error response. */
+export function gatewayError(status: number, message: string, type: string, headers?: HeaderFields): Response {
+  const responseHeaders = new Headers(headers)
+  responseHeaders.set('content-type', 'application/json')
+  return new Response(JSON.stringify({ error: { message, type, param: null, code: null } }), { status, headers: responseHeaders })
+}
+
+/** What a route needs to know of its dialect; the proxying is the same for every one. */
+export interface Dialect {
+  /** The path appended to the dialect's upstream base. */
+  route: string
+  /**
+   * The upstream request for a repaired body, when the upstream speaks
+   * another wire than the client: its path (with its query) and body text.
+   * Without it: `route` with the client's query, the body as JSON.
+   */
+  upstreamRequest?: (body: Record<string, unknown>) => { path: string; body: string }
+  /** What a request body implies for the repair of its response. */
+  readRequest: (body: unknown) => RequestRepairOptions
+  /** History repair of a request body. */
+  sanitizeRequest: (body: Record<string, unknown>, options: SanitizeChatCompletionsRequestOptions) => Record<string, unknown>
+  repairResponse: (response: Response, options: RepairChatCompletionsResponseOptions, body: Record<string, unknown>) => Promise<Response>
+  /** An error response in the dialect's own shape. */
+  error: (status: number, message: string, type: string, headers?: HeaderFields) => Response
+  /** The SSE text of an error event in the dialect's own shape, that ends a stream. */
+  streamError: (message: string, type: string) => string
+}
+
+/** A Chat Completions stream error: one `data: {"error": …}` event, what OpenAI's SDKs read as an error. */
+function chatStreamError(message: string, type: string): string {
+  return `data: ${JSON.stringify({ error: { message, type, param: null, code: null } })}\n\n`
+}
+
+/** An Anthropic-style JSON error response. */
+export function anthropicError(status: number, message: string, type: string, headers?: HeaderFields): Response {
+  const responseHeaders = new Headers(headers)
+  responseHeaders.set('content-type', 'application/json')
+  return new Response(JSON.stringify({ type: 'error', error: { type, message } }), { status, headers: responseHeaders })
+}
+
+export const CHAT_COMPLETIONS: Dialect = {
+  route: '/chat/completions',
+  readRequest: requestRepairOptions,
+  sanitizeRequest: sanitizeChatCompletionsRequest,
+  repairResponse: repairChatCompletionsResponse,
+  error: gatewayError,
+  streamError: chatStreamError,
+}
+
+export const ANTHROPIC_MESSAGES: Dialect = {
+  route: '/v1/messages',
+  readRequest: anthropicRequestOptions,
+  sanitizeRequest: sanitizeAnthropicRequest,
+  repairResponse: (response, options) => {
+    const { stopFinishReason: _stop, toolCallsFinishReason: _toolCalls, ...anthropicOptions } = options
+    return repairAnthropicResponse(response, anthropicOptions)
+  },
+  error: anthropicError,
+  streamError: (message, type) => `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type, message } })}\n\n`,
+}
+
+export const OPENAI_RESPONSES: Dialect = {
+  route: '/responses',
+  readRequest: responsesRequestOptions,
+  sanitizeRequest: sanitizeResponsesRequest,
+  repairResponse: (response, options) => {
+    const { stopFinishReason: _stop, toolCallsFinishReason: _toolCalls, ...responsesOptions } = options
+    return repairResponsesResponse(response, responsesOptions)
+  },
+  error: gatewayError,
+  streamError: (message, type) => `event: error\ndata: ${JSON.stringify({ type: 'error', code: type, message, param: null })}\n\n`,
+}
+
+/** Chat Completions from the client, a Lingma upstream behind (`upstreamDialect: 'lingma'`). */
+export const CHAT_COMPLETIONS_FROM_LINGMA: Dialect = {
+  ...CHAT_COMPLETIONS,
+  upstreamRequest: (body) => {
+    const lingma = lingmaRequestOf(body)
+    return { path: lingma.path, body: lingma.encodedBody }
+  },
+  repairResponse: (response, options, body) => {
+    const { stopFinishReason: _stop, toolCallsFinishReason: _toolCalls, ...lingmaOptions } = options
+    return repairLingmaResponse(response, { ...lingmaOptions, stream: body.stream === true })
+  },
+}
+
+/** The wires an upstream behind the Chat Completions route may speak. */
+export type GatewayUpstreamDialect = 'chat-completions' | 'lingma'

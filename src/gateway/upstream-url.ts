@@ -1,0 +1,52 @@
+/**
+ * Where the gateway sends a request, and how it prints where: the upstream
+ * base URL with a route appended, and the same without what may be secret.
+ */
+import { withoutTrailingSlashes } from './paths.ts'
+
+/** `/chat/completions` appended to the base URL (see `upstreamUrl`). */
+export function upstreamChatUrl(upstream: string, search = ''): string {
+  return upstreamUrl(upstream, '/chat/completions', search)
+}
+
+/**
+ * `route` appended to the base URL (its trailing slashes ignored). The base's
+ * own query (an `api-version`, a key) is kept on every upstream request,
+ * then the route's and the client's. A base with credentials
+ * (`user:password@`) is refused: `fetch` refuses such URLs, and they would be
+ * printed.
+ */
+export function upstreamUrl(upstream: string, route: string, search: string): string {
+  let base: URL
+  try {
+    base = new URL(upstream)
+  } catch {
+    throw new TypeError(`Cannot create gateway: "upstream" must be an absolute http(s) URL, got ${JSON.stringify(upstream)}`)
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') {
+    throw new TypeError(`Cannot create gateway: "upstream" must be an http(s) URL, got ${JSON.stringify(displayUrl(base))}`)
+  }
+  if (base.username !== '' || base.password !== '') {
+    throw new TypeError(
+      `Cannot create gateway: "upstream" must not carry credentials (user:password@), got ${JSON.stringify(displayUrl(base))}: send them as headers (the client's are forwarded), or add them in prepareUpstream`,
+    )
+  }
+  const path = withoutTrailingSlashes(base.pathname)
+  const target = new URL(`${base.origin}${path === '/' ? '' : path}${route}`)
+  const query = new URLSearchParams(base.search)
+  for (const [name, value] of target.searchParams) query.append(name, value)
+  for (const [name, value] of new URLSearchParams(search)) query.append(name, value)
+  const text = query.toString()
+  return `${target.origin}${target.pathname}${text === '' ? '' : `?${text}`}`
+}
+
+/** A URL as it may be printed: no credentials, and no query (it may hold a key). */
+function displayUrl(url: URL): string {
+  const path = withoutTrailingSlashes(url.pathname)
+  return `${url.protocol}//${url.host}${path === '/' ? '' : path}`
+}
+
+/** The upstream as shown in the status page and errors: no credentials, no query. */
+export function displayUpstream(upstream: string): string {
+  return displayUrl(new URL(upstream))
+}
