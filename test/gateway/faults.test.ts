@@ -1,0 +1,100 @@
+// The gateway against faulty upstreams, over real loopback sockets (Node only): servers the test
+// starts itself stand in for the upstream, and the gateway is served by the node:http bridge.
+import { once } from 'node:events'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { gzipSync } from 'node:zlib'
+import { afterEach, expect, test } from 'vitest'
+import { createNodeListener } from '../../src/cli/node-bridge.ts'
+import { createChatCompletionsGateway, type ChatCompletionsGatewayOptions } from '../../src/gateway/index.ts'
+import { block, invoke, param } from '../support/dsml-builders.ts'
+import { readSseText, sseText } from './support.ts'
+
+const servers: Server[] = []
+
+afterEach(async () => {
+  for (const server of servers.splice(0)) {
+    server.closeAllConnections()
+    await new Promise<void>((resolve) => server.close(() => resolve()))
+  }
+})
+
+async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
+  const server = createServer(handler)
+  servers.push(server)
+  server.listen(0, '127.0.0.1')
+  await once(server, 'listening')
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+}
+
+/** The gateway to `upstream`, served over loopback. */
+async function gatewayTo(upstream: string, options: Partial<ChatCompletionsGatewayOptions> = {}): Promise<string> {
+  return listen(createNodeListener(createChatCompletionsGateway({ upstream, ...options })))
+}
+
+const LEAK = `Listing. ${block([invoke('bash', [param('command', 'ls')])])}`
+const post = (base: string, stream = true): Promise<Response> =>
+  fetch(`${base}/v1/chat/completions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ model: 'm', stream, messages: [{ role: 'user', content: 'go' }] }) })
+
+test('an upstream that resets mid-stream: the client sees the stream end early (not a clean [DONE]), and the gateway keeps serving', async () => {
+  const upstream = await listen((req, res) => {
+    req.resume()
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    res.write(sseText(['Hello', ' world']).split('\n\n').slice(0, 2).join('\n\n') + '\n\n')
+    setTimeout(() => res.socket?.destroy(), 30)
+  })
+  const base = await gatewayTo(`${upstream}/v1`)
+  const text = await (await post(base)).text().catch((error: Error) => `cut: ${error.message}`)
+  expect(text).not.toContain('data: [DONE]')
+  expect((await fetch(`${base}/health`)).status).toBe(200)
+})
+
+test('a gzip upstream: the body is decoded and repaired (content-encoding not passed on)', async () => {
+  const upstream = await listen((req, res) => {
+    req.resume()
+    res.writeHead(200, { 'content-type': 'text/event-stream', 'content-encoding': 'gzip' })
+    res.end(gzipSync(sseText([LEAK.slice(0, 15), LEAK.slice(15)])))
+  })
+  const response = await post(await gatewayTo(`${upstream}/v1`))
+  expect(response.headers.get('content-encoding')).toBeNull()
+  const seen = readSseText(await response.text())
+  expect(seen.calls.map((call) => call.name)).toEqual(['bash'])
+  expect(seen.finishReasons).toEqual(['tool_calls'])
+})
+
+test('4xx and 5xx JSON errors from the upstream reach the client byte for byte, with their status', async () => {
+  for (const [status, body] of [[401, '{"error":{"message":"bad key","type":"authentication_error"}}'], [503, '{"error":{"message":"overloaded"}}  ']] as const) {
+    const upstream = await listen((req, res) => {
+      req.resume()
+      res.writeHead(status, { 'content-type': 'application/json' })
+      res.end(body)
+    })
+    const response = await post(await gatewayTo(`${upstream}/v1`))
+    expect(response.status).toBe(status)
+    expect(await response.text()).toBe(body)
+  }
+})
+
+test('an upstream that never sends its headers: a JSON 504 once the headers timeout passes', async () => {
+  const upstream = await listen((req) => {
+    req.resume()
+  })
+  const response = await post(await gatewayTo(`${upstream}/v1`, { upstreamHeadersTimeoutMs: 200 }))
+  expect(response.status).toBe(504)
+  expect(((await response.json()) as { error: { type: string } }).error.type).toBe('upstream_timeout')
+})
+
+test('an upstream that stalls mid-stream: keep-alive comments, then an error event the client reads, and the upstream socket is closed', async () => {
+  let upstreamClosed: Promise<unknown> = Promise.resolve()
+  const upstream = await listen((req, res) => {
+    req.resume()
+    upstreamClosed = once(res, 'close')
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    res.write(sseText(['Hello']).split('\n\n').slice(0, 2).join('\n\n') + '\n\n')
+  })
+  const text = await (await post(await gatewayTo(`${upstream}/v1`, { keepAliveMs: 50, upstreamIdleTimeoutMs: 300 }))).text()
+  expect(text).toContain('"content":"Hello"')
+  expect(text).toContain(': keep-alive\n\n')
+  expect(text).toContain('"type":"upstream_timeout"')
+  await upstreamClosed
+})
