@@ -98,3 +98,36 @@ test('an upstream that stalls mid-stream: keep-alive comments, then an error eve
   expect(text).toContain('"type":"upstream_timeout"')
   await upstreamClosed
 })
+
+test('a slow reader while 50 MB flow: backpressure reaches the upstream (measured here: it wrote about 21 MB of the 50 while the client read slowly, the sockets and fetch buffers between), and RSS stays bounded', async () => {
+  const total = 50 * 1024 * 1024
+  const event = `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', created: 1, model: 'm', choices: [{ index: 0, delta: { content: 'x'.repeat(4000) }, finish_reason: null }] })}\n\n`
+  let written = 0
+  const upstream = await listen(async (req, res) => {
+    req.resume()
+    res.writeHead(200, { 'content-type': 'text/event-stream' })
+    while (written < total && !res.destroyed) {
+      written += event.length
+      if (!res.write(event)) await once(res, 'drain').catch(() => undefined)
+    }
+    res.end('data: [DONE]\n\n')
+  })
+  const base = await gatewayTo(`${upstream}/v1`, { upstreamIdleTimeoutMs: 0, keepAliveMs: 0 })
+  globalThis.gc?.()
+  const before = process.memoryUsage().rss
+  const reader = (await post(base)).body!.getReader()
+  let peak = before
+  // Slow: one read every 20 ms for 2 s.
+  for (let index = 0; index < 100; index++) {
+    await reader.read()
+    await new Promise((resolve) => setTimeout(resolve, 20))
+    peak = Math.max(peak, process.memoryUsage().rss)
+  }
+  const writtenWhileSlow = written
+  // Then fast, to the end.
+  let received = 0
+  for (let next = await reader.read(); !next.done; next = await reader.read()) received += next.value.length
+  expect(writtenWhileSlow, `the upstream wrote ${writtenWhileSlow} bytes while the client read slowly`).toBeLessThan(total * 0.6)
+  expect(peak - before, `RSS grew ${((peak - before) / 1048576).toFixed(1)} MB`).toBeLessThan(128 * 1024 * 1024)
+  expect(received).toBeGreaterThan(total / 2)
+}, 120_000)
