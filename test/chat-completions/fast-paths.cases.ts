@@ -47,6 +47,7 @@ import {
   randomCuts,
   utf8,
 } from './support.ts'
+import { propertyRuns } from '../support/runs.ts'
 
 const BAR = '\uFF5C'
 const MARKER = `${BAR}DSML${BAR}`
@@ -378,7 +379,7 @@ export const suite = defineSuite('chat-completions/fast-paths', (test) => {
         checkAllReadings(bytes, options, cuts.length + 1, 'generated')
         checkSame(fused(cutAt(bytes, [...new Set(cuts.map((cut) => cut % (bytes.length + 1)))].sort((a, b) => a - b)), options), reference(bytes, options), 'generated, given cuts')
       }),
-      { numRuns: 400 },
+      { numRuns: propertyRuns(400) },
     )
   })
 
@@ -394,7 +395,7 @@ export const suite = defineSuite('chat-completions/fast-paths', (test) => {
           assert(bytesEqual(composed, expected), `composed stages and reference differ\n${firstDifference(composed, expected)}`)
         }
       }),
-      { numRuns: 60 },
+      { numRuns: propertyRuns(60) },
     )
   })
 
@@ -502,7 +503,7 @@ export const suite = defineSuite('chat-completions/fast-paths', (test) => {
           assertEqual(text?.type === 'text' ? text.text : undefined, reader.content, `the content read from the shape: ${data}`)
         }
       }),
-      { numRuns: 3000 },
+      { numRuns: propertyRuns(3000) },
     )
   })
 

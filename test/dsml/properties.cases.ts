@@ -14,6 +14,7 @@ import type { DsmlSanitizerOptions } from '../../src/dsml/options.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { normalizeEvents, reassemble, runChunks, textOf } from '../support/chunking.ts'
 import { defineSuite } from '../support/harness.ts'
+import { propertyRuns } from '../support/runs.ts'
 
 const FULLWIDTH = '\uFF5C'
 const WORD = 'DSML'
@@ -107,7 +108,7 @@ const paddedArbitrary = optionsArbitrary.chain((options) => {
   })
 })
 
-const RUNS = Number(globalThis.process?.env?.DSML_PROPERTY_RUNS ?? 400)
+const RUNS = 400
 
 export const suite = defineSuite('dsml/properties', (test) => {
   test('property no-throw and conservation: text + call sources + dropped text === input', () => {
@@ -115,7 +116,7 @@ export const suite = defineSuite('dsml/properties', (test) => {
       fc.property(textArbitrary, optionsArbitrary, (text, options) => {
         assertEqual(reassemble(runChunks([text], options)), text)
       }),
-      { numRuns: RUNS },
+      { numRuns: propertyRuns(RUNS) },
     )
   })
 
@@ -126,7 +127,7 @@ export const suite = defineSuite('dsml/properties', (test) => {
         const split = normalizeEvents(runChunks(chunksAt(text, cuts), options))
         assertEqual(split, whole)
       }),
-      { numRuns: RUNS },
+      { numRuns: propertyRuns(RUNS) },
     )
   })
 
@@ -135,7 +136,7 @@ export const suite = defineSuite('dsml/properties', (test) => {
       fc.property(textArbitrary, (text) => {
         assertEqual(normalizeEvents(runChunks(text.split(''))), normalizeEvents(runChunks([text])))
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     )
   })
 
@@ -145,7 +146,7 @@ export const suite = defineSuite('dsml/properties', (test) => {
         const output = textOf(runChunks([text], options))
         assert(!containsDsmlSentinel(outsideFences(output)), `sentinel in output ${JSON.stringify(output)}`)
       }),
-      { numRuns: RUNS },
+      { numRuns: propertyRuns(RUNS) },
     )
   })
 
@@ -158,7 +159,7 @@ export const suite = defineSuite('dsml/properties', (test) => {
         assert(!containsDsmlSentinel(outsideFences(output)), `sentinel in output ${JSON.stringify(output.slice(0, 200))}`)
         assertEqual(normalizeEvents(runChunks(chunksAt(text, cuts), options)), normalizeEvents(whole), 'chunk invariance')
       }),
-      { numRuns: Math.max(100, Math.floor(RUNS / 2)) },
+      { numRuns: propertyRuns(Math.max(100, Math.floor(RUNS / 2))) },
     )
   })
 
@@ -181,7 +182,7 @@ export const suite = defineSuite('dsml/properties', (test) => {
           assertEqual(reassemble(events), text.repeat(3))
         },
       ),
-      { numRuns: RUNS },
+      { numRuns: propertyRuns(RUNS) },
     )
   })
 
@@ -198,7 +199,7 @@ export const suite = defineSuite('dsml/properties', (test) => {
         out += textOf(sanitizer.end())
         assertEqual(out, chunks.join(''))
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     )
   })
 
@@ -209,7 +210,7 @@ export const suite = defineSuite('dsml/properties', (test) => {
         assertEqual(result.text, text)
         assertEqual(result.calls.length, 0)
       }),
-      { numRuns: 200 },
+      { numRuns: propertyRuns(200) },
     )
   })
 
@@ -221,7 +222,7 @@ export const suite = defineSuite('dsml/properties', (test) => {
         assertEqual(stripped.text, recovered.text)
         assertEqual(stripped.calls.length, 0)
       }),
-      { numRuns: RUNS },
+      { numRuns: propertyRuns(RUNS) },
     )
   })
 })

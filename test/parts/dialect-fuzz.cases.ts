@@ -20,6 +20,7 @@ import { createDialectRepair, type DialectRepair } from '../../src/sse/dialect-r
 import { assert, assertEqual } from '../support/assert.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
+import { propertyRuns } from '../support/runs.ts'
 
 const LEAK = block([invoke('bash', [param('command', 'ls')])])
 
@@ -117,7 +118,7 @@ export const suite = defineSuite('parts/dialect-fuzz', (test) => {
           }
           for (const pattern of ['text', 'bytes', 'event lines apart', 'pieces'] as const) assertEqual(run(true, pattern), run(false, pattern), pattern)
         }),
-        { numRuns: 300 },
+        { numRuns: propertyRuns(300) },
       )
     })
   }
@@ -132,7 +133,7 @@ export const suite = defineSuite('parts/dialect-fuzz', (test) => {
           const out = runPieces(make(), sse(events, named), cuts)
           assert(typeof out === 'string', 'a string comes out')
         }),
-        { numRuns: 400 },
+        { numRuns: propertyRuns(400) },
       )
     })
   }

@@ -14,6 +14,7 @@ import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { block, eos, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
+import { propertyRuns } from '../support/runs.ts'
 
 interface Ran {
   out: Part[]
@@ -105,7 +106,7 @@ export const suite = defineSuite('parts/part-repair', (test) => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     )
   })
 })

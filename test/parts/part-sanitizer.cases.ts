@@ -10,6 +10,7 @@ import { assert, assertEqual } from '../support/assert.ts'
 import fc from 'fast-check'
 import { block, FW_BAR, invoke, param, WORD } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
+import { propertyRuns } from '../support/runs.ts'
 
 function run(parts: readonly Part[]): Part[][] {
   const sanitizer = createDsmlPartSanitizer()
@@ -145,7 +146,7 @@ export const suite = defineSuite('parts/part-sanitizer', (test) => {
           }
         },
       ),
-      { numRuns: 300 },
+      { numRuns: propertyRuns(300) },
     )
   })
 })
