@@ -2,7 +2,8 @@
 // playwright-core, against the built `dsml-streams serve`.
 // - The chat page: a message is sent for a real capture; while it streams, a MutationObserver
 //   checks every change of the repaired pane for a marker, and at the end the tool-call cards must
-//   be there. The screenshot goes to docs/chat-page.png (the README shows it).
+//   be there. The screenshot goes to test-results/chat-page.png (with UPDATE_SCREENSHOT=1, to
+//   docs/chat-page.png, which the README shows).
 // - examples/browser/: its CDN import map answered with the build (as the CDN would serve the
 //   package), its API pointed at the replay upstream: the clean text and both calls.
 // Node only; runs after `npm run build`.
@@ -57,8 +58,11 @@ test('the chat page: the raw pane shows the markup, the repaired pane never does
     expect(await page.textContent('#raw')).toMatch(/\uFF5CDSML\uFF5C/)
     expect(await page.textContent('#status')).toBe('finish: tool_calls')
     expect(await page.textContent('#diagnostics')).toContain('recovered-call ×2')
-    mkdirSync(join(root, 'docs'), { recursive: true })
-    await page.screenshot({ path: join(root, 'docs/chat-page.png') })
+    // Saved beside the test results; UPDATE_SCREENSHOT=1 writes the copy the README shows (docs/), which
+    // differs from run to run only in antialiasing bytes, so the checkout stays clean otherwise.
+    const directory = join(root, process.env.UPDATE_SCREENSHOT === '1' ? 'docs' : 'test-results')
+    mkdirSync(directory, { recursive: true })
+    await page.screenshot({ path: join(directory, 'chat-page.png') })
   } finally {
     await browser.close()
   }
