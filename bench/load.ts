@@ -1,0 +1,104 @@
+/**
+ * `npm run bench:load [-- concurrency seconds]`: the gateway under load, over loopback only,
+ * bounded in count and time (defaults: 200 concurrent streaming clients for 20 s).
+ *
+ * The replay upstream (`dsml-streams replay`), the gateway (`dsml-streams serve`, to it) and the
+ * client (`bench/load-client.ts`) each run in a process of their own, from the build. In one run:
+ * two rounds through the gateway, then one round directly to the replay upstream.
+ *
+ * Reported: failed and corrupted streams (every body compared with a reference, call ids aside),
+ * requests/s as a ratio gateway/direct, the latency the gateway adds per request (p50 and p99 of
+ * whole-body times, gateway minus direct), and the gateway's RSS before, at its peak during, and
+ * after each gateway round.
+ *
+ * Targets: 0 failed and 0 corrupted; gateway/direct throughput ≥ 0.7; added p99 ≤ 5 ms; RSS after
+ * the second round within 15 % of after the first. Run `npm run build` first.
+ */
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const bin = `${root}dist/cli/bin.mjs`
+const concurrency = Number(process.argv[2] ?? 200)
+const seconds = Number(process.argv[3] ?? 20)
+
+function serving(args: string[]): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    const read = (data: Buffer): void => {
+      out += data.toString()
+      const found = /http:\/\/127\.0\.0\.1:\d+/.exec(out)
+      if (found !== null) {
+        child.stdout!.off('data', read)
+        // Keep draining its log (one line per request), so it never blocks on a full pipe.
+        child.stdout!.on('data', () => undefined)
+        resolve({ child, url: found[0] })
+      }
+    }
+    child.stdout!.on('data', read)
+    child.on('exit', (code) => reject(new Error(`${args[0]} exited ${code}: ${out}`)))
+  })
+}
+
+const rssOf = (pid: number): number => Number(/VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024
+
+interface Round {
+  requests: number
+  failed: number
+  corrupted: number
+  latencies: number[]
+  perSecond: number
+  rss?: { before: number; peak: number; after: number }
+}
+
+async function round(target: string, watched?: number): Promise<Round> {
+  const before = watched === undefined ? 0 : rssOf(watched)
+  let peak = before
+  const sampler = watched === undefined ? undefined : setInterval(() => (peak = Math.max(peak, rssOf(watched))), 200)
+  const client = spawn(process.execPath, ['--import', 'tsx', `${root}bench/load-client.ts`, target, String(concurrency), String(seconds)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  let out = ''
+  client.stdout!.on('data', (data: Buffer) => (out += data.toString()))
+  await new Promise((resolve) => client.on('exit', resolve))
+  if (sampler !== undefined) clearInterval(sampler)
+  await new Promise((resolve) => setTimeout(resolve, 2000))
+  const result = JSON.parse(out) as Omit<Round, 'perSecond' | 'rss'>
+  const measured: Round = { ...result, perSecond: result.latencies.length / seconds }
+  if (watched !== undefined) measured.rss = { before, peak, after: rssOf(watched) }
+  return measured
+}
+
+const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN
+
+const version = execFileSync(process.execPath, ['--version'], { encoding: 'utf8' }).trim()
+const upstream = await serving(['replay', '--port', '0'])
+const gateway = await serving(['serve', '--port', '0', '--upstream', `${upstream.url}/v1`, '--max-in-flight', String(concurrency * 2)])
+try {
+  const first = await round(gateway.url, gateway.child.pid)
+  const second = await round(gateway.url, gateway.child.pid)
+  const direct = await round(upstream.url)
+  const gatewayLatencies = [...first.latencies, ...second.latencies].sort((a, b) => a - b)
+  const addedP50 = quantile(gatewayLatencies, 0.5) - quantile(direct.latencies, 0.5)
+  const addedP99 = quantile(gatewayLatencies, 0.99) - quantile(direct.latencies, 0.99)
+  const ratio = (first.perSecond + second.perSecond) / 2 / direct.perSecond
+  const rssDrift = (second.rss!.after - first.rss!.after) / first.rss!.after
+  const mb = (value: number): string => `${value.toFixed(0)} MB`
+  console.log(`# Load bench\n\nNode ${version}; ${concurrency} concurrent streaming clients, ${seconds} s per round; the Cherry capture (${'two'} calls) per request.\n`)
+  console.log('| round | requests | failed | corrupted | req/s | p50 ms | p99 ms | gateway RSS before / peak / after |')
+  console.log('|---|---:|---:|---:|---:|---:|---:|---|')
+  for (const [name, result] of [['gateway 1', first], ['gateway 2', second], ['direct', direct]] as const) {
+    const rss = result.rss === undefined ? '—' : `${mb(result.rss.before)} / ${mb(result.rss.peak)} / ${mb(result.rss.after)}`
+    console.log(`| ${name} | ${result.requests} | ${result.failed} | ${result.corrupted} | ${result.perSecond.toFixed(0)} | ${quantile(result.latencies, 0.5).toFixed(1)} | ${quantile(result.latencies, 0.99).toFixed(1)} | ${rss} |`)
+  }
+  const failures = first.failed + second.failed + direct.failed
+  const corrupted = first.corrupted + second.corrupted + direct.corrupted
+  console.log('\n| target | measured | verdict |\n|---|---:|---|')
+  console.log(`| 0 failed, 0 corrupted | ${failures} / ${corrupted} | ${failures === 0 && corrupted === 0 ? 'PASS' : 'FAIL'} |`)
+  console.log(`| gateway/direct throughput ≥ 0.7 | ${ratio.toFixed(2)} | ${ratio >= 0.7 ? 'PASS' : 'FAIL'} |`)
+  console.log(`| added p99 ≤ 5 ms | ${addedP99.toFixed(1)} ms (p50 ${addedP50.toFixed(1)} ms) | ${addedP99 <= 5 ? 'PASS' : 'FAIL'} |`)
+  console.log(`| RSS after round 2 within 15 % of after round 1 | ${(rssDrift * 100).toFixed(1)} % | ${Math.abs(rssDrift) <= 0.15 ? 'PASS' : 'FAIL'} |`)
+} finally {
+  gateway.child.kill('SIGKILL')
+  upstream.child.kill('SIGKILL')
+}
