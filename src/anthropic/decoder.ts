@@ -18,7 +18,7 @@
 import type { Channel, ChunkOrigin, Part } from '../parts/part.ts'
 import { isSseComment, type SseMessage } from '../sse/types.ts'
 import { type AnthropicEvent, isAnthropicEvent, isToolUseBlock } from './types.ts'
-import { closeGroup, originOf } from '../sse/chunk-origin.ts'
+import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData } from '../sse/chunk-origin.ts'
 import { stringSpanAfter } from '../sse/plain-json-string.ts'
 
 export interface AnthropicDecoder {
@@ -50,15 +50,8 @@ class Decoder implements AnthropicDecoder {
     this.#textDelta = undefined
     this.#message = message
     if (isSseComment(message)) return [{ type: 'comment', comment: message.comment }]
-    let event: unknown
-    try {
-      event = JSON.parse(message.data)
-    } catch {
-      const origin = originOf(message, undefined)
-      const parts = closeGroup(origin, [{ type: 'passthrough', origin }])
-      parts.push({ type: 'diagnostic', diagnostic: { kind: 'malformed-chunk', text: '', message: 'An SSE message was not JSON; forwarded unchanged' } })
-      return parts
-    }
+    const event = parseData(message)
+    if (event === NOT_JSON) return notJsonParts(message)
     const origin = originOf(message, event)
     if (!isAnthropicEvent(event)) return closeGroup(origin, [{ type: 'passthrough', origin }])
     return closeGroup(origin, this.#parts(event, origin))

@@ -25,6 +25,12 @@ export function gatewayError(status: number, message: string, type: string, head
   return new Response(JSON.stringify({ error: { message, type, param: null, code: null } }), { status, headers: responseHeaders })
 }
 
+/** The repair options without Chat Completions' finish-reason names: another dialect names its finishes itself. */
+function withOwnFinishNames(options: RepairChatCompletionsResponseOptions): Omit<RepairChatCompletionsResponseOptions, 'stopFinishReason' | 'toolCallsFinishReason'> {
+  const { stopFinishReason: _stop, toolCallsFinishReason: _toolCalls, ...rest } = options
+  return rest
+}
+
 /** What a route needs to know of its dialect; the proxying is the same for every one. */
 export interface Dialect {
   /** The path appended to the dialect's upstream base. */
@@ -72,8 +78,7 @@ export const ANTHROPIC_MESSAGES: Dialect = {
   readRequest: anthropicRequestOptions,
   sanitizeRequest: sanitizeAnthropicRequest,
   repairResponse: (response, options) => {
-    const { stopFinishReason: _stop, toolCallsFinishReason: _toolCalls, ...anthropicOptions } = options
-    return repairAnthropicResponse(response, anthropicOptions)
+    return repairAnthropicResponse(response, withOwnFinishNames(options))
   },
   error: anthropicError,
   streamError: (message, type) => `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type, message } })}\n\n`,
@@ -84,8 +89,7 @@ export const OPENAI_RESPONSES: Dialect = {
   readRequest: responsesRequestOptions,
   sanitizeRequest: sanitizeResponsesRequest,
   repairResponse: (response, options) => {
-    const { stopFinishReason: _stop, toolCallsFinishReason: _toolCalls, ...responsesOptions } = options
-    return repairResponsesResponse(response, responsesOptions)
+    return repairResponsesResponse(response, withOwnFinishNames(options))
   },
   error: gatewayError,
   streamError: (message, type) => `event: error\ndata: ${JSON.stringify({ type: 'error', code: type, message, param: null })}\n\n`,
@@ -99,8 +103,7 @@ export const CHAT_COMPLETIONS_FROM_LINGMA: Dialect = {
     return { path: lingma.path, body: lingma.encodedBody }
   },
   repairResponse: (response, options, body) => {
-    const { stopFinishReason: _stop, toolCallsFinishReason: _toolCalls, ...lingmaOptions } = options
-    return repairLingmaResponse(response, { ...lingmaOptions, stream: body.stream === true })
+    return repairLingmaResponse(response, { ...withOwnFinishNames(options), stream: body.stream === true })
   },
 }
 

@@ -14,6 +14,9 @@
  */
 import { collectChatCompletion } from '../chat-completions/collect.ts'
 import { isRecord } from '../records.ts'
+import { readBodyText } from '../sse/read-body.ts'
+import { createSseDecoder } from '../sse/sse-decoder.ts'
+import { isSseComment } from '../sse/types.ts'
 import { parseError } from './errors.ts'
 import { LingmaToChatCompletionsStream } from './streams.ts'
 import { createLingmaToChatCompletions, type LingmaToChatCompletionsOptions } from './to-chat-completions.ts'
@@ -34,41 +37,18 @@ function errorResponse(status: number, error: Record<string, unknown>): Response
   return jsonResponse(status, { error: { message: fields.message ?? 'Lingma upstream error', type: fields.type ?? 'api_error', param: null, code: fields.code ?? null } })
 }
 
-/** Up to `limit` bytes of a body, as text. */
-async function readCapped(body: ReadableStream<Uint8Array> | null, limit: number): Promise<string> {
-  if (body === null) return ''
-  const reader = body.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  let read = 0
-  try {
-    while (read < limit) {
-      const { done, value } = await reader.read()
-      if (done) break
-      const piece = value.length > limit - read ? value.subarray(0, limit - read) : value
-      read += piece.length
-      text += decoder.decode(piece, { stream: true })
-    }
-  } finally {
-    await reader.cancel().catch(() => undefined)
-  }
-  return text + decoder.decode()
-}
-
-/** The `data:` payloads of SSE text this library wrote (one line per event). */
+/** The JSON payloads of the SSE text the converter wrote (read with the SSE decoder; `[DONE]` left out). */
 function payloads(sse: string): unknown[] {
+  const decoder = createSseDecoder()
   const out: unknown[] = []
-  for (const line of sse.split('\n')) {
-    if (!line.startsWith('data: ') || line === 'data: [DONE]') continue
-    out.push(JSON.parse(line.slice(6)))
-  }
+  for (const message of [...decoder.feed(sse), ...decoder.end()]) if (!isSseComment(message) && message.data !== '[DONE]') out.push(JSON.parse(message.data))
   return out
 }
 
 export async function repairLingmaResponse(response: Response, options: RepairLingmaResponseOptions = {}): Promise<Response> {
   const { stream = true, maxErrorBodyBytes = 1_048_576, ...repairOptions } = options
   if (!response.ok) {
-    const text = await readCapped(response.body, maxErrorBodyBytes)
+    const text = response.body === null ? '' : (await readBodyText(response.body, maxErrorBodyBytes, 'bytes')).text
     const info = parseError(text)
     if (info !== undefined) return errorResponse(info.status, { ...info, code: info.code === '' ? null : info.code })
     return errorResponse(response.status, { message: `The Lingma upstream answered ${response.status}${text.trim() === '' ? '' : `: ${text.trim().slice(0, 500)}`}`, type: 'upstream_error' })

@@ -19,7 +19,7 @@
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import { isSseComment, type SseMessage } from '../sse/types.ts'
 import { COMPLETED, isCallItem, isResponsesEvent, type ResponsesEvent } from './types.ts'
-import { closeGroup, originOf } from '../sse/chunk-origin.ts'
+import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData } from '../sse/chunk-origin.ts'
 import { afterOnlyKey, stringSpanAfter } from '../sse/plain-json-string.ts'
 
 export interface ResponsesDecoder {
@@ -67,15 +67,8 @@ class Decoder implements ResponsesDecoder {
   feed(message: SseMessage): Part[] {
     this.#textDelta = undefined
     if (isSseComment(message)) return [{ type: 'comment', comment: message.comment }]
-    let event: unknown
-    try {
-      event = JSON.parse(message.data)
-    } catch {
-      const origin = originOf(message, undefined)
-      const parts = closeGroup(origin, [{ type: 'passthrough', origin }])
-      parts.push({ type: 'diagnostic', diagnostic: { kind: 'malformed-chunk', text: '', message: 'An SSE message was not JSON; forwarded unchanged' } })
-      return parts
-    }
+    const event = parseData(message)
+    if (event === NOT_JSON) return notJsonParts(message)
     const origin = originOf(message, event)
     if (!isResponsesEvent(event)) return closeGroup(origin, [{ type: 'passthrough', origin }])
     if (event.type === 'response.output_text.delta' && typeof event.delta === 'string') this.#textDelta = { message, text: event.delta, event }

@@ -4,7 +4,8 @@
  * of its group of parts (`originOf`, `closeGroup`); the encoder forwards the
  * message as it came when the group is exactly what the decoder made
  * (`sameParts`), and writes new data with the message's own fields
- * (`withOrigin`).
+ * (`withOrigin`); and a message whose data is not JSON, the same in every
+ * dialect (`parseData`, `notJsonParts`).
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseEvent, SseMessage } from './types.ts'
@@ -38,4 +39,23 @@ export function withOrigin(origin: ChunkOrigin, data: string): SseMessage {
   if (origin.id !== undefined) message.id = origin.id
   if (origin.retry !== undefined) message.retry = origin.retry
   return message
+}
+
+/** What a message's data parses to, or NOT_JSON (a dialect decoder then forwards it, see `notJsonParts`). */
+export const NOT_JSON: unique symbol = Symbol('not JSON')
+
+export function parseData(message: SseEvent): unknown {
+  try {
+    return JSON.parse(message.data)
+  } catch {
+    return NOT_JSON
+  }
+}
+
+/** The parts of a message whose data is not JSON: forwarded as it came, with a `malformed-chunk` diagnostic. */
+export function notJsonParts(message: SseEvent): Part[] {
+  const origin = originOf(message, undefined)
+  const parts = closeGroup(origin, [{ type: 'passthrough', origin }])
+  parts.push({ type: 'diagnostic', diagnostic: { kind: 'malformed-chunk', text: '', message: 'An SSE message was not JSON; forwarded unchanged' } })
+  return parts
 }

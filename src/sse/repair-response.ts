@@ -10,6 +10,7 @@
  * the promise rejects with a `StreamLimitError` (`json-body-limit`).
  */
 import { StreamLimitError } from './errors.ts'
+import { readBodyText } from './read-body.ts'
 import { DEFAULT_MAX_SSE_BUFFER } from './sse-decoder.ts'
 
 export interface ResponseRepairs {
@@ -19,23 +20,6 @@ export interface ResponseRepairs {
   json(body: unknown): unknown
   /** The largest JSON body read, in characters. @default DEFAULT_MAX_SSE_BUFFER (8 Mi) */
   maxJsonChars?: number | undefined
-}
-
-/** The body as text, failing once it passes `limit` characters (the rest is not read). */
-async function textWithin(body: ReadableStream<Uint8Array>, limit: number): Promise<string> {
-  const reader = body.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    text += decoder.decode(value, { stream: true })
-    if (text.length > limit) {
-      await reader.cancel().catch(() => undefined)
-      throw new StreamLimitError('json-body-limit', limit, `Cannot repair: the JSON body is longer than maxBufferSize (${limit} characters)`)
-    }
-  }
-  return text + decoder.decode()
 }
 
 function repairedHeaders(response: Response): Headers {
@@ -53,7 +37,9 @@ export async function repairResponse(response: Response, repairs: ResponseRepair
   const init = { status: response.status, statusText: response.statusText, headers: repairedHeaders(response) }
   if (contentType.includes('text/event-stream')) return new Response(repairs.stream(response.body), init)
   if (!contentType.includes('json')) return response
-  const text = await textWithin(response.body, repairs.maxJsonChars ?? DEFAULT_MAX_SSE_BUFFER)
+  const limit = repairs.maxJsonChars ?? DEFAULT_MAX_SSE_BUFFER
+  const { text, complete } = await readBodyText(response.body, limit)
+  if (!complete) throw new StreamLimitError('json-body-limit', limit, `Cannot repair: the JSON body is longer than maxBufferSize (${limit} characters)`)
   let body: unknown
   try {
     body = JSON.parse(text)
