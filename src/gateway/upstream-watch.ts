@@ -23,51 +23,62 @@ const KEEP_ALIVE = ENCODER.encode(': keep-alive\n\n')
 const TICK = Symbol('tick')
 
 export function watchUpstream(body: ReadableStream<Uint8Array>, watch: UpstreamWatch): ReadableStream<Uint8Array> {
-  if (watch.keepAliveMs <= 0 && watch.idleMs <= 0) return body
+  const periods = [watch.keepAliveMs, watch.idleMs].filter((ms) => ms > 0)
+  if (periods.length === 0) return body
   const reader = body.getReader()
   let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined
   let silentSince = Date.now()
-  let timer: ReturnType<typeof setTimeout> | undefined
-  const stopTimer = (): void => {
-    if (timer !== undefined) clearTimeout(timer)
-    timer = undefined
-  }
+  let lastKeepAlive = silentSince
+  // One clock per stream, not a timer per chunk: it ticks every shortest period, and each tick is a
+  // promise every waiting pull shares (so a chunk costs one race, no timer).
+  let ring: () => void = () => undefined
+  let tick = new Promise<typeof TICK>((resolve) => (ring = () => resolve(TICK)))
+  const clock = setInterval(() => {
+    const rang = ring
+    tick = new Promise<typeof TICK>((resolve) => (ring = () => resolve(TICK)))
+    rang()
+  }, Math.min(...periods))
+  const stop = (): void => clearInterval(clock)
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         pending ??= reader.read()
-        const silent = Date.now() - silentSince
-        const untilIdle = watch.idleMs > 0 ? watch.idleMs - silent : Infinity
-        const untilKeepAlive = watch.keepAliveMs > 0 ? watch.keepAliveMs : Infinity
-        const wait = Math.max(0, Math.min(untilIdle, untilKeepAlive))
-        const tick = new Promise<typeof TICK>((resolve) => {
-          timer = setTimeout(() => resolve(TICK), wait)
-        })
-        let next: ReadableStreamReadResult<Uint8Array> | typeof TICK
-        try {
-          next = await Promise.race([pending, tick])
-        } catch (error) {
-          stopTimer()
-          controller.error(error)
-          return
-        }
-        stopTimer()
-        if (next === TICK) {
-          if (watch.idleMs > 0 && Date.now() - silentSince >= watch.idleMs) {
+        for (;;) {
+          let next: ReadableStreamReadResult<Uint8Array> | typeof TICK
+          try {
+            next = await Promise.race([pending, tick])
+          } catch (error) {
+            stop()
+            controller.error(error)
+            return
+          }
+          if (next !== TICK) {
+            pending = undefined
+            silentSince = lastKeepAlive = Date.now()
+            if (next.done) {
+              stop()
+              controller.close()
+            } else controller.enqueue(next.value)
+            return
+          }
+          const now = Date.now()
+          if (watch.idleMs > 0 && now - silentSince >= watch.idleMs) {
+            stop()
             controller.enqueue(ENCODER.encode(watch.idleError(watch.idleMs)))
             controller.close()
             watch.abortUpstream()
             reader.cancel().catch(() => undefined)
-          } else controller.enqueue(KEEP_ALIVE)
-          return
+            return
+          }
+          if (watch.keepAliveMs > 0 && now - lastKeepAlive >= watch.keepAliveMs) {
+            lastKeepAlive = now
+            controller.enqueue(KEEP_ALIVE)
+            return
+          }
         }
-        pending = undefined
-        silentSince = Date.now()
-        if (next.done) controller.close()
-        else controller.enqueue(next.value)
       },
       cancel(reason) {
-        stopTimer()
+        stop()
         return reader.cancel(reason)
       },
     },
