@@ -12,16 +12,25 @@
  * and by `transformParams`.
  */
 import type { LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4Message } from '@ai-sdk/provider'
+import { repairChatCompletionsResponse, sanitizeChatCompletionsRequest } from '../src/chat-completions/index.ts'
 import { dsmlMiddleware } from '../src/ai-sdk/index.ts'
-import { repairChatCompletionsResponse } from '../src/chat-completions/response.ts'
-import { sanitizeChatCompletionsRequest } from '../src/chat-completions/request.ts'
 import type { DeclaredTool } from '../src/dsml/tool-schema.ts'
 import type { Diagnostic } from '../src/dsml/types.ts'
 import { assertEqual } from './support/assert.ts'
 import { captures, declaredOptions } from './support/captures.ts'
 import { block, invoke, param, tokenChunks } from './support/dsml-builders.ts'
 import { defineSuite } from './support/harness.ts'
-import { chunk, counterIds, DONE, nativeCall, reasoning, repair, ROLE, readRepaired, text } from './chat-completions/support.ts'
+import {
+  chunk,
+  counterIds,
+  DONE,
+  nativeCall,
+  reasoning,
+  repair,
+  ROLE,
+  readRepaired,
+  text,
+} from './chat-completions/support.ts'
 import {
   callOptions,
   deltaText,

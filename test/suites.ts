@@ -7,6 +7,7 @@
  * A cases file exports `suite` (one Suite) and/or `suites` (Suite[]).
  */
 import type { Suite } from './support/harness.ts'
+import { type CasesModule, suitesOf } from './support/cases-module.ts'
 import * as adapters from './adapters.cases.ts'
 import * as aiSdkFixtures from './ai-sdk/fixtures.cases.ts'
 import * as aiSdkHistory from './ai-sdk/history.cases.ts'
@@ -14,6 +15,7 @@ import * as aiSdkPolicy from './ai-sdk/policy.cases.ts'
 import * as aiSdkStream from './ai-sdk/stream.cases.ts'
 import * as aiSdkWrapper from './ai-sdk/wrapper.cases.ts'
 import * as anthropicDialect from './anthropic/dialect.cases.ts'
+import * as anthropicShortcuts from './anthropic/shortcuts.cases.ts'
 import * as chatCompletionsBehaviour from './chat-completions/behaviour.cases.ts'
 import * as chatCompletionsCodec from './chat-completions/codec.cases.ts'
 import * as chatCompletionsCollect from './chat-completions/collect.cases.ts'
@@ -60,16 +62,12 @@ import * as partsPartSanitizer from './parts/part-sanitizer.cases.ts'
 import * as partsPrevention from './parts/prevention.cases.ts'
 import * as partsSynthesizer from './parts/synthesizer.cases.ts'
 import * as responsesDialect from './responses/dialect.cases.ts'
+import * as responsesShortcuts from './responses/shortcuts.cases.ts'
 import * as sseSseDecoder from './sse/sse-decoder.cases.ts'
 import * as sseSseEncoder from './sse/sse-encoder.cases.ts'
 import * as sseSseStreams from './sse/sse-streams.cases.ts'
 import * as supportSelf from './support/self.cases.ts'
 import * as textBuilder from './text-builder.cases.ts'
-
-interface CasesModule {
-  suite?: Suite
-  suites?: readonly Suite[]
-}
 
 const modules: Record<string, CasesModule> = {
   './adapters.cases.ts': adapters,
@@ -79,6 +77,7 @@ const modules: Record<string, CasesModule> = {
   './ai-sdk/stream.cases.ts': aiSdkStream,
   './ai-sdk/wrapper.cases.ts': aiSdkWrapper,
   './anthropic/dialect.cases.ts': anthropicDialect,
+  './anthropic/shortcuts.cases.ts': anthropicShortcuts,
   './chat-completions/behaviour.cases.ts': chatCompletionsBehaviour,
   './chat-completions/codec.cases.ts': chatCompletionsCodec,
   './chat-completions/collect.cases.ts': chatCompletionsCollect,
@@ -125,17 +124,12 @@ const modules: Record<string, CasesModule> = {
   './parts/prevention.cases.ts': partsPrevention,
   './parts/synthesizer.cases.ts': partsSynthesizer,
   './responses/dialect.cases.ts': responsesDialect,
+  './responses/shortcuts.cases.ts': responsesShortcuts,
   './sse/sse-decoder.cases.ts': sseSseDecoder,
   './sse/sse-encoder.cases.ts': sseSseEncoder,
   './sse/sse-streams.cases.ts': sseSseStreams,
   './support/self.cases.ts': supportSelf,
   './text-builder.cases.ts': textBuilder,
-}
-
-function suitesOf(path: string, module: CasesModule): Suite[] {
-  const found = [...(module.suite ? [module.suite] : []), ...(module.suites ?? [])]
-  if (found.length === 0) throw new Error(`${path} exports neither \`suite\` nor \`suites\``)
-  return found
 }
 
 /** Cases-file path (relative to test/) to the suites it exports, in import order. */

@@ -58,18 +58,34 @@ function parametersOf(request: Record<string, unknown>): Record<string, unknown>
   return parameters
 }
 
-function randomHex(digits: number): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(Math.ceil(digits / 2)))
+function hexOf(bytes: Uint8Array): string {
   let out = ''
   for (const byte of bytes) out += byte.toString(16).padStart(2, '0')
-  return out.slice(0, digits)
+  return out
+}
+
+function randomHex(digits: number): string {
+  return hexOf(crypto.getRandomValues(new Uint8Array(Math.ceil(digits / 2)))).slice(0, digits)
+}
+
+/**
+ * A random UUID (version 4) from `crypto.getRandomValues`, which every runtime
+ * offers; `crypto.randomUUID` is missing from browser pages served over plain
+ * HTTP (it needs a secure context).
+ */
+function randomUuid(): string {
+  const bytes = crypto.getRandomValues(new Uint8Array(16))
+  bytes[6] = (bytes[6]! & 0x0f) | 0x40
+  bytes[8] = (bytes[8]! & 0x3f) | 0x80
+  const hex = hexOf(bytes)
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
 export function lingmaRequestOf(request: Record<string, unknown>, options: LingmaRequestOptions = {}): LingmaRequest {
   if (!isRecord(request)) throw new TypeError('Cannot build a Lingma request: expected a Chat Completions request object')
   const model = typeof request.model === 'string' && request.model.trim() !== '' ? request.model.trim() : (options.defaultModel ?? 'auto')
   const messages = Array.isArray(request.messages) ? normalizeAssistantToolCallContent(request.messages).map((message) => (isRecord(message) ? withThought(message) : message)) : []
-  const requestId = options.requestId ?? crypto.randomUUID()
+  const requestId = options.requestId ?? randomUuid()
   const agent = agentId(model)
   const body: Record<string, unknown> = {
     request_id: requestId,

@@ -16,7 +16,6 @@ import {
   assertToolSequences,
   callOptions,
   deltaText,
-  driveCore,
   finishPart,
   modelParts,
   nativeCallParts,
@@ -32,6 +31,7 @@ import {
   type FinishPart,
   type Part,
 } from './support.ts'
+import { driveCore } from './core-support.ts'
 
 const ls = block([invoke('bash', [param('command', 'ls -la')])])
 const readA = block([invoke('read', [param('path', 'a.kt')])])

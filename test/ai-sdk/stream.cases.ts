@@ -20,7 +20,6 @@ import {
   barsInDeltas,
   callOptions,
   deltaText,
-  driveCore,
   finishPart,
   modelParts,
   reasoningParts,
@@ -33,6 +32,7 @@ import {
   wrap,
   type Part,
 } from './support.ts'
+import { driveCore } from './core-support.ts'
 
 interface Capture {
   id: string

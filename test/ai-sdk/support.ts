@@ -18,8 +18,6 @@ import type {
 import { generateText, jsonSchema, streamText, tool, wrapLanguageModel, type ToolSet } from 'ai'
 import { convertArrayToReadableStream, MockLanguageModelV4 } from 'ai/test'
 import { dsmlMiddleware, type DsmlMiddlewareDiagnostic, type DsmlMiddlewareOptions } from '../../src/ai-sdk/index.ts'
-import { resolveMiddlewareOptions } from '../../src/ai-sdk/options.ts'
-import { createStreamRepair } from '../../src/ai-sdk/stream-transformer.ts'
 import { collect } from '../support/streams.ts'
 
 export type Part = LanguageModelV4StreamPart
@@ -194,24 +192,6 @@ export function deltaText(parts: readonly Part[], type: 'text-delta' | 'reasonin
 
 export function toolCallsOf(parts: readonly Part[]): Array<Extract<Part, { type: 'tool-call' }>> {
   return parts.filter((part): part is Extract<Part, { type: 'tool-call' }> => part.type === 'tool-call')
-}
-
-/**
- * Drives the stream stage's synchronous core (what `wrapStream` pipes
- * through) one part at a time: `outputs[i]` is what pushing `parts[i]` gave,
- * `end` what the end of the stream gave.
- */
-export function driveCore(
-  parts: readonly Part[],
-  options: DsmlMiddlewareOptions = {},
-  params: LanguageModelV4CallOptions = callOptions(),
-): { outputs: Part[][]; end: Part[]; all: Part[]; diagnostics: DsmlMiddlewareDiagnostic[] } {
-  const diagnostics: DsmlMiddlewareDiagnostic[] = []
-  const resolved = resolveMiddlewareOptions({ generateId: counterIds(), ...options, onDiagnostic: (diagnostic) => void diagnostics.push(diagnostic) })
-  const core = createStreamRepair(resolved, params)
-  const outputs = parts.map((part) => core.push(part))
-  const end = core.end()
-  return { outputs, end, all: [...outputs.flat(), ...end], diagnostics }
 }
 
 /** Checks the recovered-call part sequences: start, the whole JSON as one delta, end, then the call, same id. */

@@ -8,18 +8,19 @@
  * reasons that fail closed, emptied text blocks, fused ≡ composed, JSON
  * bodies and request history.
  */
-import { sanitizeAnthropicRequest, anthropicRequestOptions } from '../../src/anthropic/request.ts'
-import { repairAnthropicMessage, repairAnthropicResponse } from '../../src/anthropic/response.ts'
-import { createAnthropicDecoder } from '../../src/anthropic/decoder.ts'
-import { createAnthropicEncoder } from '../../src/anthropic/encoder.ts'
-import { anthropicPartOptions, createAnthropicRepair } from '../../src/anthropic/repair.ts'
-import { createDialectRepair } from '../../src/sse/dialect-repair.ts'
-import { AnthropicDecoderStream, AnthropicEncoderStream, AnthropicRepairStream } from '../../src/anthropic/streams.ts'
-import { DsmlPartSanitizerStream } from '../../src/parts/part-sanitizer-stream.ts'
-import { ToolCallSynthesizerStream } from '../../src/parts/synthesizer-stream.ts'
-import { SseDecoderStream } from '../../src/sse/sse-decoder-stream.ts'
-import { SseEncoderStream } from '../../src/sse/sse-encoder-stream.ts'
-import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
+import { containsDsmlSentinel } from '../../src/dsml/index.ts'
+import { SseDecoderStream, SseEncoderStream } from '../../src/sse/index.ts'
+import { DsmlPartSanitizerStream, ToolCallSynthesizerStream } from '../../src/parts/index.ts'
+import {
+  AnthropicDecoderStream,
+  AnthropicEncoderStream,
+  AnthropicRepairStream,
+  anthropicRequestOptions,
+  createAnthropicRepair,
+  repairAnthropicMessage,
+  repairAnthropicResponse,
+  sanitizeAnthropicRequest,
+} from '../../src/anthropic/index.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { collectText, streamOf } from '../support/streams.ts'
 import { captures, declaredOptions } from '../support/captures.ts'
@@ -67,34 +68,6 @@ export const suite = defineSuite('anthropic/dialect', (test) => {
       assertEqual(repairAnthropic([...bytes].map((byte) => Uint8Array.of(byte)), { tools }).output, whole.output, 'one byte at a time')
     })
   }
-
-  test('text-delta shapes (the fused shortcut): the core with and without them gives the same bytes and diagnostics, every capture, one event per read', () => {
-    let shortcutTaken = 0
-    for (const capture of captures) {
-      const reads = perEvent(message(textBlock(0, tokenChunks(capture.input))))
-      const run = (shapes: boolean): { output: string; diagnostics: unknown[] } => {
-        const diagnostics: unknown[] = []
-        const core = createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions({ generateId: toolUseIds() }), { onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, { textDeltaShapes: shapes })
-        let output = ''
-        for (const read of reads) {
-          const out = core.feed(read)
-          output += out ?? core.text()
-        }
-        return { output: output + core.end(), diagnostics }
-      }
-      const withShapes = run(true)
-      assertEqual(withShapes, run(false), capture.id)
-      shortcutTaken += reads.length
-    }
-    assert(shortcutTaken > 0, 'reads were made')
-    // The shortcut is taken: a decoder that would throw on a second parse is never asked for the shaped events.
-    const decoder = createAnthropicDecoder()
-    let fed = 0
-    const counting = { feed: (message: Parameters<typeof decoder.feed>[0]) => (fed++, decoder.feed(message)), textSpan: decoder.textSpan.bind(decoder) }
-    const core = createDialectRepair(counting, createAnthropicEncoder(), anthropicPartOptions({}), {})
-    for (const read of perEvent(message(textBlock(0, ['a', 'b', 'c', 'd', 'e'])))) core.feed(read)
-    assert(fed < 10, `deltas after the first plain one are not decoded (${fed} of 10 events decoded)`)
-  })
 
   test('split at every byte offset (the two shortest captures with a call): the same output', () => {
     const shortest = captures.filter((capture) => capture.expected_calls.length > 0).sort((a, b) => a.input.length - b.input.length).slice(0, 2)

@@ -4,10 +4,10 @@
  * and a reader that folds repaired SSE back into the message a client SDK
  * would accumulate, checking the block structure on the way.
  */
+import { createSseDecoder, isSseComment } from '../../src/sse/index.ts'
+import { createAnthropicRepair } from '../../src/anthropic/index.ts'
 import type { Diagnostic } from '../../src/dsml/types.ts'
-import { createAnthropicRepair, type AnthropicRepairOptions } from '../../src/anthropic/repair.ts'
-import { createSseDecoder } from '../../src/sse/sse-decoder.ts'
-import { isSseComment } from '../../src/sse/types.ts'
+import type { AnthropicRepairOptions } from '../../src/anthropic/repair.ts'
 
 export interface Block {
   type: string

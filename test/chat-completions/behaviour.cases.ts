@@ -11,12 +11,13 @@
  * core, `ChatCompletionsRepairStream` and the six composed stages give the
  * same bytes (`check`).
  */
-import { ChatCompletionsDecoderStream } from '../../src/chat-completions/decoder-stream.ts'
-import { ChatCompletionsRepairStream } from '../../src/chat-completions/repair-stream.ts'
-import { createChatCompletionsRepair } from '../../src/chat-completions/repair.ts'
+import { SseDecoderStream, StreamLimitError } from '../../src/sse/index.ts'
+import {
+  ChatCompletionsDecoderStream,
+  ChatCompletionsRepairStream,
+  createChatCompletionsRepair,
+} from '../../src/chat-completions/index.ts'
 import type { ChatCompletionsRepairOptions } from '../../src/chat-completions/repair.ts'
-import { StreamLimitError } from '../../src/sse/errors.ts'
-import { SseDecoderStream } from '../../src/sse/sse-decoder-stream.ts'
 import { assert, assertEqual, thrownBy } from '../support/assert.ts'
 import { block, invoke, leaksMarkup, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'

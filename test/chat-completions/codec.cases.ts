@@ -14,15 +14,25 @@
  * - decoder → encoder (and the whole repair) over a stream with no markup:
  *   the output is the input, byte for byte.
  */
-import { createChatCompletionsDecoder, decodeChatCompletionsMessage } from '../../src/chat-completions/decoder.ts'
-import { createChatCompletionsEncoder } from '../../src/chat-completions/encoder.ts'
+import { encodeSseMessage } from '../../src/sse/index.ts'
+import { createChatCompletionsDecoder, createChatCompletionsEncoder } from '../../src/chat-completions/index.ts'
+import { decodeChatCompletionsMessage } from '../../src/chat-completions/decoder.ts'
 import type { ChunkOrigin, Part } from '../../src/parts/part.ts'
-import { encodeSseMessage } from '../../src/sse/sse-encoder.ts'
 import type { SseEvent, SseMessage } from '../../src/sse/types.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
-import { chunkJson, composedBytes, ENVELOPE, fromUtf8, fusedBytes, readRepaired, repair, repairChunks, utf8 } from './support.ts'
+import {
+  chunkJson,
+  composedBytes,
+  ENVELOPE,
+  fromUtf8,
+  fusedBytes,
+  readRepaired,
+  repair,
+  repairChunks,
+  utf8,
+} from './support.ts'
 
 /** A chunk written by hand: odd spacing, unusual key order, unknown keys at every level. */
 const ODD =

@@ -25,12 +25,17 @@
  * split across chunks. Marker bytes are built at run time from escapes.
  */
 import fc from 'fast-check'
+import { generateCallId } from '../../src/dsml/index.ts'
 import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
 import { decodeChatCompletionsMessage } from '../../src/chat-completions/decoder.ts'
 import { CHUNK_OTHER, CHUNK_PLAIN, CHUNK_SHAPED, createChunkReader } from '../../src/chat-completions/plain-chunk.ts'
 import { disturbsIdleSanitizer } from '../../src/dsml/sanitizer.ts'
-import { ALL_SHORTCUTS, createChatCompletionsRepairCore, type ChatCompletionsRepairOptions, type RepairShortcuts } from '../../src/chat-completions/repair.ts'
-import { generateCallId } from '../../src/dsml/options.ts'
+import {
+  ALL_SHORTCUTS,
+  createChatCompletionsRepairCore,
+  type ChatCompletionsRepairOptions,
+  type RepairShortcuts,
+} from '../../src/chat-completions/repair.ts'
 import type { Diagnostic } from '../../src/dsml/types.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'

@@ -5,9 +5,9 @@
  * every reading; the same behaviour at the edges: upstream failure, a repair
  * error (the SSE buffer cap), the consumer cancelling, lazy reads.
  */
+import { StreamLimitError } from '../../src/sse/index.ts'
+import { repairChatCompletionsBody } from '../../src/chat-completions/index.ts'
 import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
-import { repairChatCompletionsBody } from '../../src/chat-completions/repair-body.ts'
-import { StreamLimitError } from '../../src/sse/errors.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
 import {

@@ -3,9 +3,9 @@
  * schemas, tool_choice), and the `request` option that applies it for people
  * who pipe a response themselves (DESIGN.md §5.8).
  */
+import { repairChatCompletion, repairChatCompletionsResponse } from '../../src/chat-completions/index.ts'
 import type { ChatCompletionsRepairOptions } from '../../src/chat-completions/repair.ts'
 import { requestRepairOptions, withRequestDefaults } from '../../src/chat-completions/request-tools.ts'
-import { repairChatCompletion, repairChatCompletionsResponse } from '../../src/chat-completions/response.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'

@@ -1,3 +1,5 @@
+import { historyNote, repairHistoryText } from '../../src/parts/index.ts'
+import { sanitizeChatCompletionsRequest } from '../../src/chat-completions/index.ts'
 /**
  * `sanitizeChatCompletionsRequest` (history repair before the next request)
  * and `repairHistoryText` under it:
@@ -12,8 +14,6 @@
  * - synthetic calls are never appended; the input is never modified;
  *   unchanged messages (and an unchanged body) are the same objects.
  */
-import { sanitizeChatCompletionsRequest } from '../../src/chat-completions/request.ts'
-import { historyNote, repairHistoryText } from '../../src/parts/history-repair.ts'
 
 const sanitizeHistoryText = (text: string): string => repairHistoryText(text).text
 import { assert, assertEqual } from '../support/assert.ts'

@@ -9,7 +9,7 @@
  *   non-2xx responses, other content types and empty bodies pass through
  *   untouched (the same Response).
  */
-import { repairChatCompletion, repairChatCompletionsResponse } from '../../src/chat-completions/response.ts'
+import { repairChatCompletion, repairChatCompletionsResponse } from '../../src/chat-completions/index.ts'
 import type { Diagnostic } from '../../src/dsml/types.ts'
 import { assert, assertEqual, rejectionOf } from '../support/assert.ts'
 import { block, invoke, leaksMarkup, param } from '../support/dsml-builders.ts'

@@ -6,18 +6,19 @@
  * No node: imports: these suites also run under Deno and Bun. Streams are
  * built with `new ReadableStream({ start })` and read with getReader() loops.
  */
-import { ChatCompletionsDecoderStream } from '../../src/chat-completions/decoder-stream.ts'
-import { ChatCompletionsEncoderStream } from '../../src/chat-completions/encoder-stream.ts'
-import { createChatCompletionsRepair, type ChatCompletionsRepairOptions } from '../../src/chat-completions/repair.ts'
-import { ChatCompletionsRepairStream } from '../../src/chat-completions/repair-stream.ts'
-import { DsmlPartSanitizerStream } from '../../src/parts/part-sanitizer-stream.ts'
+import { createSseDecoder, isSseComment, SseDecoderStream, SseEncoderStream } from '../../src/sse/index.ts'
+import { DsmlPartSanitizerStream, ToolCallSynthesizerStream } from '../../src/parts/index.ts'
+import {
+  ChatCompletionsDecoderStream,
+  ChatCompletionsEncoderStream,
+  ChatCompletionsRepairStream,
+  createChatCompletionsRepair,
+} from '../../src/chat-completions/index.ts'
+import type { ChatCompletionsRepairOptions } from '../../src/chat-completions/repair.ts'
 import type { Diagnostic } from '../../src/dsml/types.ts'
-import { createSseDecoder } from '../../src/sse/sse-decoder.ts'
-import { SseDecoderStream } from '../../src/sse/sse-decoder-stream.ts'
-import { SseEncoderStream } from '../../src/sse/sse-encoder-stream.ts'
-import { isSseComment, type SseMessage } from '../../src/sse/types.ts'
-import { ToolCallSynthesizerStream } from '../../src/parts/synthesizer-stream.ts'
+import type { SseMessage } from '../../src/sse/types.ts'
 import { collect, collectUntilError, streamOf } from '../support/streams.ts'
+import { readTestFile } from '../support/test-files.ts'
 export { collect, collectUntilError, streamOf }
 
 // ---------------------------------------------------------------- upstream builders
@@ -311,40 +312,6 @@ export function callShapes(calls: readonly WireCall[]): Array<{ name: string; ar
 
 // ---------------------------------------------------------------- fixture files
 
-interface RuntimeGlobals {
-  Deno?: { readTextFile(path: URL): Promise<string> }
-  Bun?: { file(path: URL): { text(): Promise<string> } }
-  process?: { getBuiltinModule?: (id: string) => unknown }
-}
-
-const fileCache = new Map<string, Promise<string>>()
-
-/**
- * Reads a UTF-8 file next to the tests, in any runtime: Deno.readTextFile,
- * Bun.file, Node's fs through `process.getBuiltinModule` (Node ≥ 20.16; not
- * a `node:` import, so the module stays portable), else fetch (browsers).
- */
-export function readTextFile(url: URL): Promise<string> {
-  const key = url.href
-  let pending = fileCache.get(key)
-  if (pending === undefined) {
-    pending = readUncached(url)
-    fileCache.set(key, pending)
-  }
-  return pending
-}
-
-async function readUncached(url: URL): Promise<string> {
-  const runtime = globalThis as unknown as RuntimeGlobals
-  if (runtime.Deno) return runtime.Deno.readTextFile(url)
-  if (runtime.Bun) return runtime.Bun.file(url).text()
-  const fs = runtime.process?.getBuiltinModule?.('fs') as { readFileSync(path: URL, encoding: 'utf8'): string } | undefined
-  if (fs) return fs.readFileSync(url, 'utf8')
-  const response = await fetch(url)
-  if (!response.ok) throw new Error(`Cannot read ${url.href}: HTTP ${response.status}`)
-  return response.text()
-}
-
 export interface SseFixtureExpectation {
   capture: string
   source: string
@@ -366,8 +333,7 @@ export interface SseFixture {
 
 /** `test/fixtures/sse/<id>.sse` and `<id>.expected.json`. */
 export async function loadSseFixture(id: string): Promise<SseFixture> {
-  const base = new URL(`../fixtures/sse/${id}`, import.meta.url)
-  const [sse, expected] = await Promise.all([readTextFile(new URL(`${base.href}.sse`)), readTextFile(new URL(`${base.href}.expected.json`))])
+  const [sse, expected] = await Promise.all([readTestFile(`fixtures/sse/${id}.sse`), readTestFile(`fixtures/sse/${id}.expected.json`)])
   return { id, sse, bytes: utf8(sse), expected: JSON.parse(expected) as SseFixtureExpectation }
 }
 

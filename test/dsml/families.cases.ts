@@ -1,3 +1,4 @@
+import { containsDsmlSentinel } from '../../src/dsml/index.ts'
 /**
  * The leak families seen in the wild (DESIGN.md §4, "other spellings"), each
  * proved by `checkFamily`: whole, split at every offset and one code point at
@@ -6,7 +7,6 @@
  * in `wild-captures.cases.ts`.
  */
 import { ASCII_BAR, dialect, FW_BAR, LOWER_BLOCK, WORD } from '../support/dsml-builders.ts'
-import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { callsOf, runChunks, textOf } from '../support/chunking.ts'
 import { checkBenign, checkFamily } from '../support/family-checks.ts'

@@ -4,8 +4,8 @@
  * is also tracked split at every offset and one character at a time, and must
  * give the same answer.
  */
+import { sanitizeText } from '../../src/dsml/index.ts'
 import { createFenceTracker } from '../../src/dsml/fence-tracker.ts'
-import { sanitizeText } from '../../src/dsml/sanitize-text.ts'
 import { assertEqual } from '../support/assert.ts'
 import { normalizeEvents, runChunks } from '../support/chunking.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'

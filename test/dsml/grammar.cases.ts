@@ -6,10 +6,29 @@
  * a fresh sanitizer unchanged, with nothing held.
  */
 import fc from 'fast-check'
-import { BARS, classifyCloserName, classifyOpenerName, isBar, isStringFlag, asksForJson, isToolName, KNOWN_NAME_SET, MARKERLESS_OPENER_NAMES, MARKERLESS_OPENER_SET, SPECIAL_TOKEN_SET } from '../../src/dsml/grammar.ts'
-import { canFollowClosingSlash, canFollowLessThan, couldOpenMarkup, indexOfBar, indexOfMarkerlessOpener, LONGEST_BARLESS_TAG_START } from '../../src/dsml/markup-starts.ts'
+import { createDsmlSanitizer } from '../../src/dsml/index.ts'
+import {
+  BARS,
+  classifyCloserName,
+  classifyOpenerName,
+  isBar,
+  isStringFlag,
+  asksForJson,
+  isToolName,
+  KNOWN_NAME_SET,
+  MARKERLESS_OPENER_NAMES,
+  MARKERLESS_OPENER_SET,
+  SPECIAL_TOKEN_SET,
+} from '../../src/dsml/grammar.ts'
+import {
+  canFollowClosingSlash,
+  canFollowLessThan,
+  couldOpenMarkup,
+  indexOfBar,
+  indexOfMarkerlessOpener,
+  LONGEST_BARLESS_TAG_START,
+} from '../../src/dsml/markup-starts.ts'
 import { WordSet } from '../../src/dsml/word-set.ts'
-import { createDsmlSanitizer } from '../../src/dsml/sanitizer.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { textOf } from '../support/chunking.ts'
 import { BOX_BAR, DOUBLE_BAR, FW_BAR, LOWER_BLOCK } from '../support/dsml-builders.ts'

@@ -5,11 +5,9 @@
  * characters). Marker bytes are built here at runtime, never written literally.
  */
 import fc from 'fast-check'
+import { containsDsmlSentinel, createDsmlSanitizer, sanitizeText } from '../../src/dsml/index.ts'
 import { createFenceTracker } from '../../src/dsml/fence-tracker.ts'
 import { resolveOptions } from '../../src/dsml/options.ts'
-import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
-import { createDsmlSanitizer } from '../../src/dsml/sanitizer.ts'
-import { sanitizeText } from '../../src/dsml/sanitize-text.ts'
 import type { DsmlSanitizerOptions } from '../../src/dsml/options.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { normalizeEvents, reassemble, runChunks, textOf } from '../support/chunking.ts'

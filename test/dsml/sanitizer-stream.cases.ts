@@ -2,7 +2,7 @@
  * DsmlSanitizerStream: the engine behind a TransformStream. Uses only
  * constructors and getReader(), which every runtime we support has.
  */
-import { DsmlSanitizerStream } from '../../src/dsml/sanitizer-stream.ts'
+import { DsmlSanitizerStream } from '../../src/dsml/index.ts'
 import type { SanitizerEvent } from '../../src/dsml/types.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { callsOf, normalizeEvents, reassemble, runChunks, textOf } from '../support/chunking.ts'

@@ -4,8 +4,7 @@
  * and the regressions of issue 8 (a marker reaching the output at the tag
  * limit, and through a capped pending chain). Markers are built at run time.
  */
-import { createDsmlSanitizer, sanitizeText } from '../../src/dsml/index.ts'
-import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
+import { containsDsmlSentinel, createDsmlSanitizer, sanitizeText } from '../../src/dsml/index.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { assertChunkInvariant, callsOf, normalizeEvents, reassemble, runChunks, textOf } from '../support/chunking.ts'
 import { block, DOUBLE_BAR, FW_BAR, invoke, marker, open, param, WORD } from '../support/dsml-builders.ts'

@@ -5,7 +5,8 @@
  * in prose. `markerSpellings` shows them without live bytes (the report).
  */
 import fc from 'fast-check'
-import { containsDsmlSentinel, markerSpellings } from '../../src/dsml/sentinel.ts'
+import { containsDsmlSentinel } from '../../src/dsml/index.ts'
+import { markerSpellings } from '../../src/dsml/sentinel.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { BOX_BAR, DOUBLE_BAR, eos, EOS_VARIANTS, FW_BAR, marker, WORD } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'

@@ -4,7 +4,7 @@
  * argument, zero-argument calls with and without a schema, unknown tools.
  * First the schema module alone, then through the engine.
  */
-import { sanitizeText } from '../../src/dsml/sanitize-text.ts'
+import { sanitizeText } from '../../src/dsml/index.ts'
 import { coerceValue, conformArguments, NO_PARAMETERS } from '../../src/dsml/tool-schema.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { assertChunkInvariant, callsOf } from '../support/chunking.ts'

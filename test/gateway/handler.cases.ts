@@ -4,16 +4,30 @@
  * client gets back (repaired SSE and JSON, errors). No sockets: these cases
  * run under vitest, Deno and Bun; test/gateway/loopback.test.ts does sockets.
  */
+import { StreamLimitError } from '../../src/sse/index.ts'
+import { repairChatCompletionsResponse } from '../../src/chat-completions/index.ts'
 import type { Diagnostic } from '../../src/dsml/types.ts'
-import { createChatCompletionsGateway, declaredToolNames, upstreamChatUrl, type GatewayForward } from '../../src/gateway/index.ts'
+import {
+  createChatCompletionsGateway,
+  declaredToolNames,
+  upstreamChatUrl,
+  type GatewayForward,
+} from '../../src/gateway/index.ts'
 import { assert, assertEqual, assertThrows, thrownBy } from '../support/assert.ts'
 import { withoutTrailingSlashes } from '../../src/gateway/paths.ts'
-import { repairChatCompletionsResponse } from '../../src/chat-completions/response.ts'
-import { StreamLimitError } from '../../src/sse/errors.ts'
 import { type Capture, captures } from '../support/captures.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
-import { chatRequest, completionResponse, hasMarker, readSse, recordingUpstream, shapes, sseResponse, sseText } from './support.ts'
+import {
+  chatRequest,
+  completionResponse,
+  hasMarker,
+  readSse,
+  recordingUpstream,
+  shapes,
+  sseResponse,
+  sseText,
+} from './support.ts'
 
 const capture = (id: string): Capture => {
   const found = captures.find((entry) => entry.id === id)

@@ -1,11 +1,10 @@
+import { createSseDecoder, isSseComment } from '../../src/sse/index.ts'
 /**
  * Helpers for the gateway suites: a recording fake upstream (the gateway's
  * injectable `fetch`), SSE bodies built from content deltas, and a reader that
  * turns a repaired Chat Completions stream back into calls, text and finish
  * reasons. Web-standard only: these suites also run under Deno and Bun.
  */
-import { createSseDecoder } from '../../src/sse/sse-decoder.ts'
-import { isSseComment } from '../../src/sse/types.ts'
 import { assert } from '../support/assert.ts'
 
 export interface ForwardedRequest {

@@ -57,6 +57,15 @@ export const suite = defineSuite('lingma/request', (test) => {
     assertThrows(() => lingmaRequestOf(null as never), TypeError, /Chat Completions request/)
   })
 
+  test('lingmaRequestOf defaults: the request id is a random version-4 UUID made from getRandomValues (browser pages over plain HTTP have no crypto.randomUUID), the session 32 hex digits; each request new', () => {
+    const first = lingmaRequestOf({}).body
+    const second = lingmaRequestOf({}).body
+    assert(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/.test(String(first.request_id)), `a UUID v4: ${String(first.request_id)}`)
+    assertEqual(first.chat_record_id, first.request_id, 'the chat record is the request')
+    assert(/^[0-9a-f]{32}$/.test(String(first.session_id)), `32 hex digits: ${String(first.session_id)}`)
+    assert(first.request_id !== second.request_id && first.session_id !== second.session_id, 'each request draws new ids')
+  })
+
   test('lingmaRequestOf history: null content beside tool_calls becomes "", reasoning_content goes into content as <thought>, tools and tool_choice and sampling carried', () => {
     const calls = [{ id: 'call_1', type: 'function', function: { name: 'bash', arguments: '{}' } }]
     const messages = [

@@ -3,8 +3,8 @@
  * given reads, or split at a byte offset) and read what a Chat Completions
  * client would read from its output.
  */
+import { containsDsmlSentinel } from '../../src/dsml/index.ts'
 import { createLingmaToChatCompletions, type LingmaToChatCompletionsOptions } from '../../src/lingma/index.ts'
-import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 
 const utf8 = new TextEncoder()

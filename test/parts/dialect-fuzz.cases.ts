@@ -10,12 +10,10 @@
  * data, and random pieces.
  */
 import fc from 'fast-check'
-import { createAnthropicDecoder } from '../../src/anthropic/decoder.ts'
-import { createAnthropicEncoder } from '../../src/anthropic/encoder.ts'
-import { anthropicPartOptions, createAnthropicRepair } from '../../src/anthropic/repair.ts'
-import { createResponsesDecoder } from '../../src/responses/decoder.ts'
-import { createResponsesEncoder } from '../../src/responses/encoder.ts'
-import { createResponsesRepair, responsesPartOptions } from '../../src/responses/repair.ts'
+import { createResponsesDecoder, createResponsesEncoder, createResponsesRepair } from '../../src/responses/index.ts'
+import { createAnthropicDecoder, createAnthropicEncoder, createAnthropicRepair } from '../../src/anthropic/index.ts'
+import { anthropicPartOptions } from '../../src/anthropic/repair.ts'
+import { responsesPartOptions } from '../../src/responses/repair.ts'
 import { createDialectRepair, type DialectRepair } from '../../src/sse/dialect-repair.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'

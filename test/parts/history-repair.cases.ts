@@ -4,9 +4,9 @@
  * middleware's transformParams, come out the same.
  */
 import type { LanguageModelV4Message } from '@ai-sdk/provider'
+import { historyNote, repairHistoryText } from '../../src/parts/index.ts'
+import { sanitizeChatCompletionsRequest } from '../../src/chat-completions/index.ts'
 import { dsmlMiddleware } from '../../src/ai-sdk/index.ts'
-import { sanitizeChatCompletionsRequest } from '../../src/chat-completions/request.ts'
-import { historyNote, repairHistoryText } from '../../src/parts/history-repair.ts'
 import { callOptions, streamModel } from '../ai-sdk/support.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { block, close, eos, invoke, leaksMarkup, param } from '../support/dsml-builders.ts'

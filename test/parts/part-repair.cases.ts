@@ -8,9 +8,9 @@
  * (native calls win), every recovered call reported withheld.
  */
 import fc from 'fast-check'
+import { containsDsmlSentinel } from '../../src/dsml/index.ts'
 import type { Channel, Part } from '../../src/parts/part.ts'
 import { createPartRepair, type PartRepairOptions, type RecoveredCallPart } from '../../src/parts/part-repair.ts'
-import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { block, eos, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'

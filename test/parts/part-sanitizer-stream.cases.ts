@@ -2,8 +2,8 @@
  * DsmlPartSanitizerStream: the part sanitizer behind a TransformStream (parts
  * in, parts out; strings have DsmlSanitizerStream).
  */
+import { DsmlPartSanitizerStream } from '../../src/parts/index.ts'
 import type { Part } from '../../src/parts/part.ts'
-import { DsmlPartSanitizerStream } from '../../src/parts/part-sanitizer-stream.ts'
 import { assertEqual } from '../support/assert.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'

@@ -3,9 +3,9 @@
  * each interrupted by the other or by a native call (`flush`), ended by a
  * finish, an error or the end of the stream. TEST-MATRIX `stream-transition`.
  */
+import { containsDsmlSentinel } from '../../src/dsml/index.ts'
+import { createDsmlPartSanitizer } from '../../src/parts/index.ts'
 import type { Part } from '../../src/parts/part.ts'
-import { createDsmlPartSanitizer } from '../../src/parts/part-sanitizer.ts'
-import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import fc from 'fast-check'
 import { block, FW_BAR, invoke, param, WORD } from '../support/dsml-builders.ts'

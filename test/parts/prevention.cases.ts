@@ -6,11 +6,11 @@
  * only a last assistant turn that lost a call written as text, and not once a
  * tool answered after it.
  */
-import { sanitizeAnthropicRequest } from '../../src/anthropic/request.ts'
-import { sanitizeChatCompletionsRequest } from '../../src/chat-completions/request.ts'
-import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
+import { sanitizeResponsesRequest } from '../../src/responses/index.ts'
+import { containsDsmlSentinel } from '../../src/dsml/index.ts'
+import { sanitizeChatCompletionsRequest } from '../../src/chat-completions/index.ts'
+import { sanitizeAnthropicRequest } from '../../src/anthropic/index.ts'
 import { PREVENTIVE_DIRECTIVE, RECOVERY_NUDGE } from '../../src/parts/prevention.ts'
-import { sanitizeResponsesRequest } from '../../src/responses/request.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { block, eos, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'

@@ -12,10 +12,10 @@
  * - ids: `call_` + 24 alphanumerics by default, or an injected `generateId`;
  *   arguments go on the wire as a JSON string.
  */
+import { createToolCallSynthesizer, ToolCallSynthesizerStream } from '../../src/parts/index.ts'
 import type { Part } from '../../src/parts/part.ts'
 import type { ToolCall } from '../../src/dsml/types.ts'
-import { createToolCallSynthesizer, type ToolCallSynthesizerOptions } from '../../src/parts/synthesizer.ts'
-import { ToolCallSynthesizerStream } from '../../src/parts/synthesizer-stream.ts'
+import type { ToolCallSynthesizerOptions } from '../../src/parts/synthesizer.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'

@@ -8,18 +8,20 @@
  * response, an error mid-stream, fused ≡ composed, JSON objects and request
  * history.
  */
-import { createResponsesDecoder } from '../../src/responses/decoder.ts'
-import { createResponsesEncoder } from '../../src/responses/encoder.ts'
-import { createResponsesRepair, responsesPartOptions } from '../../src/responses/repair.ts'
-import { createDialectRepair } from '../../src/sse/dialect-repair.ts'
-import { repairResponsesObject, repairResponsesResponse } from '../../src/responses/response.ts'
-import { responsesRequestOptions, sanitizeResponsesRequest } from '../../src/responses/request.ts'
-import { ResponsesDecoderStream, ResponsesEncoderStream, ResponsesRepairStream } from '../../src/responses/streams.ts'
-import { DsmlPartSanitizerStream } from '../../src/parts/part-sanitizer-stream.ts'
-import { ToolCallSynthesizerStream } from '../../src/parts/synthesizer-stream.ts'
-import { SseDecoderStream } from '../../src/sse/sse-decoder-stream.ts'
-import { SseEncoderStream } from '../../src/sse/sse-encoder-stream.ts'
-import { containsDsmlSentinel } from '../../src/dsml/sentinel.ts'
+import { containsDsmlSentinel } from '../../src/dsml/index.ts'
+import { SseDecoderStream, SseEncoderStream } from '../../src/sse/index.ts'
+import { DsmlPartSanitizerStream, ToolCallSynthesizerStream } from '../../src/parts/index.ts'
+import {
+  createResponsesDecoder,
+  createResponsesRepair,
+  repairResponsesObject,
+  repairResponsesResponse,
+  ResponsesDecoderStream,
+  ResponsesEncoderStream,
+  ResponsesRepairStream,
+  responsesRequestOptions,
+  sanitizeResponsesRequest,
+} from '../../src/responses/index.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { collectText, streamOf } from '../support/streams.ts'
 import { captures, declaredOptions } from '../support/captures.ts'
@@ -146,46 +148,6 @@ export const suite = defineSuite('responses/dialect', (test) => {
       assertEqual(repairResponses([sse]).output, sse, `passes: ${JSON.stringify(event)}`)
     }
     assertEqual(repairResponsesObject({ object: 'response', status: 'completed', output: [null, { type: 'message', content: [null] }] }), undefined, 'a JSON body with odd entries: nothing to change')
-  })
-
-  test('text-delta shapes (the fused shortcut, sequence numbers a second hole): the core with and without them gives the same bytes and diagnostics, every capture, one event per read', () => {
-    for (const capture of captures) {
-      const reads = responsesEvents('t', 'm', tokenChunks(capture.input), 5, 1)
-      const run = (shapes: boolean): { output: string; diagnostics: unknown[] } => {
-        const diagnostics: unknown[] = []
-        const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), { onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, { textDeltaShapes: shapes })
-        let output = ''
-        for (const read of reads) output += core.feed(read) ?? core.text()
-        return { output: output + core.end(), diagnostics }
-      }
-      assertEqual(run(true), run(false), capture.id)
-    }
-    const decoder = createResponsesDecoder()
-    let fed = 0
-    const counting = { feed: (message: Parameters<typeof decoder.feed>[0]) => (fed++, decoder.feed(message)), textSpan: decoder.textSpan.bind(decoder), counterSpan: decoder.counterSpan.bind(decoder) }
-    const core = createDialectRepair(counting, createResponsesEncoder(), responsesPartOptions({}), {})
-    const reads = responsesEvents('t', 'm', ['a', 'b', 'c', 'd', 'e'], 1, 1)
-    let output = ''
-    for (const read of reads) output += core.feed(read) ?? core.text()
-    assertEqual(output + core.end(), reads.join(''), 'plain: the same bytes')
-    assert(fed < reads.length - 3, `deltas after the first plain one are not decoded (${fed} of ${reads.length} events decoded)`)
-  })
-
-  test('text-delta shapes cut at the text the decoder read: a delta event that nests its own key again ("meta":{"delta":…}) is no shape, so the clean text its .done repeats is the deltas\' (with and without shapes, the same bytes)', () => {
-    const item = { item_id: 'm', output_index: 0, content_index: 0 }
-    const events: Event[] = [
-      { type: 'response.output_text.delta', ...item, delta: 'hi', meta: { delta: 'hi' } },
-      { type: 'response.output_text.delta', ...item, delta: 'hi', meta: { delta: 'yo' } },
-      { type: 'response.output_text.done', ...item, text: 'hihi' },
-    ]
-    const run = (shapes: boolean): string => {
-      const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({}), {}, { textDeltaShapes: shapes })
-      let output = ''
-      for (const read of frame(events).split(/(?<=\n\n)/)) output += core.feed(read) ?? core.text()
-      return output + core.end()
-    }
-    assertEqual(run(true), run(false))
-    assertEqual(run(true), frame(events), 'nothing to change: the stream as it came')
   })
 
   test('fused ≡ composed: the six stages give the same bytes on every capture', async () => {

@@ -4,10 +4,10 @@
  * reader that folds repaired SSE into what a client accumulates, checking
  * sequence numbers and output indexes on the way.
  */
+import { createSseDecoder, isSseComment } from '../../src/sse/index.ts'
+import { createResponsesRepair } from '../../src/responses/index.ts'
 import type { Diagnostic } from '../../src/dsml/types.ts'
-import { createResponsesRepair, type ResponsesRepairOptions } from '../../src/responses/repair.ts'
-import { createSseDecoder } from '../../src/sse/sse-decoder.ts'
-import { isSseComment } from '../../src/sse/types.ts'
+import type { ResponsesRepairOptions } from '../../src/responses/repair.ts'
 
 export { responsesEvents } from '../../src/cli/replay-upstream.ts'
 

@@ -10,8 +10,8 @@
  * offset, one unit at a time, and as UTF-8 bytes split at every byte offset.
  * WPT's timing-based retry tests become "retry is forwarded on the event".
  */
-import { StreamLimitError } from '../../src/sse/errors.ts'
-import { createSseDecoder, createSseDecoderCore, DEFAULT_MAX_SSE_BUFFER, type SseDecoderOptions } from '../../src/sse/sse-decoder.ts'
+import { createSseDecoder, DEFAULT_MAX_SSE_BUFFER, StreamLimitError } from '../../src/sse/index.ts'
+import { createSseDecoderCore, type SseDecoderOptions } from '../../src/sse/sse-decoder.ts'
 import type { SseMessage } from '../../src/sse/types.ts'
 import { assert, assertEqual, assertThrows, thrownBy } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'

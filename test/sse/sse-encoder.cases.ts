@@ -6,8 +6,7 @@
  * (the wire has no way to tell CR, LF and CRLF apart).
  */
 import fc from 'fast-check'
-import { createSseDecoder } from '../../src/sse/sse-decoder.ts'
-import { encodeSseMessage } from '../../src/sse/sse-encoder.ts'
+import { createSseDecoder, encodeSseMessage } from '../../src/sse/index.ts'
 import type { SseComment, SseEvent, SseMessage } from '../../src/sse/types.ts'
 import { assertEqual, assertThrows } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'

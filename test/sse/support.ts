@@ -4,7 +4,8 @@
  * and read with getReader() loops (no ReadableStream.from / Array.fromAsync).
  * No node: imports: these suites also run under Deno and Bun.
  */
-import { createSseDecoder, type SseDecoderOptions } from '../../src/sse/sse-decoder.ts'
+import { createSseDecoder } from '../../src/sse/index.ts'
+import type { SseDecoderOptions } from '../../src/sse/sse-decoder.ts'
 import type { SseMessage } from '../../src/sse/types.ts'
 import { assertEqual } from '../support/assert.ts'
 import { collect, collectUntilError, streamOf } from '../support/streams.ts'

@@ -3,7 +3,7 @@
  * point at a time, and compare normalised event logs (adjacent text merged,
  * call ids replaced by their order).
  */
-import { createDsmlSanitizer } from '../../src/dsml/sanitizer.ts'
+import { createDsmlSanitizer } from '../../src/dsml/index.ts'
 import type { DsmlSanitizerOptions } from '../../src/dsml/options.ts'
 import type { SanitizerEvent } from '../../src/dsml/types.ts'
 

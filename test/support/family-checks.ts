@@ -4,7 +4,7 @@
  * reasoning channel, with prose before and after, inside a fence (where it
  * must not run), and its benign look-alikes left byte for byte.
  */
-import { createDsmlPartSanitizer } from '../../src/parts/part-sanitizer.ts'
+import { createDsmlPartSanitizer } from '../../src/parts/index.ts'
 import type { DsmlSanitizerOptions } from '../../src/dsml/options.ts'
 import type { Part } from '../../src/parts/part.ts'
 import { assert, assertEqual } from './assert.ts'

@@ -1,0 +1,66 @@
+/**
+ * The OpenAI Responses repair's fused shortcut (text-delta shapes, sequence
+ * numbers a second hole), checked against the core with the shortcut off: the
+ * same bytes and diagnostics on every capture, the shortcut really taken, and
+ * no shape where a delta nests its own key. These reach modules the package
+ * does not export (the dialect core and its part options), so they run on the
+ * sources only; test/responses/dialect.cases.ts holds the public behaviour,
+ * which also runs against the built package.
+ */
+import { createResponsesDecoder, createResponsesEncoder } from '../../src/responses/index.ts'
+import { responsesPartOptions } from '../../src/responses/repair.ts'
+import { createDialectRepair } from '../../src/sse/dialect-repair.ts'
+import { assert, assertEqual } from '../support/assert.ts'
+import { captures } from '../support/captures.ts'
+import { tokenChunks } from '../support/dsml-builders.ts'
+import { defineSuite } from '../support/harness.ts'
+import { callIds, responsesEvents } from './support.ts'
+
+type Event = Record<string, unknown> & { type: string }
+
+/** Event objects as SSE, numbered in order. */
+function frame(events: readonly Event[]): string {
+  return events.map((event, sequence) => `event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence })}\n\n`).join('')
+}
+
+export const suite = defineSuite('responses/shortcuts', (test) => {
+  test('text-delta shapes (the fused shortcut, sequence numbers a second hole): the core with and without them gives the same bytes and diagnostics, every capture, one event per read', () => {
+    for (const capture of captures) {
+      const reads = responsesEvents('t', 'm', tokenChunks(capture.input), 5, 1)
+      const run = (shapes: boolean): { output: string; diagnostics: unknown[] } => {
+        const diagnostics: unknown[] = []
+        const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), { onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, { textDeltaShapes: shapes })
+        let output = ''
+        for (const read of reads) output += core.feed(read) ?? core.text()
+        return { output: output + core.end(), diagnostics }
+      }
+      assertEqual(run(true), run(false), capture.id)
+    }
+    const decoder = createResponsesDecoder()
+    let fed = 0
+    const counting = { feed: (message: Parameters<typeof decoder.feed>[0]) => (fed++, decoder.feed(message)), textSpan: decoder.textSpan.bind(decoder), counterSpan: decoder.counterSpan.bind(decoder) }
+    const core = createDialectRepair(counting, createResponsesEncoder(), responsesPartOptions({}), {})
+    const reads = responsesEvents('t', 'm', ['a', 'b', 'c', 'd', 'e'], 1, 1)
+    let output = ''
+    for (const read of reads) output += core.feed(read) ?? core.text()
+    assertEqual(output + core.end(), reads.join(''), 'plain: the same bytes')
+    assert(fed < reads.length - 3, `deltas after the first plain one are not decoded (${fed} of ${reads.length} events decoded)`)
+  })
+
+  test('text-delta shapes cut at the text the decoder read: a delta event that nests its own key again ("meta":{"delta":…}) is no shape, so the clean text its .done repeats is the deltas\' (with and without shapes, the same bytes)', () => {
+    const item = { item_id: 'm', output_index: 0, content_index: 0 }
+    const events: Event[] = [
+      { type: 'response.output_text.delta', ...item, delta: 'hi', meta: { delta: 'hi' } },
+      { type: 'response.output_text.delta', ...item, delta: 'hi', meta: { delta: 'yo' } },
+      { type: 'response.output_text.done', ...item, text: 'hihi' },
+    ]
+    const run = (shapes: boolean): string => {
+      const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({}), {}, { textDeltaShapes: shapes })
+      let output = ''
+      for (const read of frame(events).split(/(?<=\n\n)/)) output += core.feed(read) ?? core.text()
+      return output + core.end()
+    }
+    assertEqual(run(true), run(false))
+    assertEqual(run(true), frame(events), 'nothing to change: the stream as it came')
+  })
+})
