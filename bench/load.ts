@@ -1,15 +1,24 @@
 /**
- * `npm run bench:load [-- concurrency seconds]`: the gateway under load, over loopback only,
- * bounded in count and time (defaults: 200 concurrent streaming clients for 20 s).
+ * `npm run bench:load [-- concurrency seconds pacedDelayMs]`: the gateway under load, over loopback
+ * only, bounded in count and time (defaults: 200 concurrent streaming clients for 20 s per round;
+ * 10 ms between events in the paced scenario).
+ *
+ * Two scenarios, each with a fresh upstream and gateway: flat out (the upstream sends every event
+ * at once, so the three processes saturate the cores and the gateway's CPU cost per request decides
+ * throughput and queueing), and paced (the upstream waits between events as a model does, so the
+ * cores are not saturated and the latency added is the gateway's own).
  *
  * The replay upstream (`dsml-streams replay`), the gateway (`dsml-streams serve`, to it) and the
  * client (`bench/load-client.ts`) each run in a process of their own, from the build. In one run:
- * two rounds through the gateway, then one round directly to the replay upstream.
+ * two rounds through the gateway, then one round directly to the replay upstream, per scenario.
+ *
+ * Each scenario first runs a warm-up round through the gateway (a quarter of a round, at least 3 s),
+ * not counted: the gateway is a long-running process, and its first seconds are spent compiling.
  *
  * Reported: failed and corrupted streams (every body compared with a reference, call ids aside),
  * requests/s as a ratio gateway/direct, the latency the gateway adds per request (p50 and p99 of
  * whole-body times, gateway minus direct), and the gateway's RSS before, at its peak during, and
- * after each gateway round.
+ * after each gateway round, and after 10 s idle once the rounds are over.
  *
  * Targets: 0 failed and 0 corrupted; gateway/direct throughput ≥ 0.7; added p99 ≤ 5 ms; RSS after
  * the second round within 15 % of after the first. Run `npm run build` first.
@@ -22,6 +31,10 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const bin = `${root}dist/cli/bin.mjs`
 const concurrency = Number(process.argv[2] ?? 200)
 const seconds = Number(process.argv[3] ?? 20)
+/** Each scenario's warm-up round through the gateway, before the measured rounds. */
+const warmUpSeconds = Math.max(3, Math.round(seconds / 4))
+/** The paced scenario's wait between SSE events: 116 events take about 1.2 s, as a fast model streams. */
+const pacedDelayMs = Number(process.argv[4] ?? 10)
 
 function serving(args: string[]): Promise<{ child: ChildProcess; url: string }> {
   const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
@@ -53,18 +66,18 @@ interface Round {
   rss?: { before: number; peak: number; after: number }
 }
 
-async function round(target: string, watched?: number): Promise<Round> {
+async function round(target: string, watched?: number, roundSeconds = seconds): Promise<Round> {
   const before = watched === undefined ? 0 : rssOf(watched)
   let peak = before
   const sampler = watched === undefined ? undefined : setInterval(() => (peak = Math.max(peak, rssOf(watched))), 200)
-  const client = spawn(process.execPath, ['--import', 'tsx', `${root}bench/load-client.ts`, target, String(concurrency), String(seconds)], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const client = spawn(process.execPath, ['--import', 'tsx', `${root}bench/load-client.ts`, target, String(concurrency), String(roundSeconds)], { stdio: ['ignore', 'pipe', 'inherit'] })
   let out = ''
   client.stdout!.on('data', (data: Buffer) => (out += data.toString()))
   await new Promise((resolve) => client.on('exit', resolve))
   if (sampler !== undefined) clearInterval(sampler)
   await new Promise((resolve) => setTimeout(resolve, 2000))
   const result = JSON.parse(out) as Omit<Round, 'perSecond' | 'rss'>
-  const measured: Round = { ...result, perSecond: result.latencies.length / seconds }
+  const measured: Round = { ...result, perSecond: result.latencies.length / roundSeconds }
   if (watched !== undefined) measured.rss = { before, peak, after: rssOf(watched) }
   return measured
 }
@@ -72,33 +85,51 @@ async function round(target: string, watched?: number): Promise<Round> {
 const quantile = (sorted: readonly number[], q: number): number => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? NaN
 
 const version = execFileSync(process.execPath, ['--version'], { encoding: 'utf8' }).trim()
-const upstream = await serving(['replay', '--port', '0'])
-const gateway = await serving(['serve', '--port', '0', '--upstream', `${upstream.url}/v1`, '--max-in-flight', String(concurrency * 2)])
-try {
-  const first = await round(gateway.url, gateway.child.pid)
-  const second = await round(gateway.url, gateway.child.pid)
-  const direct = await round(upstream.url)
-  const gatewayLatencies = [...first.latencies, ...second.latencies].sort((a, b) => a - b)
-  const addedP50 = quantile(gatewayLatencies, 0.5) - quantile(direct.latencies, 0.5)
-  const addedP99 = quantile(gatewayLatencies, 0.99) - quantile(direct.latencies, 0.99)
-  const ratio = (first.perSecond + second.perSecond) / 2 / direct.perSecond
-  const rssDrift = (second.rss!.after - first.rss!.after) / first.rss!.after
-  const mb = (value: number): string => `${value.toFixed(0)} MB`
-  console.log(`# Load bench\n\nNode ${version}; ${concurrency} concurrent streaming clients, ${seconds} s per round; the Cherry capture (${'two'} calls) per request.\n`)
-  console.log('| round | requests | failed | corrupted | req/s | p50 ms | p99 ms | gateway RSS before / peak / after |')
-  console.log('|---|---:|---:|---:|---:|---:|---:|---|')
-  for (const [name, result] of [['gateway 1', first], ['gateway 2', second], ['direct', direct]] as const) {
-    const rss = result.rss === undefined ? '—' : `${mb(result.rss.before)} / ${mb(result.rss.peak)} / ${mb(result.rss.after)}`
-    console.log(`| ${name} | ${result.requests} | ${result.failed} | ${result.corrupted} | ${result.perSecond.toFixed(0)} | ${quantile(result.latencies, 0.5).toFixed(1)} | ${quantile(result.latencies, 0.99).toFixed(1)} | ${rss} |`)
+const mb = (value: number): string => `${value.toFixed(0)} MB`
+const verdict = (held: boolean): string => (held ? 'PASS' : 'FAIL')
+
+/**
+ * One scenario: a fresh replay upstream (waiting `delayMs` between SSE events) and a fresh gateway
+ * to it; two gateway rounds, then one direct round; then the gateway's RSS after `settleSeconds` idle.
+ */
+async function scenario(title: string, delayMs: number, settleSeconds: number): Promise<void> {
+  const upstream = await serving(['replay', '--port', '0', '--delay', String(delayMs)])
+  const gateway = await serving(['serve', '--port', '0', '--upstream', `${upstream.url}/v1`, '--max-in-flight', String(concurrency * 2)])
+  try {
+    const cold = rssOf(gateway.child.pid!)
+    // A warm-up round, not counted: a gateway runs for days, so its first seconds of compiling are not its cost.
+    const warmUp = await round(gateway.url, undefined, warmUpSeconds)
+    const first = await round(gateway.url, gateway.child.pid)
+    const second = await round(gateway.url, gateway.child.pid)
+    const direct = await round(upstream.url)
+    await new Promise((resolve) => setTimeout(resolve, settleSeconds * 1000))
+    const settled = rssOf(gateway.child.pid!)
+    const gatewayLatencies = [...first.latencies, ...second.latencies].sort((a, b) => a - b)
+    const addedP50 = quantile(gatewayLatencies, 0.5) - quantile(direct.latencies, 0.5)
+    const addedP99 = quantile(gatewayLatencies, 0.99) - quantile(direct.latencies, 0.99)
+    const ratio = (first.perSecond + second.perSecond) / 2 / direct.perSecond
+    const rssDrift = (second.rss!.after - first.rss!.after) / first.rss!.after
+    console.log(`## ${title}\n`)
+    console.log('| round | requests | failed | corrupted | req/s | p50 ms | p99 ms | gateway RSS before / peak / after |')
+    console.log('|---|---:|---:|---:|---:|---:|---:|---|')
+    for (const [name, result] of [['gateway 1', first], ['gateway 2', second], ['direct', direct]] as const) {
+      const rss = result.rss === undefined ? '—' : `${mb(result.rss.before)} / ${mb(result.rss.peak)} / ${mb(result.rss.after)}`
+      console.log(`| ${name} | ${result.requests} | ${result.failed} | ${result.corrupted} | ${result.perSecond.toFixed(0)} | ${quantile(result.latencies, 0.5).toFixed(1)} | ${quantile(result.latencies, 0.99).toFixed(1)} | ${rss} |`)
+    }
+    const failures = first.failed + second.failed + direct.failed
+    const corrupted = first.corrupted + second.corrupted + direct.corrupted
+    console.log(`\nGateway RSS: ${mb(cold)} started; ${mb(first.rss!.before)} after the warm-up round (${warmUp.requests} requests, ${warmUp.failed} failed, ${warmUp.corrupted} corrupted, not counted above); ${mb(settled)} ${settleSeconds} s after the last round, idle.\n`)
+    console.log('| target | measured | verdict |\n|---|---:|---|')
+    console.log(`| 0 failed, 0 corrupted | ${failures} / ${corrupted} | ${verdict(failures === 0 && corrupted === 0)} |`)
+    console.log(`| gateway/direct throughput ≥ 0.7 | ${ratio.toFixed(2)} | ${verdict(ratio >= 0.7)} |`)
+    console.log(`| added p99 ≤ 5 ms | ${addedP99.toFixed(1)} ms (p50 ${addedP50.toFixed(1)} ms) | ${verdict(addedP99 <= 5)} |`)
+    console.log(`| RSS after round 2 within 15 % of after round 1 | ${(rssDrift * 100).toFixed(1)} % | ${verdict(Math.abs(rssDrift) <= 0.15)} |\n`)
+  } finally {
+    gateway.child.kill('SIGKILL')
+    upstream.child.kill('SIGKILL')
   }
-  const failures = first.failed + second.failed + direct.failed
-  const corrupted = first.corrupted + second.corrupted + direct.corrupted
-  console.log('\n| target | measured | verdict |\n|---|---:|---|')
-  console.log(`| 0 failed, 0 corrupted | ${failures} / ${corrupted} | ${failures === 0 && corrupted === 0 ? 'PASS' : 'FAIL'} |`)
-  console.log(`| gateway/direct throughput ≥ 0.7 | ${ratio.toFixed(2)} | ${ratio >= 0.7 ? 'PASS' : 'FAIL'} |`)
-  console.log(`| added p99 ≤ 5 ms | ${addedP99.toFixed(1)} ms (p50 ${addedP50.toFixed(1)} ms) | ${addedP99 <= 5 ? 'PASS' : 'FAIL'} |`)
-  console.log(`| RSS after round 2 within 15 % of after round 1 | ${(rssDrift * 100).toFixed(1)} % | ${Math.abs(rssDrift) <= 0.15 ? 'PASS' : 'FAIL'} |`)
-} finally {
-  gateway.child.kill('SIGKILL')
-  upstream.child.kill('SIGKILL')
 }
+
+console.log(`# Load bench\n\nNode ${version}; ${concurrency} concurrent streaming clients, ${seconds} s per round; the Cherry capture (116 SSE events, two calls) per request.\n`)
+await scenario('Flat out: the upstream sends every event at once (the gateway\'s CPU cost decides)', 0, 10)
+await scenario(`Paced: the upstream waits ${pacedDelayMs} ms between events (about a fast model's token rate)`, pacedDelayMs, 10)

@@ -31,6 +31,15 @@ export class TextBuilder {
     return this.#length
   }
 
+  /** The whole text, as one flat string, and the builder emptied. */
+  take(): string {
+    const text = this.#pieces.length === 0 && this.#blocks.length <= 1 ? (this.#blocks[0] ?? '') : this.#blocks.join('') + this.#pieces.join('')
+    this.#blocks = []
+    this.#pieces = []
+    this.#length = 0
+    return text
+  }
+
   /** The whole text (one flat string, kept: reading it again costs nothing). */
   toString(): string {
     if (this.#blocks.length === 1 && this.#pieces.length === 0) return this.#blocks[0]!

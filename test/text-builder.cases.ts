@@ -1,6 +1,7 @@
 /**
  * `TextBuilder`: a text appended in pieces reads back as the pieces joined,
- * across block boundaries, however it was cut, and as often as it is read.
+ * across block boundaries, however it was cut, and as often as it is read;
+ * `take` hands the text over and empties the builder.
  */
 import fc from 'fast-check'
 import { TextBuilder } from '../src/text-builder.ts'
@@ -22,6 +23,23 @@ export const suite = defineSuite('text-builder', (test) => {
       assertEqual(builder.length, expected.length, `${count} pieces: length`)
       builder.append('end')
       assertEqual(builder.toString(), `${expected}end`, `${count} pieces, appended to after a read`)
+    }
+  })
+
+  test('take: the text so far, and the builder empty after it (length 0, reads ""), at every count around the block size; appended to again, only the new pieces', () => {
+    for (const count of [0, 1, 255, 256, 257, 513]) {
+      const builder = new TextBuilder()
+      let expected = ''
+      for (let index = 0; index < count; index++) {
+        builder.append('<')
+        expected += '<'
+      }
+      if (count % 2 === 1) assertEqual(builder.toString(), expected, `${count} pieces, read before the take`)
+      assertEqual(builder.take(), expected, `${count} pieces taken`)
+      assertEqual([builder.length, builder.toString(), builder.take()], [0, '', ''], `${count} pieces: empty after the take`)
+      builder.append('a')
+      builder.append('b')
+      assertEqual(builder.take(), 'ab', `${count} pieces: appended to after the take`)
     }
   })
 

@@ -9,7 +9,7 @@
 import type { Part } from '../parts/part.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 import { type ChatChoice, type ChatCompletionChunk, isChatCompletionChunk } from './types.ts'
-import { closeGroup, originOf } from '../sse/chunk-origin.ts'
+import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData } from '../sse/chunk-origin.ts'
 
 export interface ChatCompletionsDecoder {
   feed(message: SseMessage): Part[]
@@ -61,18 +61,8 @@ export function decodeChatCompletionsMessage(message: SseMessage): Part[] {
     const origin = originOf(message, undefined)
     return closeGroup(origin, [{ type: 'done', origin }])
   }
-  let chunk: unknown
-  try {
-    chunk = JSON.parse(data)
-  } catch {
-    const origin = originOf(message, undefined)
-    const parts = closeGroup(origin, [{ type: 'passthrough', origin }])
-    parts.push({
-      type: 'diagnostic',
-      diagnostic: { kind: 'malformed-chunk', text: '', message: 'An SSE message was not JSON; forwarded unchanged' },
-    })
-    return parts
-  }
+  const chunk = parseData(message)
+  if (chunk === NOT_JSON) return notJsonParts(message)
   const origin = originOf(message, chunk)
   if (chunk !== null && typeof chunk === 'object' && ('error' in chunk || isErrorEvent(message))) {
     return closeGroup(origin, [{ type: 'error', error: (chunk as { error?: unknown }).error ?? chunk, origin }])

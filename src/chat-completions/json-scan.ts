@@ -16,7 +16,8 @@
  * key written with an escape) is not plain: the caller then decodes, so "not
  * plain" is always safe. Results of a call are left on the scanner's fields.
  */
-import { CLOSED, PlainStringScanner, QUOTE, scanString } from '../sse/plain-json-string.ts'
+import { QUOTE } from '../json-text.ts'
+import { CLOSED, PlainStringScanner, scanString } from '../sse/plain-json-string.ts'
 import { CHUNK_KEY_MEANINGS, type ChunkKeyMeaning } from './decoder.ts'
 
 const MAX_DEPTH = 32

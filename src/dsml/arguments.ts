@@ -4,6 +4,7 @@
  * pollution-safe assignment.
  */
 import { ARGUMENT_WRAPPER_KEYS, asksForJson, ENTITIES, FENCE, FENCED_JSON_INFO, SPECIAL_CALL_TYPE, TOOL_NAME_CARRIER, isElementNameCharacter, isToolName, isWhitespace, LESS_THAN, GREATER_THAN } from './grammar.ts'
+import { parseBoundedJson } from '../json-text.ts'
 
 /** Longest entity name (`&apos;`): an `&` farther than this from the next `;` starts none. */
 const LONGEST_ENTITY = Math.max(...Object.keys(ENTITIES).map((name) => name.length))
@@ -63,11 +64,8 @@ export interface TypedValue {
 export function typeValue(raw: string, stringAttribute: string | undefined): TypedValue {
   const text = decodeEntities(removeHuggingNewlines(raw))
   if (!asksForJson(stringAttribute)) return { value: text, invalidJson: false }
-  try {
-    return { value: JSON.parse(text), invalidJson: false }
-  } catch {
-    return { value: text, invalidJson: true }
-  }
+  const parsed = parseBoundedJson(text)
+  return parsed === undefined ? { value: text, invalidJson: true } : { value: parsed.value, invalidJson: false }
 }
 
 /** Sets an own property, so `__proto__` or `constructor` never reach a prototype. */
@@ -92,12 +90,8 @@ export function parseJsonObjectBody(body: string): Record<string, unknown> | und
 }
 
 function parseJsonObject(text: string): object | undefined {
-  try {
-    const parsed: unknown = JSON.parse(text)
-    return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : undefined
-  } catch {
-    return undefined // not JSON: no arguments
-  }
+  const parsed = parseBoundedJson(text)?.value // not JSON: no arguments
+  return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : undefined
 }
 
 /** The lines of `text` with their leading spaces dropped, joined by one space. */
@@ -233,13 +227,7 @@ function stableJson(value: unknown): string {
 
 /** A key for comparing a call with a native one: name plus arguments, key order ignored. */
 export function callKey(name: string, args: unknown): string {
-  let value = args
-  if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value)
-    } catch {
-      // compare as the string it is
-    }
-  }
+  // A string that is not JSON (or nests too deep) is compared as the string it is.
+  const value = typeof args === 'string' ? (parseBoundedJson(args) ?? { value: args }).value : args
   return `${name}\u0000${stableJson(value ?? {})}`
 }

@@ -34,6 +34,7 @@ import {
 } from './states.ts'
 import type { Tag } from './tag.ts'
 import type { ToolCall } from './types.ts'
+import { MAX_JSON_DEPTH } from '../json-text.ts'
 
 type ParameterState = Extract<State, { kind: 'parameter' | 'orphan-parameter' }>
 type BlockState = Extract<State, { kind: 'lone-block' | 'block' }>
@@ -276,7 +277,7 @@ export class Markup {
     const output = this.#output
     region.confirmed = true
     for (const parameter of invalidJson) {
-      output.diagnose('invalid-json', '', `Parameter "${parameter}" of "${name}" is not JSON; used as a string`, name)
+      output.diagnose('invalid-json', '', `Parameter "${parameter}" of "${name}" is not JSON (or nests deeper than ${MAX_JSON_DEPTH}); used as a string`, name)
     }
     const verdict = this.#acceptance.verdict(name, args)
     if (verdict.kind !== 'call') {

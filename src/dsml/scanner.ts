@@ -29,6 +29,7 @@ import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from 
 import { TagLexer } from './tag-lexer.ts'
 import { isTextTagStart, PartialTagChains } from './partial-tags.ts'
 import { Positions } from './positions.ts'
+import { TextBuilder } from '../text-builder.ts'
 
 interface QueuedText {
   text: string
@@ -51,7 +52,8 @@ export class Scanner {
   /** The eager-stop budget when the tag began. */
   #tagBudget = Infinity
   /** Partial tags cut short by the tag being read (see the file's doc). */
-  #pending = ''
+  /** Partial tags read so far that may still join into markup: a chain of `<` is one piece per tag, so it is kept flat (a `+=` chain would keep one string per tag alive in every diagnostic it ends in). */
+  #pending = new TextBuilder()
   /** Texts still to read, in order: a re-read piece, then the rest of the text it came from. */
   #queue: QueuedText[] = []
   /** `<` and the bars: where a tag may start. */
@@ -77,7 +79,7 @@ export class Scanner {
 
   /** Not inside a tag, nothing pending. */
   get idle(): boolean {
-    return !this.#lexing && this.#pending === ''
+    return !this.#lexing && this.#pending.length === 0
   }
 
   scan(input: string): void {
@@ -148,7 +150,7 @@ export class Scanner {
     const structure = this.#structure
     const output = this.#output
     const length = text.length
-    if (structure.idle && this.#pending === '' && length - index > SHORT_TEXT) {
+    if (structure.idle && this.#pending.length === 0 && length - index > SHORT_TEXT) {
       const plain = this.#plainUntil(text, index)
       if (plain > index) {
         output.emitRange(text, index, plain)
@@ -161,7 +163,7 @@ export class Scanner {
     // it, and with it the chain, as it does when the text is split right there. A `<` that is
     // not text is where the next tag starts too (a needle the plain-text pass stopped at).
     const next =
-      this.#pending !== '' || (text.charCodeAt(index) === LESS_THAN && index + 1 < length && !isTextTagStart(text, index, names))
+      this.#pending.length !== 0 || (text.charCodeAt(index) === LESS_THAN && index + 1 < length && !isTextTagStart(text, index, names))
         ? index
         : this.#nextTagStart(text, index, structure.barsMatter(), names)
     const budget = structure.budgetLeft()
@@ -299,7 +301,7 @@ export class Scanner {
       this.#addPending(tagText)
       return index
     }
-    if (whole && this.#pending === '' && structure.state.kind === 'outside' && !hasBar(tagText)) {
+    if (whole && this.#pending.length === 0 && structure.state.kind === 'outside' && !hasBar(tagText)) {
       // The usual case: a `<` in prose. Its text is a range of this input.
       this.#output.emitRange(text, start, index)
       return index
@@ -326,8 +328,7 @@ export class Scanner {
 
   #complete(tagText: string, inText: number, start: number, text: string, index: number): number {
     const lexed = this.#lexer.tag()
-    const prefix = this.#pending
-    this.#pending = ''
+    const prefix = this.#pending.take()
     const input = start === -1 ? undefined : text
     const tag = this.#tag === undefined ? (this.#tag = new Tag(lexed, tagText, input, start)) : this.#tag.read(lexed, tagText, input, start)
     const taken = lexed.length < tagText.length ? tagText.slice(0, lexed.length) : tagText
@@ -356,13 +357,12 @@ export class Scanner {
   // ── pending partial tags ──────────────────────────────────────────────
 
   #addPending(tagText: string): void {
-    this.#pending += tagText
+    this.#pending.append(tagText)
     if (this.#pending.length <= this.#maxPendingChars) return
     // Past the cap the chain is removed, never released: released, its tail
     // could join the text after the next tag into a marker.
     const structure = this.#structure
-    const chain = this.#pending
-    this.#pending = ''
+    const chain = this.#pending.take()
     structure.giveUp()
     if (structure.producesText()) {
       this.#output.diagnose('hold-limit', chain, `Partial DSML tags passed maxHoldChars (${this.#maxPendingChars} for this chain); removed and reported`)
@@ -372,9 +372,8 @@ export class Scanner {
   }
 
   #flushPending(): void {
-    if (this.#pending === '') return
-    const text = this.#pending
-    this.#pending = ''
+    if (this.#pending.length === 0) return
+    const text = this.#pending.take()
     this.#structure.consumeText(text)
   }
 }

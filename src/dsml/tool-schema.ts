@@ -14,6 +14,7 @@
  * - A required argument missing is named, so the call is not made.
  */
 import { setArgument } from './arguments.ts'
+import { parseBoundedJson } from '../json-text.ts'
 import { ARGUMENT_WRAPPER_KEYS } from './grammar.ts'
 import { isRecord } from '../records.ts'
 
@@ -86,11 +87,7 @@ function allows(types: Set<JsonType>, type: JsonType): boolean {
 }
 
 function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
+  return parseBoundedJson(text)?.value
 }
 
 /** `value` as the schema's type, where that type is unambiguous; else `value` as given. */

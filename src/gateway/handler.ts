@@ -44,6 +44,7 @@ import { ANTHROPIC_MESSAGES, anthropicError, CHAT_COMPLETIONS, CHAT_COMPLETIONS_
 import { withoutTrailingSlashes } from './paths.ts'
 import { displayUpstream, upstreamChatUrl, upstreamUrl } from './upstream-url.ts'
 import { watchUpstream } from './upstream-watch.ts'
+import { MAX_JSON_DEPTH, parseBoundedJson } from '../json-text.ts'
 
 export { gatewayError, type GatewayUpstreamDialect, type HeaderFields } from './dialects.ts'
 export { displayUpstream, upstreamChatUrl } from './upstream-url.ts'
@@ -254,10 +255,12 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
   async function proxy(dialect: Dialect, base: string, request: Request, context: unknown, url: URL): Promise<Response> {
     let body: unknown
     try {
-      const text = await request.text()
-      body = JSON.parse(text)
+      body = parseBoundedJson(await request.text())?.value
     } catch {
-      return dialect.error(400, 'We could not parse the JSON body of your request. Send a JSON object (Content-Type: application/json).', 'invalid_request_error')
+      body = undefined // the body could not be read
+    }
+    if (body === undefined) {
+      return dialect.error(400, `We could not parse the JSON body of your request. Send a JSON object (Content-Type: application/json), nested at most ${MAX_JSON_DEPTH} deep.`, 'invalid_request_error')
     }
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       return dialect.error(400, 'The request body must be a JSON object with "model" and "messages".', 'invalid_request_error')

@@ -8,6 +8,7 @@
  */
 import { topLevelValueSpan } from './json-span.ts'
 import { isRecord } from '../records.ts'
+import { parseBoundedJson } from '../json-text.ts'
 
 const DONE = '[DONE]'
 
@@ -20,11 +21,7 @@ export function parseJson(text: string): unknown {
   if (!(first === 0x7b || first === 0x5b || first === 0x22 || first === 0x2d || (first >= 0x30 && first <= 0x39) || first === 0x74 || first === 0x66 || first === 0x6e)) {
     return undefined
   }
-  try {
-    return JSON.parse(text) as unknown
-  } catch {
-    return undefined
-  }
+  return parseBoundedJson(text)?.value
 }
 
 /**

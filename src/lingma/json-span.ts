@@ -6,18 +6,7 @@
  * the text is expected to be valid JSON (the caller has parsed it).
  */
 
-const QUOTE = 0x22
-const BACKSLASH = 0x5c
-const OPEN_BRACE = 0x7b
-const CLOSE_BRACE = 0x7d
-const OPEN_BRACKET = 0x5b
-const CLOSE_BRACKET = 0x5d
-const COMMA = 0x2c
-const COLON = 0x3a
-
-function isWhitespace(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
-}
+import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, isJsonWhitespace, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../json-text.ts'
 
 /** The index just past the string that opens at `start` (a quote). */
 function skipString(text: string, start: number): number {
@@ -39,7 +28,7 @@ function skipValue(text: string, start: number): number {
     let index = start
     while (index < text.length) {
       const code = text.charCodeAt(index)
-      if (code === COMMA || code === CLOSE_BRACE || code === CLOSE_BRACKET || isWhitespace(code)) break
+      if (code === COMMA || code === CLOSE_BRACE || code === CLOSE_BRACKET || isJsonWhitespace(code)) break
       index++
     }
     return index
@@ -63,7 +52,7 @@ function skipValue(text: string, start: number): number {
 }
 
 function skipWhitespace(text: string, index: number): number {
-  while (index < text.length && isWhitespace(text.charCodeAt(index))) index++
+  while (index < text.length && isJsonWhitespace(text.charCodeAt(index))) index++
   return index
 }
 

@@ -9,6 +9,7 @@
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseEvent, SseMessage } from './types.ts'
+import { MAX_JSON_DEPTH, parseBoundedJson } from '../json-text.ts'
 
 /** The origin of the parts made from `message`, whose data parsed to `chunk`. */
 export function originOf(message: SseEvent, chunk: unknown): ChunkOrigin {
@@ -45,17 +46,14 @@ export function withOrigin(origin: ChunkOrigin, data: string): SseMessage {
 export const NOT_JSON: unique symbol = Symbol('not JSON')
 
 export function parseData(message: SseEvent): unknown {
-  try {
-    return JSON.parse(message.data)
-  } catch {
-    return NOT_JSON
-  }
+  const parsed = parseBoundedJson(message.data)
+  return parsed === undefined ? NOT_JSON : parsed.value
 }
 
 /** The parts of a message whose data is not JSON: forwarded as it came, with a `malformed-chunk` diagnostic. */
 export function notJsonParts(message: SseEvent): Part[] {
   const origin = originOf(message, undefined)
   const parts = closeGroup(origin, [{ type: 'passthrough', origin }])
-  parts.push({ type: 'diagnostic', diagnostic: { kind: 'malformed-chunk', text: '', message: 'An SSE message was not JSON; forwarded unchanged' } })
+  parts.push({ type: 'diagnostic', diagnostic: { kind: 'malformed-chunk', text: '', message: `An SSE message was not JSON (or nested deeper than ${MAX_JSON_DEPTH}); forwarded unchanged` } })
   return parts
 }

@@ -12,9 +12,7 @@
  * scanner's fields.
  */
 import { disturbsIdleSanitizer } from '../dsml/sanitizer.ts'
-
-export const QUOTE = 0x22
-const BACKSLASH = 0x5c
+import { BACKSLASH, QUOTE } from '../json-text.ts'
 const REPLACEMENT_CHARACTER = 0xfffd
 
 /** Is `code` never plain inside a string: it could disturb an idle sanitizer, or it is a control character. */

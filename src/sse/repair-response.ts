@@ -12,6 +12,7 @@
 import { StreamLimitError } from './errors.ts'
 import { readBodyText } from './read-body.ts'
 import { DEFAULT_MAX_SSE_BUFFER } from './sse-decoder.ts'
+import { parseBoundedJson } from '../json-text.ts'
 
 export interface ResponseRepairs {
   /** The repaired SSE body. */
@@ -40,12 +41,8 @@ export async function repairResponse(response: Response, repairs: ResponseRepair
   const limit = repairs.maxJsonChars ?? DEFAULT_MAX_SSE_BUFFER
   const { text, complete } = await readBodyText(response.body, limit)
   if (!complete) throw new StreamLimitError('json-body-limit', limit, `Cannot repair: the JSON body is longer than maxBufferSize (${limit} characters)`)
-  let body: unknown
-  try {
-    body = JSON.parse(text)
-  } catch {
-    return new Response(text, init)
-  }
-  const repaired = repairs.json(body)
+  const body = parseBoundedJson(text)
+  if (body === undefined) return new Response(text, init)
+  const repaired = repairs.json(body.value)
   return new Response(repaired === undefined ? text : JSON.stringify(repaired), init)
 }
