@@ -1,6 +1,6 @@
 /**
- * `TextBuilder`: a text appended in many small pieces (a stream's deltas),
- * kept as a few strings. `a + b` per piece keeps one rope node per piece
+ * `TextBuilder`: a text appended in many small pieces (a stream's deltas,
+ * held markup, a chain of partial tags), kept as a few strings. `a + b` per piece keeps one rope node per piece
  * alive until the text is read, and a long-lived rope of tens of thousands
  * of nodes is what the garbage collector walks on every collection of an
  * open stream; here the pieces are joined every `PIECES_PER_BLOCK`, so a
@@ -34,10 +34,15 @@ export class TextBuilder {
   /** The whole text, as one flat string, and the builder emptied. */
   take(): string {
     const text = this.#pieces.length === 0 && this.#blocks.length <= 1 ? (this.#blocks[0] ?? '') : this.#blocks.join('') + this.#pieces.join('')
+    this.clear()
+    return text
+  }
+
+  /** Drops the text. */
+  clear(): void {
     this.#blocks = []
     this.#pieces = []
     this.#length = 0
-    return text
   }
 
   /** The whole text (one flat string, kept: reading it again costs nothing). */

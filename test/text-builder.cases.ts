@@ -1,7 +1,7 @@
 /**
  * `TextBuilder`: a text appended in pieces reads back as the pieces joined,
  * across block boundaries, however it was cut, and as often as it is read;
- * `take` hands the text over and empties the builder.
+ * `take` hands the text over and empties the builder; `clear` drops it.
  */
 import fc from 'fast-check'
 import { TextBuilder } from '../src/text-builder.ts'
@@ -41,6 +41,25 @@ export const suite = defineSuite('text-builder', (test) => {
       builder.append('b')
       assertEqual(builder.take(), 'ab', `${count} pieces: appended to after the take`)
     }
+  })
+
+  test('property: any pieces come back in order, once, by take; usable after take; clear drops everything', () => {
+    fc.assert(
+      fc.property(fc.array(fc.string({ maxLength: 5 }), { maxLength: 2000 }), (pieces) => {
+        const builder = new TextBuilder()
+        for (const piece of pieces) builder.append(piece)
+        assertEqual(builder.length, pieces.join('').length)
+        assertEqual(builder.take(), pieces.join(''))
+        assertEqual([builder.length, builder.take()], [0, ''])
+        builder.append('again')
+        assertEqual(builder.take(), 'again', 'usable after take')
+        for (const piece of pieces) builder.append(piece)
+        builder.clear()
+        builder.append('fresh')
+        assertEqual([builder.length, builder.take()], [5, 'fresh'], 'clear drops everything')
+      }),
+      { numRuns: 50 },
+    )
   })
 
   test('property: any pieces, read at any points, give their concatenation', () => {

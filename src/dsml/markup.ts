@@ -16,7 +16,7 @@ import {
   typeValue,
 } from './arguments.ts'
 import { isStringFlag, isToolName, TOOL_NAME_CARRIER } from './grammar.ts'
-import { HeldText } from './hold.ts'
+import { TextBuilder } from '../text-builder.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
 import {
@@ -44,9 +44,9 @@ export class Markup {
   #output: Output
   #acceptance: CallAcceptance
   /** Markup of the current region. */
-  #held = new HeldText()
+  #held = new TextBuilder()
   /** Text after a lone block opener: released if the block turns out empty. */
-  #gap = new HeldText()
+  #gap = new TextBuilder()
 
   constructor(resolved: ResolvedOptions, output: Output, acceptance: CallAcceptance) {
     this.#resolved = resolved
@@ -71,17 +71,17 @@ export class Markup {
     const cap = this.#resolved.maxMarkupChars
     while (this.#held.length + text.length > cap) {
       const room = cap - this.#held.length
-      this.#held.add(text.slice(0, room))
+      this.#held.append(text.slice(0, room))
       text = text.slice(room)
       this.#overflow(state)
     }
-    this.#held.add(text)
+    this.#held.append(text)
   }
 
   /** Text after a lone block opener. */
   holdGap(region: Region, text: string): void {
     region.consumed += text.length
-    this.#gap.add(text)
+    this.#gap.append(text)
   }
 
   /** Enters a region's first state with its opener's text. */
@@ -138,7 +138,7 @@ export class Markup {
         this.hold(next, gap.slice(fenced.end))
         return next
       }
-      this.#gap.add(gap)
+      this.#gap.append(gap)
     }
     this.#drop('DSML block opener with no call after it')
     const text = this.#gap.take()
@@ -154,7 +154,7 @@ export class Markup {
    */
   closeJsonInTag(region: Region, closer: string): State | undefined {
     if (!this.#resolved.rescues.rawJsonBody) return undefined
-    const call = parseJsonInTagCall(region.named, this.#gap.peek())
+    const call = parseJsonInTagCall(region.named, this.#gap.toString())
     if (call === undefined) return undefined
     if (!region.confirmed && this.#acceptance.markerlessRejection(call.name) !== undefined) return undefined
     if (this.#acceptance.argumentsRejection(call.name, call.arguments) !== undefined) return undefined

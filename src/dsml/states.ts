@@ -4,7 +4,7 @@
  * opener outside and ends when its markup is recovered, removed, or (for a
  * markerless candidate) released as text.
  */
-import { HeldText } from './hold.ts'
+import { TextBuilder } from '../text-builder.ts'
 import type { Tag } from './tag.ts'
 
 export interface Region {
@@ -48,7 +48,7 @@ export interface Parameter {
   /** The opener carried no marker. */
   markerless: boolean
   /** The value read so far (the overflowed one's is dropped). */
-  value: HeldText
+  value: TextBuilder
   overflowed: boolean
 }
 
@@ -157,7 +157,7 @@ export function newParameter(tag: Tag): Parameter {
     name: tag.nameAttribute,
     stringAttribute: tag.stringAttribute,
     markerless: tag.marker === 'none',
-    value: new HeldText(),
+    value: new TextBuilder(),
     overflowed: false,
   }
 }

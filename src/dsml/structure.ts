@@ -124,7 +124,7 @@ export class Structure {
         return
       case 'parameter':
       case 'orphan-parameter':
-        if (!state.parameter.overflowed) state.parameter.value.add(text)
+        if (!state.parameter.overflowed) state.parameter.value.append(text)
         this.#markup.hold(state, text)
         return
       case 'invoke':
