@@ -31,23 +31,25 @@ export class TextBuilder {
     return this.#length
   }
 
-  /** The whole text, as one flat string, and the builder emptied. */
+  /** The whole text, as one flat string, and the builder emptied. Cheap when empty or one piece (the common case of held text). */
   take(): string {
-    const text = this.#pieces.length === 0 && this.#blocks.length <= 1 ? (this.#blocks[0] ?? '') : this.#blocks.join('') + this.#pieces.join('')
+    if (this.#length === 0) return ''
+    const text = this.toString()
     this.clear()
     return text
   }
 
-  /** Drops the text. */
+  /** Drops the text (its arrays kept, emptied). */
   clear(): void {
-    this.#blocks = []
-    this.#pieces = []
+    this.#blocks.length = 0
+    this.#pieces.length = 0
     this.#length = 0
   }
 
   /** The whole text (one flat string, kept: reading it again costs nothing). */
   toString(): string {
     if (this.#blocks.length === 1 && this.#pieces.length === 0) return this.#blocks[0]!
+    if (this.#blocks.length === 0 && this.#pieces.length <= 1) return this.#pieces[0] ?? ''
     const text = this.#blocks.join('') + this.#pieces.join('')
     this.#blocks = text === '' ? [] : [text]
     this.#pieces = []
