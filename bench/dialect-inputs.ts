@@ -4,7 +4,7 @@
  * Responses API stream (one message item, the replay upstream's framing).
  * One `Uint8Array` per SSE event, as the Chat Completions workloads.
  */
-import { responsesEvents } from '../src/cli/replay-upstream.ts'
+import { responsesEvents } from '../src/cli/replay-framing.ts'
 import type { Workload } from './pipeline-inputs.ts'
 
 const encoder = new TextEncoder()

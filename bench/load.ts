@@ -10,7 +10,7 @@
  *
  * The replay upstream (`dsml-streams replay`), the gateway (`dsml-streams serve`, to it) and the
  * client (`bench/load-client.ts`) each run in a process of their own, from the build. In one run:
- * two rounds through the gateway, then one round directly to the replay upstream, per scenario.
+ * one round directly to the replay upstream, then two rounds through the gateway, per scenario.
  *
  * Each scenario first runs a warm-up round through the gateway (a quarter of a round, at least 3 s),
  * not counted: the gateway is a long-running process, and its first seconds are spent compiling.
@@ -92,7 +92,8 @@ const verdict = (held: boolean): string => (held ? 'PASS' : 'FAIL')
 
 /**
  * One scenario: a fresh replay upstream (waiting `delayMs` between SSE events) and a fresh gateway
- * to it; two gateway rounds, then one direct round; then the gateway's RSS as it idles.
+ * to it; a warm-up round, one direct round, then two gateway rounds; then the gateway's RSS as it
+ * idles, counted from the end of the second gateway round.
  */
 async function scenario(title: string, delayMs: number): Promise<void> {
   const upstream = await serving(['replay', '--port', '0', '--delay', String(delayMs)])
@@ -101,10 +102,10 @@ async function scenario(title: string, delayMs: number): Promise<void> {
     const cold = rssOf(gateway.child.pid!)
     // A warm-up round, not counted: a gateway runs for days, so its first seconds of compiling are not its cost.
     const warmUp = await round(gateway.url, undefined, warmUpSeconds)
+    const direct = await round(upstream.url)
     const first = await round(gateway.url, gateway.child.pid)
     const second = await round(gateway.url, gateway.child.pid)
-    const direct = await round(upstream.url)
-    // Idle after the burst: V8 gives memory back on its own schedule (its memory reducer runs after some idle time).
+    // Idle after the burst (the rounds' 2 s pause included): V8 gives memory back on its own schedule (its memory reducer runs after some idle time).
     const settled: Array<[number, number]> = []
     for (const at of IDLE_SAMPLES_SECONDS) {
       await new Promise((resolve) => setTimeout(resolve, (at - (settled.at(-1)?.[0] ?? 0)) * 1000))

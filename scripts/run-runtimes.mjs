@@ -205,5 +205,10 @@ const table = [
 console.log(`\n===== runtimes =====\n${table}`)
 mkdirSync(join(root, 'test-results'), { recursive: true })
 writeFileSync(join(root, 'test-results/runtimes.md'), `${table}\n`)
+// A run that chose no case at all (a filter that matches nothing) proves nothing: it fails.
+if (passed + failed === 0) {
+  console.log('no case ran in any runtime')
+  failed = 1
+}
 console.log(`runtimes: ${passed} passed, ${failed} failed`)
 process.exitCode = failed === 0 ? 0 : 1

@@ -4,7 +4,8 @@
 //    (the `exports` of package.json: src/<entry>/index.ts ↔ dist/<entry>/index.mjs) left
 //    external. A cases file that still reaches a source module (src/**/*.ts) tests something the
 //    package does not export: it runs on the sources only, and the first such module is the
-//    reason. Data under src/ (the built-in captures, JSON) is not a module of the package's code.
+//    reason. Data under src/ is not the package's code: the built-in captures (JSON), and the
+//    replay upstream's wire framings (src/cli/replay-framing.ts, which imports nothing).
 // 2. Bundles the others with test/package-tables.ts, each entry point replaced by its build:
 //    - an ES module for Node, Deno and Bun, the build imported from dist/ and the test
 //      dependencies (fast-check, ai, …) from node_modules;
@@ -61,6 +62,19 @@ function builtEntries(external) {
   }
 }
 
+/**
+ * A source module that is the library's code, so a table that reaches it cannot run against the
+ * build. The one exception is a module that imports nothing at all (the replay upstream's wire
+ * framings, src/cli/replay-framing.ts): it is input data for the tables, not code under test.
+ */
+function isLibrarySource(path, inputs) {
+  if (!path.startsWith('src/') || !path.endsWith('.ts')) return false
+  return (inputs[path]?.imports.length ?? 0) > 0 || !DATA_MODULES.has(path)
+}
+
+/** Source modules bundled as input data; each must import nothing (checked on every build). */
+const DATA_MODULES = new Set(['src/cli/replay-framing.ts'])
+
 /** Which cases files reach only the package's entry points, and which reach its internals (with the first one). */
 export async function sortCasesFiles() {
   const files = casesFiles()
@@ -83,7 +97,7 @@ export async function sortCasesFiles() {
     const queue = [start]
     while (queue.length > 0) {
       const path = queue.shift()
-      if (path.startsWith('src/') && path.endsWith('.ts')) return path
+      if (isLibrarySource(path, inputs)) return path
       for (const next of inputs[path]?.imports ?? []) {
         if (next.external || seen.has(next.path)) continue
         seen.add(next.path)
@@ -122,7 +136,7 @@ function entrySource(packageFiles, sourcesOnly, call) {
 /** A bundle of the package tables holds no source module: the library in it is the build, or the run proves nothing. */
 function assertBuiltOnly(result, what) {
   const inputs = Object.keys(result.metafile.inputs)
-  const sources = inputs.filter((path) => path.startsWith('src/') && path.endsWith('.ts'))
+  const sources = inputs.filter((path) => isLibrarySource(path, result.metafile.inputs))
   if (sources.length > 0) throw new Error(`${what} bundles source modules instead of the build: ${sources.join(', ')}`)
   return inputs
 }

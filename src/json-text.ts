@@ -30,7 +30,7 @@ export function isJsonWhitespace(code: number): boolean {
 }
 
 /** The deepest nesting of arrays and objects read as JSON from outside. */
-export const MAX_JSON_DEPTH = 128
+export const MAX_JSON_DEPTH = 512
 
 /**
  * Whether `text` holds at most `MAX_JSON_DEPTH` opening brackets and braces in

@@ -5,8 +5,8 @@
  * `@std/streams`'s `TextLineStream`) around the package's stages, with
  * `pipeThrough`, `pipeTo` and `tee`.
  */
-import { DsmlSanitizerStream } from '../src/dsml/index.ts'
-import { ChatCompletionsRepairStream } from '../src/chat-completions/index.ts'
+// From the package's root entry, as most users import it.
+import { ChatCompletionsRepairStream, DsmlSanitizerStream } from '../src/index.ts'
 import type { SanitizerEvent } from '../src/dsml/types.ts'
 import { assert, assertEqual } from './support/assert.ts'
 import { block, invoke, param } from './support/dsml-builders.ts'

@@ -30,11 +30,16 @@ test('every cases file is sorted once: against the package, or on the sources wi
   }
 }, 60_000)
 
-test('the bundles import the build: the ES module imports dist/ and no source; the classic script names every package table', async () => {
+test('the bundles import the build: the ES module imports every entry point from dist/ and no source (table-bundles.mjs refuses any but the import-free replay framing); the classic script names every package table', async () => {
   const built = (await buildTableBundles()) as Sorting & { modulePath: string; scriptPath: string }
   const module = readFileSync(built.modulePath, 'utf8')
   expect(module).toContain(`from ${JSON.stringify(join(root, 'dist/dsml/index.mjs'))}`)
   expect(module).not.toMatch(/from ["'][^"']*\/src\//)
+  const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, string | { default: string }> }
+  for (const target of Object.values(manifest.exports)) {
+    if (typeof target === 'string') continue
+    expect(module, `the tables load ${target.default}`).toContain(`from ${JSON.stringify(join(root, target.default))}`)
+  }
   const script = readFileSync(built.scriptPath, 'utf8')
   expect(script).toContain('globalThis.dsmlTestFiles')
   for (const file of built.packageFiles) expect(script, file).toContain(JSON.stringify(file))

@@ -81,7 +81,11 @@ async function runInChromium(script, filter) {
       const counts = await globalThis.packageTables.run((line) => lines.push(line), chosen ?? undefined)
       return { lines, counts }
     }, filter ?? null)
-    if (errors.length > 0) result.lines.push(`page errors: ${errors.join('; ')}`)
+    // An error the page did not catch (an unhandled rejection included) is a failure, as it would crash Node, Deno or Bun.
+    if (errors.length > 0) {
+      result.lines.push(`FAIL: ${errors.length} uncaught error(s) in the page: ${errors.join('; ')}`)
+      result.counts.failed += errors.length
+    }
     return { label: `Chromium ${browser.version()} (playwright-core ${versionOf('playwright-core')})`, ...result }
   } finally {
     await browser.close()

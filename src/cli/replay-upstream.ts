@@ -16,11 +16,11 @@
  *   deltas, `message_delta` (`end_turn`, usage), `message_stop` — or one JSON
  *   `message` without `"stream": true`.
  * - `POST …/responses` → the same capture as the OpenAI Responses API
- *   (`responsesEvents`): one message item of the same deltas, then
+ *   (`responsesEvents`, replay-framing.ts): one message item of the same deltas, then
  *   `response.completed` — or one JSON `response` without `"stream": true`.
  * - `POST …/algo/api/v2/service/pro/sse/agent_chat_generation` (a Lingma
  *   upstream; the body `Encode=1`-encoded when the query says so) → the same
- *   capture as a Lingma stream (`lingmaEvents`), the model from
+ *   capture as a Lingma stream (`lingmaEvents`, replay-framing.ts), the model from
  *   `model_config.key`.
  * - `GET …/captures` → the capture ids, and which one is the default.
  *
@@ -32,6 +32,7 @@
 import { decodeLingmaBody } from '../lingma/body-encoding.ts'
 import { LINGMA_CHAT_PATH } from '../lingma/request.ts'
 import { createSeededRandom } from '../seeded-random.ts'
+import { lingmaEvents, responsesEvents } from './replay-framing.ts'
 import { withoutTrailingSlashes } from '../gateway/paths.ts'
 
 export interface ReplayCapture {
@@ -100,48 +101,7 @@ export function replayDeltas(capture: ReplayCapture): string[] {
   return tokenLikeChunks(capture.input, capture.id)
 }
 
-/** A text as the events of a streamed Responses API response: one message item of `deltas`, then `response.completed`. */
-export function responsesEvents(id: string, model: string, deltas: readonly string[], prompt: number, created: number): string[] {
-  const text = deltas.join('')
-  const itemId = `msg_${id}`
-  const response = { id: `resp_${id}`, object: 'response', created_at: created, status: 'in_progress', model, output: [] as unknown[] }
-  const doneItem = { id: itemId, type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text, annotations: [] }] }
-  const events: Array<Record<string, unknown> & { type: string }> = [
-    { type: 'response.created', response },
-    { type: 'response.in_progress', response },
-    { type: 'response.output_item.added', output_index: 0, item: { id: itemId, type: 'message', status: 'in_progress', role: 'assistant', content: [] } },
-    { type: 'response.content_part.added', item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } },
-    ...deltas.map((delta) => ({ type: 'response.output_text.delta', item_id: itemId, output_index: 0, content_index: 0, delta, logprobs: [] })),
-    { type: 'response.output_text.done', item_id: itemId, output_index: 0, content_index: 0, text, logprobs: [] },
-    { type: 'response.content_part.done', item_id: itemId, output_index: 0, content_index: 0, part: { type: 'output_text', text, annotations: [] } },
-    { type: 'response.output_item.done', output_index: 0, item: doneItem },
-    {
-      type: 'response.completed',
-      response: { ...response, status: 'completed', output: [doneItem], usage: { input_tokens: prompt, output_tokens: deltas.length, total_tokens: prompt + deltas.length } },
-    },
-  ]
-  return events.map((event, sequence) => `event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence })}\n\n`)
-}
 
-/**
- * A Lingma upstream's stream of the same deltas: each chunk in the
- * double-JSON envelope (`data:{"headers":{},"body":"<chunk>",…}`), the finish
- * chunk, the usage chunk, `event:finish` with its timing frame, then
- * `data:{"body":"[DONE]"}`.
- */
-export function lingmaEvents(id: string, model: string, deltas: readonly string[], prompt: number, created: number): string[] {
-  const base = { id: `chatcmpl-${id}`, object: 'chat.completion.chunk', created, model }
-  const envelope = (chunk: unknown): string => `data:${JSON.stringify({ headers: {}, body: JSON.stringify(chunk), statusCodeValue: 200, statusCode: 'OK' })}\n\n`
-  const chunk = (delta: Record<string, unknown>, finish: string | null): unknown => ({ ...base, choices: [{ index: 0, delta, finish_reason: finish }] })
-  return [
-    envelope(chunk({ role: 'assistant', content: '' }, null)),
-    ...deltas.map((content) => envelope(chunk({ content }, null))),
-    envelope(chunk({}, 'stop')),
-    envelope({ ...base, choices: [], usage: { prompt_tokens: prompt, completion_tokens: deltas.length, total_tokens: prompt + deltas.length } }),
-    `event:finish\ndata:${JSON.stringify({ firstTokenDuration: 100, totalDuration: 200 + deltas.length, serverDuration: 150 })}\n\n`,
-    'data:{"body":"[DONE]"}\n\n',
-  ]
-}
 
 function roughTokens(text: string): number {
   return Math.max(1, Math.ceil(text.length / 4))

@@ -12,6 +12,7 @@ import { repairChatCompletion } from '../chat-completions/response.ts'
 import { sanitizeTextEvents } from '../dsml/sanitize-text.ts'
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'
 import type { Diagnostic } from '../dsml/types.ts'
+import { MAX_JSON_DEPTH, parseBoundedJson } from '../json-text.ts'
 
 export type InputFormat = 'text' | 'sse' | 'json'
 
@@ -32,12 +33,9 @@ the repaired input to stdout and a summary to stderr.
 export function detectFormat(input: string): InputFormat {
   const trimmed = input.trimStart()
   if (trimmed.startsWith('{')) {
-    try {
-      const value: unknown = JSON.parse(trimmed)
-      if (value !== null && typeof value === 'object' && 'choices' in value) return 'json'
-    } catch {
-      // Not JSON: text or SSE.
-    }
+    // Not JSON (or nested too deep): text or SSE.
+    const value = parseBoundedJson(trimmed)?.value
+    if (value !== null && typeof value === 'object' && 'choices' in value) return 'json'
   }
   return /^data:/m.test(input) ? 'sse' : 'text'
 }
@@ -74,12 +72,8 @@ export function sanitizeInput(input: string, format: InputFormat, options: DsmlS
     const repair = createChatCompletionsRepair(repairOptions)
     output = repair.feed(input) + repair.end()
   } else {
-    let body: unknown
-    try {
-      body = JSON.parse(input)
-    } catch {
-      throw new Error('the input is not JSON (try --format text or sse)')
-    }
+    const body = parseBoundedJson(input)?.value
+    if (body === undefined) throw new Error(`the input is not JSON nested at most ${MAX_JSON_DEPTH} deep (try --format text or sse)`)
     output = `${JSON.stringify(repairChatCompletion(body, repairOptions), null, 2)}\n`
   }
   return { output: asEvents ? diagnostics.map((diagnostic) => `${JSON.stringify({ type: 'diagnostic', diagnostic })}\n`).join('') : output, summary: summarize(format, diagnostics) }

@@ -9,6 +9,7 @@
 import { openEnvelope, stripSsePrefix } from './envelope.ts'
 import { isRecord } from '../records.ts'
 import { envelopeStatus, integerOf, resolveErrorStatus } from './error-status.ts'
+import { parseBoundedJson } from '../json-text.ts'
 
 export interface LingmaErrorFields {
   message: string
@@ -74,14 +75,12 @@ export function resolveErrorDetails(outer: LingmaErrorFields, details: unknown):
   if (typeof details === 'string') {
     const text = details.trim()
     if (text === '') return { ...outer }
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(text) as unknown
-    } catch {
+    const parsed = parseBoundedJson(text)
+    if (parsed === undefined) {
       if (text.startsWith('{') || text.startsWith('[')) return { ...outer }
       return { ...outer, message: text }
     }
-    return fromInnerPayload(parsed, outer)
+    return fromInnerPayload(parsed.value, outer)
   }
   return fromInnerPayload(details, outer)
 }

@@ -111,13 +111,13 @@ export const suite = defineSuite('chat-completions/behaviour', (test) => {
     assertEqual(run.repaired.calls.length, 1, 'native call only')
   })
 
-  test('JSON nested 5,000 deep in a leaked call (a string="false" value, a raw JSON body) or in a native call: no throw; the leaked value is kept as its text with an invalid-json diagnostic, 128 deep is still JSON', async () => {
+  test('JSON nested 5,000 deep in a leaked call (a string="false" value, a raw JSON body) or in a native call: no throw; the leaked value is kept as its text with an invalid-json diagnostic; 512 deep (MAX_JSON_DEPTH) is still JSON', async () => {
     const nested = (depth: number): string => '['.repeat(depth) + ']'.repeat(depth)
     const deep = await check(ROLE + text('hi ' + block([invoke('write', [param('v', nested(5000), { string: 'false' })])])) + STOP + DONE)
     assertEqual(callShapes(deep.repaired.calls), [{ name: 'write', arguments: { v: nested(5000) } }], 'the value as its text')
     assert(deep.diagnostics.some((diagnostic) => diagnostic.kind === 'invalid-json' && diagnostic.tool === 'write'), 'invalid-json reported')
-    const limit = await check(ROLE + text(block([invoke('write', [param('v', nested(128), { string: 'false' })])])) + STOP + DONE)
-    assertEqual(JSON.stringify(callShapes(limit.repaired.calls)[0]?.arguments), `{"v":${nested(128)}}`, '128 deep: JSON')
+    const limit = await check(ROLE + text(block([invoke('write', [param('v', nested(512), { string: 'false' })])])) + STOP + DONE)
+    assertEqual(JSON.stringify(callShapes(limit.repaired.calls)[0]?.arguments), `{"v":${nested(512)}}`, '512 deep: JSON')
     const body = await check(ROLE + text(block([invoke('write', [], { body: `{"v":${nested(5000)}}` })])) + STOP + DONE)
     assertEqual(body.repaired.content, '', 'a raw body too deep: no arguments, no throw, no markup out')
     const native = await check(ROLE + text(BASH) + nativeCall(0, 'call_native', 'bash', `{"v":${nested(5000)}}`) + STOP + DONE)

@@ -4,7 +4,7 @@
  * request, and HTTP errors as OpenAI-style JSON errors with the status the
  * envelope names. Native calls whose first delta leaves out `type` get it.
  */
-import { lingmaEvents } from '../../src/cli/replay-upstream.ts'
+import { lingmaEvents } from '../../src/cli/replay-framing.ts'
 import { repairLingmaResponse } from '../../src/lingma/index.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { block, invoke, param, tokenChunks } from '../support/dsml-builders.ts'

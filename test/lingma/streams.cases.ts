@@ -85,6 +85,8 @@ export const suite = defineSuite('lingma/streams', (test) => {
     for (const body of [
       `data: {"choices":[{"delta":{"content":"x","extra":${deep(5000)}}}]}\n\n`,
       `data: {"error":{"message":"m","code":${deep(5000)}}}\n\n`,
+      // The details of an error, a JSON text inside a string, nested too deep to read (it used to overflow the stack).
+      `data: {"error":{"message":"m","details":"{\\"code\\":${deep(100_000)}}"}}\n\n`,
     ]) {
       const view = readClientView(convert(`${frame({ content: 'ok ' })}${body}data: [DONE]\n\n`))
       assertEqual(view.text, 'ok ', 'the readable frames are read; the deep one is not')

@@ -9,7 +9,7 @@ import { createResponsesRepair } from '../../src/responses/index.ts'
 import type { Diagnostic } from '../../src/dsml/types.ts'
 import type { ResponsesRepairOptions } from '../../src/responses/repair.ts'
 
-export { responsesEvents } from '../../src/cli/replay-upstream.ts'
+export { responsesEvents } from '../../src/cli/replay-framing.ts'
 
 export interface FoldedResponse {
   /** Text of the message items, from their deltas. */
