@@ -23,10 +23,11 @@ export const OPEN_BRACKET = 0x5b
 export const CLOSE_BRACKET = 0x5d
 export const COMMA = 0x2c
 export const COLON = 0x3a
+export const SPACE = 0x20
 
 /** JSON's insignificant whitespace: space, tab, line feed, carriage return. */
 export function isJsonWhitespace(code: number): boolean {
-  return code === 0x20 || code === 0x09 || code === 0x0a || code === 0x0d
+  return code === SPACE || code === 0x09 || code === 0x0a || code === 0x0d
 }
 
 /** The deepest nesting of arrays and objects read as JSON from outside. */

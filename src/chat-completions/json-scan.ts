@@ -16,10 +16,11 @@
  * key written with an escape) is not plain: the caller then decodes, so "not
  * plain" is always safe. Results of a call are left on the scanner's fields.
  */
-import { QUOTE } from '../json-text.ts'
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, SPACE } from '../json-text.ts'
 import { CLOSED, PlainStringScanner, scanString } from '../sse/plain-json-string.ts'
 import { CHUNK_KEY_MEANINGS, type ChunkKeyMeaning } from './decoder.ts'
 
+/** Nesting the scanner follows (one bit per level in `arrays`); deeper is not plain. */
 const MAX_DEPTH = 32
 
 /** Index after a JSON number starting at `start`, or -1. */
@@ -93,7 +94,7 @@ const AFTER_VALUE = 4
 /** The full check, over the whole text; leaves `contentStart`/`contentEnd` on `scan`. */
 function isPlainJson(scan: PlainJsonScanner, data: string): boolean {
   const length = data.length
-  if (length < 2 || data.charCodeAt(0) !== 0x7b) return false
+  if (length < 2 || data.charCodeAt(0) !== OPEN_BRACE) return false
   // One bit per open container, 1 for an array; the top-level object is depth 1.
   let arrays = 0
   let depth = 1
@@ -105,7 +106,7 @@ function isPlainJson(scan: PlainJsonScanner, data: string): boolean {
   scan.contentEnd = -1
   while (index < length) {
     let code = data.charCodeAt(index)
-    if (code === 0x20) {
+    if (code === SPACE) {
       index++
       continue
     }
@@ -113,7 +114,7 @@ function isPlainJson(scan: PlainJsonScanner, data: string): boolean {
       case KEY_OR_CLOSE:
       case KEY: {
         if (code !== QUOTE) {
-          if (code !== 0x7d || state !== KEY_OR_CLOSE) return false
+          if (code !== CLOSE_BRACE || state !== KEY_OR_CLOSE) return false
           break // `{}`: the `}` is read below, as after a value
         }
         // A key written with an escape could hide one of the keys looked for.
@@ -122,14 +123,14 @@ function isPlainJson(scan: PlainJsonScanner, data: string): boolean {
         if (kind === KEY_REFUSED) return false
         if (kind === KEY_CHOICES && depth !== 1) kind = KEY_OTHER
         index = scan.stringEnd + 1
-        while ((code = data.charCodeAt(index)) === 0x20) index++
-        if (code !== 0x3a) return false
+        while ((code = data.charCodeAt(index)) === SPACE) index++
+        if (code !== COLON) return false
         index++
         state = VALUE
         continue
       }
       case VALUE_OR_CLOSE:
-        if (code === 0x5d) break // `[]`
+        if (code === CLOSE_BRACKET) break // `[]`
       // falls through
       case VALUE: {
         const valueKind = kind
@@ -144,13 +145,13 @@ function isPlainJson(scan: PlainJsonScanner, data: string): boolean {
             scan.contentEnd = scan.stringEnd
           }
           index = scan.stringEnd + 1
-        } else if (code === 0x7b || code === 0x5b) {
+        } else if (code === OPEN_BRACE || code === OPEN_BRACKET) {
           if (depth === MAX_DEPTH) return false
-          if (valueKind === KEY_CHOICES) choicesIsArray = code === 0x5b
+          if (valueKind === KEY_CHOICES) choicesIsArray = code === OPEN_BRACKET
           depth++
-          arrays = code === 0x5b ? (arrays << 1) | 1 : arrays << 1
+          arrays = code === OPEN_BRACKET ? (arrays << 1) | 1 : arrays << 1
           index++
-          state = code === 0x5b ? VALUE_OR_CLOSE : KEY_OR_CLOSE
+          state = code === OPEN_BRACKET ? VALUE_OR_CLOSE : KEY_OR_CLOSE
           continue
         } else if (code === 0x74) {
           if (!data.startsWith('true', index)) return false
@@ -173,18 +174,18 @@ function isPlainJson(scan: PlainJsonScanner, data: string): boolean {
         break
     }
     // After a value (or right after an opener, for `{}` and `[]`), at a non-space `code`.
-    if (code === 0x2c && state === AFTER_VALUE) {
+    if (code === COMMA && state === AFTER_VALUE) {
       state = (arrays & 1) === 1 ? VALUE : KEY
       index++
       continue
     }
-    if (code !== ((arrays & 1) === 1 ? 0x5d : 0x7d)) return false
+    if (code !== ((arrays & 1) === 1 ? CLOSE_BRACKET : CLOSE_BRACE)) return false
     index++
     depth--
     arrays >>>= 1
     state = AFTER_VALUE
     if (depth === 0) {
-      while (data.charCodeAt(index) === 0x20) index++
+      while (data.charCodeAt(index) === SPACE) index++
       return index === length && choicesIsArray
     }
   }

@@ -8,7 +8,7 @@
  */
 import { topLevelValueSpan } from './json-span.ts'
 import { isRecord } from '../records.ts'
-import { parseBoundedJson } from '../json-text.ts'
+import { OPEN_BRACE, OPEN_BRACKET, parseBoundedJson, QUOTE } from '../json-text.ts'
 
 const DONE = '[DONE]'
 
@@ -18,7 +18,7 @@ const DONE = '[DONE]'
 export function parseJson(text: string): unknown {
   const first = text.charCodeAt(0)
   // Only objects, arrays, strings, numbers and literals parse; most non-JSON lines fail here without a throw.
-  if (!(first === 0x7b || first === 0x5b || first === 0x22 || first === 0x2d || (first >= 0x30 && first <= 0x39) || first === 0x74 || first === 0x66 || first === 0x6e)) {
+  if (!(first === OPEN_BRACE || first === OPEN_BRACKET || first === QUOTE || first === 0x2d || (first >= 0x30 && first <= 0x39) || first === 0x74 || first === 0x66 || first === 0x6e)) {
     return undefined
   }
   return parseBoundedJson(text)?.value
