@@ -37,7 +37,7 @@
  * (@deno/<platform>/deno, @oven/bun-<platform>/bin/bun), which is tried next.
  */
 import { spawn, spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs'
 import { readFileSync } from 'node:fs'
 import { dirname, join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -72,6 +72,9 @@ function findBinary(candidates) {
   return undefined
 }
 
+/** The longest one leg may take (a whole table run takes under 30 s here). */
+const LEG_TIMEOUT_MS = 10 * 60_000
+
 const DENO_FLAGS = ['run', '--allow-read', '--allow-env', '--allow-sys=hostname', '--no-prompt']
 
 /** Command runtimes: `args(file)` runs a module; `sources` says whether this runtime also runs the sources-only tables. */
@@ -89,6 +92,8 @@ const COMMANDS = [
 function runStreaming(command, args) {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: root, stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, DENO_NO_UPDATE_CHECK: '1' } })
+    // A leg that hangs (a module that never loads, a runtime that never exits) is killed, and fails.
+    const timer = setTimeout(() => child.kill('SIGKILL'), LEG_TIMEOUT_MS)
     let tail = ''
     let counts
     child.stdout.setEncoding('utf8')
@@ -99,8 +104,12 @@ function runStreaming(command, args) {
       tail = lines.pop() ?? ''
       for (const line of lines) counts = parseCounts(line) ?? counts
     })
-    child.on('error', (error) => resolve({ code: null, signal: null, error, counts }))
+    child.on('error', (error) => {
+      clearTimeout(timer)
+      resolve({ code: null, signal: null, error, counts })
+    })
     child.on('close', (code, signal) => {
+      clearTimeout(timer)
       counts = parseCounts(tail) ?? counts
       resolve({ code, signal, error: undefined, counts })
     })
@@ -122,6 +131,22 @@ function legOf(run, started) {
   const ok = (run.code === 0 || noneChosen) && run.counts !== undefined && run.counts.failed === 0
   const exit = run.error ? `could not start: ${run.error.message}` : run.signal ? `killed by ${run.signal}` : `exit ${run.code}`
   return { ok, counts: run.counts, detail: `${exit}, ${seconds(started)} s` }
+}
+
+/** The newest modification time of a file under `directory`. */
+function newestUnder(directory) {
+  let newest = 0
+  for (const entry of readdirSync(directory, { recursive: true, withFileTypes: true })) {
+    if (entry.isFile()) newest = Math.max(newest, statSync(join(entry.parentPath ?? entry.path, entry.name)).mtimeMs)
+  }
+  return newest
+}
+
+// The tables test the build: one older than the sources would test old code (`npm test` builds first).
+const built = join(root, 'dist/index.mjs')
+if (!existsSync(built) || statSync(built).mtimeMs < newestUnder(join(root, 'src'))) {
+  console.error('dist/ is missing or older than src/: run `npm run build` first')
+  process.exit(1)
 }
 
 const tables = await buildTableBundles()
@@ -160,7 +185,11 @@ for (const host of HOSTS) {
   const started = performance.now()
   let result
   try {
-    result = await host.run(script, filterArgs[0])
+    let timer
+    const timeout = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no result within ${LEG_TIMEOUT_MS / 60_000} minutes`)), LEG_TIMEOUT_MS)
+    })
+    result = await Promise.race([host.run(script, filterArgs[0]), timeout]).finally(() => clearTimeout(timer))
   } catch (error) {
     result = { error }
   }
