@@ -5,8 +5,8 @@
  * each entry replaced by its build (`dist/<entry>/index.mjs`), and lists the
  * cases files that reach a module the package does not export: those test
  * internals, cannot run against the package, and run on the sources instead
- * (vitest on the machine's Node; test/portable.ts on the other Nodes, Deno and
- * Bun). Every run says which files it did not run, and why.
+ * (vitest, and test/portable.ts in the runtimes scripts/run-runtimes.mjs
+ * names). Every run says which files it did not run, and why.
  *
  * The bundle runs from the command line under Node, Deno and Bun
  * (`runPackageTablesAsMain`), and as a classic script in workerd, the edge
@@ -33,7 +33,7 @@ export interface PackageTables {
 export function sourcesOnlyLines(sourcesOnly: readonly SourcesOnlyFile[]): string[] {
   if (sourcesOnly.length === 0) return ['every cases file runs against the package']
   return [
-    `not run against the package: ${sourcesOnly.length} cases files test modules the package does not export; they run on the sources (vitest on Node 20; test/portable.ts on Node 22 and 24, Deno and Bun):`,
+    `not run against the package: ${sourcesOnly.length} cases files test modules the package does not export; they run on the sources instead (vitest, and test/portable.ts in the runtimes scripts/run-runtimes.mjs names):`,
     ...sourcesOnly.map((entry) => `  ${entry.file} (imports ${entry.module})`),
   ]
 }
