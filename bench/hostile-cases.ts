@@ -73,6 +73,32 @@ function failurePoint(run: RepairRun, reads: ReadonlyArray<string | Uint8Array>)
   return `failed on read ${count(run.written + 1)} of ${count(reads.length)}, after ${megabytes(totalLength(read))} of ${megabytes(totalLength(reads))}`
 }
 
+/**
+ * A row fed to `DsmlSanitizerStream` in 64 KB reads: `build` makes the input (untimed), the stream
+ * run is timed, and `verdict` reads the run against the input (untimed).
+ */
+function sanitizerStreamCase<Input extends { text: string }>(
+  row: Pick<HostileCase, 'key' | 'row' | 'input'>,
+  build: () => Input,
+  verdict: (run: EngineRun, input: Input) => Verdict,
+): HostileCase {
+  return {
+    ...row,
+    fedAs: '`DsmlSanitizerStream`, 64 KB reads',
+    prepare() {
+      const input = build()
+      const reads = textReads(input.text)
+      return {
+        size: characters(input.text),
+        async run(afterRead) {
+          const run = await runSanitizerStream(reads, afterRead)
+          return () => verdict(run, input)
+        },
+      }
+    },
+  }
+}
+
 // ── 0. the floor ─────────────────────────────────────────────────────────
 
 const baseline: HostileCase = {
@@ -344,26 +370,14 @@ const lessThanText: HostileCase = {
   },
 }
 
-const lessThanStream: HostileCase = {
-  key: 'less-than-stream',
-  row: '3b',
-  input: '5,000,000 `<`',
-  fedAs: '`DsmlSanitizerStream`, 64 KB reads',
-  prepare() {
-    const text = '<'.repeat(LESS_THAN_COUNT)
-    const reads = textReads(text)
-    return {
-      size: characters(text),
-      async run(afterRead) {
-        const run = await runSanitizerStream(reads, afterRead)
-        return () => ({
-          checks: [noThrowCheck(undefined), conservedCheck(run, text), ...heldWithinCheck(run.maxHeld, run.heldAtEnd), noMarkersCheck(run.text), callCountCheck(run.calls.length, 0)],
-          facts: lessThanFacts(run.text, text.length - run.text.length, diagnosticTally(run.diagnostics)),
-        })
-      },
-    }
-  },
-}
+const lessThanStream = sanitizerStreamCase(
+  { key: 'less-than-stream', row: '3b', input: '5,000,000 `<`' },
+  () => ({ text: '<'.repeat(LESS_THAN_COUNT) }),
+  (run, { text }) => ({
+    checks: [noThrowCheck(undefined), conservedCheck(run, text), ...heldWithinCheck(run.maxHeld, run.heldAtEnd), noMarkersCheck(run.text), callCountCheck(run.calls.length, 0)],
+    facts: lessThanFacts(run.text, text.length - run.text.length, diagnosticTally(run.diagnostics)),
+  }),
+)
 
 // ── 4. 100,000 openers never closed ──────────────────────────────────────
 
@@ -385,26 +399,11 @@ function engineInvariantChecks(run: EngineRun, input: string, expectedCalls: num
   return [noThrowCheck(undefined), conservedCheck(run, input), ...heldWithinCheck(run.maxHeld, run.heldAtEnd), noMarkersCheck(run.text), callCountCheck(run.calls.length, expectedCalls)]
 }
 
-const unclosedOpenersStream: HostileCase = {
-  key: 'unclosed-openers',
-  row: '4',
-  input: '100,000 unclosed openers (block, invoke, parameter in turn, words between)',
-  fedAs: '`DsmlSanitizerStream`, 64 KB reads',
-  prepare() {
-    const text = unclosedOpeners(UNCLOSED_OPENERS)
-    const reads = textReads(text)
-    return {
-      size: characters(text),
-      async run(afterRead) {
-        const run = await runSanitizerStream(reads, afterRead)
-        return () => ({
-          checks: engineInvariantChecks(run, text, 0),
-          facts: [`text keeps ${characters(run.text)}; ${diagnosticTally(run.diagnostics)}`],
-        })
-      },
-    }
-  },
-}
+const unclosedOpenersStream = sanitizerStreamCase(
+  { key: 'unclosed-openers', row: '4', input: '100,000 unclosed openers (block, invoke, parameter in turn, words between)' },
+  () => ({ text: unclosedOpeners(UNCLOSED_OPENERS) }),
+  (run, { text }) => ({ checks: engineInvariantChecks(run, text, 0), facts: [`text keeps ${characters(run.text)}; ${diagnosticTally(run.diagnostics)}`] }),
+)
 
 // ── 5. invalid UTF-8 ─────────────────────────────────────────────────────
 
@@ -682,34 +681,22 @@ function nulFacts(text: string): string[] {
   return [`${count(nulCount(text))} NUL kept in the text`]
 }
 
-const nulEngine: HostileCase = {
-  key: 'nul-engine',
-  row: '7a',
-  input: 'prose with a NUL every 50 ch; 200 leaked calls: 100 with a NUL in the value, 100 with a NUL in the tool name',
-  fedAs: '`DsmlSanitizerStream`, 64 KB reads',
-  prepare() {
-    const { text, expected, calls } = nulInput(200, true)
-    const reads = textReads(text)
-    return {
-      size: characters(text),
-      async run(afterRead) {
-        const run = await runSanitizerStream(reads, afterRead)
-        return () => ({
-          checks: [
-            noThrowCheck(undefined),
-            conservedCheck(run, text),
-            expectedTextCheck(run.text, expected),
-            noMarkersCheck(run.text),
-            callCountCheck(run.calls.length, calls),
-            check('every call keeps its NUL', run.calls.every((call) => String(call.arguments.command).includes(NUL))),
-            ...heldWithinCheck(run.maxHeld, run.heldAtEnd),
-          ],
-          facts: nulFacts(run.text),
-        })
-      },
-    }
-  },
-}
+const nulEngine = sanitizerStreamCase(
+  { key: 'nul-engine', row: '7a', input: 'prose with a NUL every 50 ch; 200 leaked calls: 100 with a NUL in the value, 100 with a NUL in the tool name' },
+  () => nulInput(200, true),
+  (run, { text, expected, calls }) => ({
+    checks: [
+      noThrowCheck(undefined),
+      conservedCheck(run, text),
+      expectedTextCheck(run.text, expected),
+      noMarkersCheck(run.text),
+      callCountCheck(run.calls.length, calls),
+      check('every call keeps its NUL', run.calls.every((call) => String(call.arguments.command).includes(NUL))),
+      ...heldWithinCheck(run.maxHeld, run.heldAtEnd),
+    ],
+    facts: nulFacts(run.text),
+  }),
+)
 
 const nulStream: HostileCase = {
   key: 'nul-sse',
@@ -738,23 +725,11 @@ const nulStream: HostileCase = {
 
 const REPEATS = 100_000
 
-const repeatedOpener: HostileCase = {
-  key: 'repeated-opener',
-  row: '8a',
-  input: 'the same invoke opener 100,000 times (`<‹DSML›invoke name="bash">`)',
-  fedAs: '`DsmlSanitizerStream`, 64 KB reads',
-  prepare() {
-    const text = open('invoke', { name: 'bash' }).repeat(REPEATS)
-    const reads = textReads(text)
-    return {
-      size: characters(text),
-      async run(afterRead) {
-        const run = await runSanitizerStream(reads, afterRead)
-        return () => ({ checks: engineInvariantChecks(run, text, 0), facts: [`text keeps ${characters(run.text)}; ${diagnosticTally(run.diagnostics)}`] })
-      },
-    }
-  },
-}
+const repeatedOpener = sanitizerStreamCase(
+  { key: 'repeated-opener', row: '8a', input: 'the same invoke opener 100,000 times (`<‹DSML›invoke name="bash">`)' },
+  () => ({ text: open('invoke', { name: 'bash' }).repeat(REPEATS) }),
+  (run, { text }) => ({ checks: engineInvariantChecks(run, text, 0), facts: [`text keeps ${characters(run.text)}; ${diagnosticTally(run.diagnostics)}`] }),
+)
 
 /** A block holding `depth` invokes each opened inside the last, each with a parameter, then all their closers. */
 function nestedInvokes(depth: number): string {
@@ -763,26 +738,14 @@ function nestedInvokes(depth: number): string {
   return open('tool_calls') + '\n' + level.repeat(depth) + closer.repeat(depth) + close('tool_calls')
 }
 
-const nestedInvoke: HostileCase = {
-  key: 'nested-invoke',
-  row: '8b',
-  input: 'invoke inside invoke, 100,000 levels deep, each with a parameter, then 100,000 closers, in one block',
-  fedAs: '`DsmlSanitizerStream`, 64 KB reads',
-  prepare() {
-    const text = nestedInvokes(REPEATS)
-    const reads = textReads(text)
-    return {
-      size: characters(text),
-      async run(afterRead) {
-        const run = await runSanitizerStream(reads, afterRead)
-        return () => ({
-          checks: [noThrowCheck(undefined), conservedCheck(run, text), ...heldWithinCheck(run.maxHeld, run.heldAtEnd), noMarkersCheck(run.text)],
-          facts: [`${count(run.calls.length)} call${run.calls.length === 1 ? '' : 's'}; text keeps ${characters(run.text)}; ${diagnosticTally(run.diagnostics)}`],
-        })
-      },
-    }
-  },
-}
+const nestedInvoke = sanitizerStreamCase(
+  { key: 'nested-invoke', row: '8b', input: 'invoke inside invoke, 100,000 levels deep, each with a parameter, then 100,000 closers, in one block' },
+  () => ({ text: nestedInvokes(REPEATS) }),
+  (run, { text }) => ({
+    checks: [noThrowCheck(undefined), conservedCheck(run, text), ...heldWithinCheck(run.maxHeld, run.heldAtEnd), noMarkersCheck(run.text)],
+    facts: [`${count(run.calls.length)} call${run.calls.length === 1 ? '' : 's'}; text keeps ${characters(run.text)}; ${diagnosticTally(run.diagnostics)}`],
+  }),
+)
 
 const NESTING_DEPTH = 5_000
 

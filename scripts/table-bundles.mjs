@@ -19,6 +19,7 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, relative, resolve, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { build } from 'esbuild'
+import { EDGE_CONDITIONS } from './runtimes/platforms.mjs'
 
 const root = join(fileURLToPath(new URL('.', import.meta.url)), '..')
 // Outside node_modules: Deno will not load a module there that imports files outside it.
@@ -146,35 +147,29 @@ function assertBuiltOnly(result, what) {
  */
 export async function buildTableBundles() {
   const { packageFiles, sourcesOnly } = await sortCasesFiles()
-  const banner = { js: carriedFiles() }
   mkdirSync(out, { recursive: true })
+  // What both bundles share: the tables and the files they read, bundled from the project's root.
+  const common = { absWorkingDir: root, bundle: true, banner: { js: carriedFiles() }, metafile: true, logLevel: 'error' }
+  const entry = (call, sourcefile) => ({ contents: entrySource(packageFiles, sourcesOnly, call), resolveDir: root, loader: 'ts', sourcefile })
   const modulePath = join(out, 'package-tables.mjs')
   const moduleBuild = await build({
-    absWorkingDir: root,
-    stdin: { contents: entrySource(packageFiles, sourcesOnly, 'await runPackageTablesAsMain(tables)'), resolveDir: root, loader: 'ts', sourcefile: 'package-tables-main.ts' },
-    bundle: true,
+    ...common,
+    stdin: entry('await runPackageTablesAsMain(tables)', 'package-tables-main.ts'),
     outfile: modulePath,
     format: 'esm',
     platform: 'neutral',
     packages: 'external',
-    banner,
-    metafile: true,
-    logLevel: 'error',
     plugins: [builtEntries(true)],
   })
   assertBuiltOnly(moduleBuild, 'the ES module')
   const script = await build({
-    absWorkingDir: root,
-    stdin: { contents: entrySource(packageFiles, sourcesOnly, 'export function run(print, filter) { return runPackageTables(tables, { print, filter }) }'), resolveDir: root, loader: 'ts', sourcefile: 'package-tables-script.ts' },
-    bundle: true,
+    ...common,
+    stdin: entry('export function run(print, filter) { return runPackageTables(tables, { print, filter }) }', 'package-tables-script.ts'),
     write: false,
     format: 'iife',
     globalName: 'packageTables',
     platform: 'browser',
-    conditions: ['workerd', 'worker', 'edge-light', 'browser'],
-    banner,
-    metafile: true,
-    logLevel: 'error',
+    conditions: EDGE_CONDITIONS,
     plugins: [builtEntries(false)],
   })
   if (!assertBuiltOnly(script, 'the classic script').some((path) => path.startsWith('dist/'))) throw new Error('the classic script holds nothing from dist/')

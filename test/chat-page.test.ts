@@ -11,10 +11,9 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Route } from 'playwright-core'
 import { afterAll, expect, test } from 'vitest'
+import { CHROMIUM, CHROMIUM_LAUNCH } from '../scripts/runtimes/platforms.mjs'
 import { bin, root, startServing, stopAll } from './support/processes.ts'
 
-const CHROMIUM = '/usr/bin/chromium'
-const LAUNCH = { executablePath: CHROMIUM, args: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'] }
 
 afterAll(stopAll)
 
@@ -29,7 +28,7 @@ function needsChromium(context: { skip(): void }): void {
 test('the chat page: the raw pane shows the markup, the repaired pane never does, and the calls arrive as cards', async (context) => {
   needsChromium(context)
   const served = await startServing(process.execPath, [bin, 'serve', '--port', '0', '--delay', '3', '--created', '1764547200'])
-  const browser = await chromium.launch(LAUNCH)
+  const browser = await chromium.launch(CHROMIUM_LAUNCH)
   try {
     const page = await browser.newPage({ viewport: { width: 1280, height: 760 } })
     const errors: string[] = []
@@ -71,7 +70,7 @@ test('the chat page: the raw pane shows the markup, the repaired pane never does
 test('examples/browser: the package from its import map (answered with the build), a real capture repaired in the page', async (context) => {
   needsChromium(context)
   const served = await startServing(process.execPath, [bin, 'serve', '--port', '0'])
-  const browser = await chromium.launch(LAUNCH)
+  const browser = await chromium.launch(CHROMIUM_LAUNCH)
   try {
     const page = await browser.newPage()
     const errors: string[] = []

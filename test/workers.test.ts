@@ -4,13 +4,12 @@
 // `dsml-streams replay` over loopback. And on an old compatibility date, where TransformStream
 // ignores its transformer, constructing a stream throws the TypeError that names the fix.
 // Runs after `npm run build`.
-import { readFileSync } from 'node:fs'
-import { join } from 'node:path'
 import { Miniflare } from 'miniflare'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { readSseText } from './gateway/support.ts'
+import { workerCompatibilityDate } from '../scripts/runtimes/platforms.mjs'
 import { bundle } from './support/bundle.ts'
-import { CHERRY_REQUEST, root, startReplay, stopAll } from './support/processes.ts'
+import { CHERRY_REQUEST, startReplay, stopAll } from './support/processes.ts'
 
 let upstream = ''
 
@@ -20,14 +19,8 @@ beforeAll(async () => {
 
 afterAll(stopAll)
 
-function compatibilityDateOf(toml: string): string {
-  const found = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)
-  if (found === null) throw new Error('no compatibility_date in wrangler.toml')
-  return found[1]!
-}
-
 test('examples/cloudflare-worker in workerd (its wrangler.toml date): a real capture comes back with its calls as tool_calls, no marker', async () => {
-  const date = compatibilityDateOf(readFileSync(join(root, 'examples/cloudflare-worker/wrangler.toml'), 'utf8'))
+  const date = workerCompatibilityDate()
   const worker = new Miniflare({ modules: true, script: await bundle({ entry: 'examples/cloudflare-worker/worker.ts', format: 'esm' }), compatibilityDate: date, bindings: { UPSTREAM: `${upstream}/v1` } })
   try {
     const response = await worker.dispatchFetch('http://worker.test/v1/chat/completions', CHERRY_REQUEST as never)

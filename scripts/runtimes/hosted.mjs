@@ -5,26 +5,12 @@
 // when the platform cannot be started here, the reason (`unavailable`).
 import { existsSync, readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { CHROMIUM, CHROMIUM_LAUNCH, workerCompatibilityDate } from './platforms.mjs'
 
-const root = join(fileURLToPath(new URL('.', import.meta.url)), '../..')
 const require = createRequire(import.meta.url)
-
-/** Debian's Chromium; .ci/run installs it (never a downloaded browser). */
-export const CHROMIUM = '/usr/bin/chromium'
-const CHROMIUM_ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync']
 
 function versionOf(name) {
   return JSON.parse(readFileSync(require.resolve(`${name}/package.json`), 'utf8')).version
-}
-
-/** The compatibility date of examples/cloudflare-worker/wrangler.toml: the one the example deploys with. */
-function workerCompatibilityDate() {
-  const toml = readFileSync(join(root, 'examples/cloudflare-worker/wrangler.toml'), 'utf8')
-  const found = /^compatibility_date\s*=\s*"([^"]+)"/m.exec(toml)
-  if (found === null) throw new Error('no compatibility_date in examples/cloudflare-worker/wrangler.toml')
-  return found[1]
 }
 
 /** workerd: the script as a module worker's body; one request runs the tables and answers with the lines. */
@@ -70,7 +56,7 @@ async function runInEdgeRuntime(script, filter) {
 async function runInChromium(script, filter) {
   if (!existsSync(CHROMIUM)) return { unavailable: `no browser at ${CHROMIUM} (apt-get install -y chromium; .ci/run does)` }
   const { chromium } = await import('playwright-core')
-  const browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS })
+  const browser = await chromium.launch(CHROMIUM_LAUNCH)
   try {
     const page = await browser.newPage()
     const errors = []

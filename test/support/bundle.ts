@@ -6,6 +6,7 @@
  */
 import { join } from 'node:path'
 import { build } from 'esbuild'
+import { EDGE_CONDITIONS } from '../../scripts/runtimes/platforms.mjs'
 import { root } from './processes.ts'
 
 export async function bundle(options: ({ entry: string } | { contents: string }) & { format: 'esm' | 'iife'; globalName?: string }): Promise<string> {
@@ -16,7 +17,7 @@ export async function bundle(options: ({ entry: string } | { contents: string })
     ...(options.globalName === undefined ? {} : { globalName: options.globalName }),
     platform: 'neutral',
     mainFields: ['module', 'main'],
-    conditions: ['workerd', 'worker', 'edge-light', 'browser'],
+    conditions: EDGE_CONDITIONS,
     write: false,
     logLevel: 'silent',
   })
