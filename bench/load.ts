@@ -5,19 +5,23 @@
  *
  * Two scenarios, each with a fresh upstream and gateway: flat out (the upstream sends every event
  * at once, so the three processes saturate the cores and the gateway's CPU cost per request decides
- * throughput and queueing), and paced (the upstream waits between events as a model does, so the
- * cores are not saturated and the latency added is the gateway's own).
+ * throughput and queueing), and paced (the upstream sends its events 10 ms apart on a fixed
+ * schedule, as a model streams, so the cores are not saturated and the latency added is the
+ * gateway's own).
  *
  * The replay upstream (`dsml-streams replay`), the gateway (`dsml-streams serve`, to it) and the
- * client (`bench/load-client.ts`) each run in a process of their own, from the build. In one run:
- * one round directly to the replay upstream, then two rounds through the gateway, per scenario.
+ * client (`bench/load-client.ts`) each run in a process of their own, from the build. In one run,
+ * per scenario: one round directly to the replay upstream, one through a proxy that repairs nothing
+ * (`bench/load-pass-through.ts`: the floor, what any Node proxy hop costs on this machine), then two
+ * rounds through the gateway.
  *
  * Each scenario first runs a warm-up round through the gateway (a quarter of a round, at least 3 s),
  * not counted: the gateway is a long-running process, and its first seconds are spent compiling.
  *
  * Reported: failed and corrupted streams (every body compared with a reference, call ids aside),
  * requests/s as a ratio gateway/direct, the latency the gateway adds per request (p50 and p99 of
- * whole-body times, gateway minus direct), and the gateway's RSS before, at its peak during, and
+ * whole-body times, gateway minus direct), the same two against the pass-through proxy, and the
+ * gateway's RSS before, at its peak during, and
  * after each gateway round, and at 10, 30, 60 and 90 s of idle once the rounds are over.
  *
  * Targets: 0 failed and 0 corrupted; gateway/direct throughput ≥ 0.7; added p99 ≤ 5 ms; RSS after
@@ -35,11 +39,12 @@ const seconds = Number(process.argv[3] ?? 20)
 const IDLE_SAMPLES_SECONDS = [10, 30, 60, 90]
 /** Each scenario's warm-up round through the gateway, before the measured rounds. */
 const warmUpSeconds = Math.max(3, Math.round(seconds / 4))
-/** The paced scenario's wait between SSE events: 116 events take about 1.2 s, as a fast model streams. */
+/** The paced scenario's spacing of SSE events: 116 events take about 1.2 s, as a fast model streams. */
 const pacedDelayMs = Number(process.argv[4] ?? 10)
 
+/** Starts a server process (`node …args`) and resolves once it prints the address it listens on. */
 function serving(args: string[]): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [bin, ...args], { stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'] })
   return new Promise((resolve, reject) => {
     let out = ''
     const read = (data: Buffer): void => {
@@ -53,7 +58,7 @@ function serving(args: string[]): Promise<{ child: ChildProcess; url: string }> 
       }
     }
     child.stdout!.on('data', read)
-    child.on('exit', (code) => reject(new Error(`${args[0]} exited ${code}: ${out}`)))
+    child.on('exit', (code) => reject(new Error(`${args.join(' ')} exited ${code}: ${out}`)))
   })
 }
 
@@ -96,13 +101,15 @@ const verdict = (held: boolean): string => (held ? 'PASS' : 'FAIL')
  * idles, counted from the end of the second gateway round.
  */
 async function scenario(title: string, delayMs: number): Promise<void> {
-  const upstream = await serving(['replay', '--port', '0', '--delay', String(delayMs)])
-  const gateway = await serving(['serve', '--port', '0', '--upstream', `${upstream.url}/v1`, '--max-in-flight', String(concurrency * 2)])
+  const upstream = await serving([bin, 'replay', '--port', '0', '--delay', String(delayMs)])
+  const gateway = await serving([bin, 'serve', '--port', '0', '--upstream', `${upstream.url}/v1`, '--max-in-flight', String(concurrency * 2)])
+  const passThrough = await serving(['--import', 'tsx', `${root}bench/load-pass-through.ts`, upstream.url])
   try {
     const cold = rssOf(gateway.child.pid!)
     // A warm-up round, not counted: a gateway runs for days, so its first seconds of compiling are not its cost.
     const warmUp = await round(gateway.url, undefined, warmUpSeconds)
     const direct = await round(upstream.url)
+    const floor = await round(passThrough.url)
     const first = await round(gateway.url, gateway.child.pid)
     const second = await round(gateway.url, gateway.child.pid)
     // Idle after the burst (the rounds' 2 s pause included): V8 gives memory back on its own schedule (its memory reducer runs after some idle time).
@@ -114,24 +121,30 @@ async function scenario(title: string, delayMs: number): Promise<void> {
     const gatewayLatencies = [...first.latencies, ...second.latencies].sort((a, b) => a - b)
     const addedP50 = quantile(gatewayLatencies, 0.5) - quantile(direct.latencies, 0.5)
     const addedP99 = quantile(gatewayLatencies, 0.99) - quantile(direct.latencies, 0.99)
-    const ratio = (first.perSecond + second.perSecond) / 2 / direct.perSecond
+    const gatewayPerSecond = (first.perSecond + second.perSecond) / 2
+    const ratio = gatewayPerSecond / direct.perSecond
     const rssDrift = (second.rss!.after - first.rss!.after) / first.rss!.after
     console.log(`## ${title}\n`)
     console.log('| round | requests | failed | corrupted | req/s | p50 ms | p99 ms | gateway RSS before / peak / after |')
     console.log('|---|---:|---:|---:|---:|---:|---:|---|')
-    for (const [name, result] of [['gateway 1', first], ['gateway 2', second], ['direct', direct]] as const) {
+    for (const [name, result] of [['gateway 1', first], ['gateway 2', second], ['direct', direct], ['pass-through proxy', floor]] as const) {
       const rss = result.rss === undefined ? '—' : `${mb(result.rss.before)} / ${mb(result.rss.peak)} / ${mb(result.rss.after)}`
       console.log(`| ${name} | ${result.requests} | ${result.failed} | ${result.corrupted} | ${result.perSecond.toFixed(0)} | ${quantile(result.latencies, 0.5).toFixed(1)} | ${quantile(result.latencies, 0.99).toFixed(1)} | ${rss} |`)
     }
-    const failures = first.failed + second.failed + direct.failed
-    const corrupted = first.corrupted + second.corrupted + direct.corrupted
+    const failures = first.failed + second.failed + direct.failed + floor.failed
+    const corrupted = first.corrupted + second.corrupted + direct.corrupted + floor.corrupted
     console.log(`\nGateway RSS: ${mb(cold)} started; ${mb(first.rss!.before)} after the warm-up round (${warmUp.requests} requests, ${warmUp.failed} failed, ${warmUp.corrupted} corrupted, not counted above); idle after the last round: ${settled.map(([at, rss]) => `${mb(rss)} at ${at} s`).join(', ')}.\n`)
     console.log('| target | measured | verdict |\n|---|---:|---|')
     console.log(`| 0 failed, 0 corrupted | ${failures} / ${corrupted} | ${verdict(failures === 0 && corrupted === 0)} |`)
     console.log(`| gateway/direct throughput ≥ 0.7 | ${ratio.toFixed(2)} | ${verdict(ratio >= 0.7)} |`)
     console.log(`| added p99 ≤ 5 ms | ${addedP99.toFixed(1)} ms (p50 ${addedP50.toFixed(1)} ms) | ${verdict(addedP99 <= 5)} |`)
     console.log(`| RSS after round 2 within 15 % of after round 1 | ${(rssDrift * 100).toFixed(1)} % | ${verdict(Math.abs(rssDrift) <= 0.15)} |\n`)
+    // The floor: a proxy that repairs nothing, in the same run. What a hop costs here is not the gateway's.
+    const floorP50 = quantile(gatewayLatencies, 0.5) - quantile(floor.latencies, 0.5)
+    const floorP99 = quantile(gatewayLatencies, 0.99) - quantile(floor.latencies, 0.99)
+    console.log(`Against the pass-through proxy (a Node proxy that repairs nothing, \`bench/load-pass-through.ts\`): it reaches ${(floor.perSecond / direct.perSecond).toFixed(2)} of direct; the gateway reaches ${(gatewayPerSecond / floor.perSecond).toFixed(2)} of it, and adds ${floorP50.toFixed(1)} ms at p50 and ${floorP99.toFixed(1)} ms at p99 to it.\n`)
   } finally {
+    passThrough.child.kill('SIGKILL')
     gateway.child.kill('SIGKILL')
     upstream.child.kill('SIGKILL')
   }
@@ -139,4 +152,4 @@ async function scenario(title: string, delayMs: number): Promise<void> {
 
 console.log(`# Load bench\n\nNode ${version}; ${concurrency} concurrent streaming clients, ${seconds} s per round; the Cherry capture (116 SSE events, two calls) per request.\n`)
 await scenario('Flat out: the upstream sends every event at once (the gateway\'s CPU cost decides)', 0)
-await scenario(`Paced: the upstream waits ${pacedDelayMs} ms between events (about a fast model's token rate)`, pacedDelayMs)
+await scenario(`Paced: the upstream sends its events ${pacedDelayMs} ms apart, on a fixed schedule (about a fast model's token rate)`, pacedDelayMs)

@@ -84,7 +84,20 @@ function drained(res: ServerResponse): Promise<void> {
   })
 }
 
-/** Writes a web `Response` to a Node `ServerResponse`, streaming its body. Resolves when done or abandoned. */
+const uncork = (res: ServerResponse): void => res.uncork()
+
+/** Holds what is written to `res` until the current tick ends, so that it leaves in one write. */
+function corkForTick(res: ServerResponse): void {
+  res.cork()
+  process.nextTick(uncork, res)
+}
+
+/**
+ * Writes a web `Response` to a Node `ServerResponse`, streaming its body. Resolves when done or
+ * abandoned. The headers leave at the end of the tick they were written in, with whatever body is
+ * ready by then (a client waiting on a slow upstream has them at once); each chunk leaves at the end
+ * of its tick, with the end of the body when that is ready too.
+ */
 export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
   const headers: Record<string, string | string[]> = {}
   response.headers.forEach((value, name) => {
@@ -97,6 +110,7 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
     res.end()
     return
   }
+  corkForTick(res)
   res.flushHeaders()
   const reader = response.body.getReader()
   const onClose = (): void => {
@@ -107,6 +121,7 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
     for (;;) {
       const { done, value } = await reader.read()
       if (done || res.destroyed) break
+      corkForTick(res)
       if (!res.write(value)) await drained(res)
     }
     if (!res.destroyed) res.end()

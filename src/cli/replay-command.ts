@@ -21,7 +21,7 @@ GET /captures. The request's "model" picks a capture.
   --port N        port to listen on (default 8788; 0 picks a free one)
   --host HOST     address to listen on (default 127.0.0.1)
   --fixtures PATH captures to serve (default: ${BUILT_IN_CAPTURES})
-  --delay MS      wait MS between SSE events (default 0)
+  --delay MS      send SSE events MS apart, on a fixed schedule (default 0)
   --help          this text
 `
 

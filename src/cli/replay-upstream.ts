@@ -49,7 +49,11 @@ export interface ReplayCapture {
 export interface ReplayUpstreamOptions {
   /** The capture served when `model` names none. @default 'cherry-14747-captured-sse-deltas' (or the first capture) */
   defaultCapture?: string
-  /** Wait this long before each SSE event after the first (a visible stream). @default 0 */
+  /**
+   * Send the SSE events this far apart, on a fixed schedule from the first (a visible stream). A
+   * late event does not push back the ones after it: a model's tokens do not wait for a busy reader.
+   * @default 0
+   */
   delayMs?: number
   /** The `created` timestamp of every completion, in seconds. @default the current time */
   created?: number
@@ -139,14 +143,20 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
     return sse([...events.map((data) => `data: ${JSON.stringify(data)}\n\n`), 'data: [DONE]\n\n'])
   }
 
-  /** SSE events, one per pull (after `delayMs`), then the end of the body. */
+  /** SSE events, one per pull (each on the `delayMs` schedule), then the end of the body. */
   function sse(events: readonly string[]): Response {
     const encoder = new TextEncoder()
     let next = 0
     let cancelled = false
+    let start = 0
     const body = new ReadableStream<Uint8Array>({
       async pull(controller) {
-        if (next > 0 && delayMs > 0) await new Promise((resolve) => setTimeout(resolve, delayMs))
+        if (next === 0) start = performance.now()
+        else if (delayMs > 0) {
+          // Event n is due at start + n × delayMs: a late event does not push back the ones after it.
+          const wait = start + next * delayMs - performance.now()
+          if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait))
+        }
         if (cancelled) return
         if (next < events.length) controller.enqueue(encoder.encode(events[next]!))
         else controller.close()

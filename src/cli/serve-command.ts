@@ -18,6 +18,7 @@ import { type ChatCompletionsGateway, createChatCompletionsGateway, type ChatCom
 import { BUILT_IN_CAPTURES, builtInCaptures, readCaptures } from './captures.ts'
 import { createChatPageRoutes } from './chat-page-routes.ts'
 import { createNodeListener, type ExchangeSummary } from './node-bridge.ts'
+import { createNodeFetch } from './node-fetch.ts'
 import { createReplayUpstream, DEFAULT_REPLAY_CAPTURE, type ReplayUpstream, type ReplayUpstreamOptions } from './replay-upstream.ts'
 import { withoutTrailingSlashes } from '../gateway/paths.ts'
 import { displayUpstream } from '../gateway/handler.ts'
@@ -49,7 +50,7 @@ response and in the request history.
   --known-tools A,B    only these tool names may be recovered
                        (default: the tools each request declares)
   --fixtures PATH      captures for the replay upstream
-  --delay MS           replay: wait MS between SSE events (default 0)
+  --delay MS           replay: send SSE events MS apart (default 0)
   --headers-timeout S  seconds the upstream has to answer; past it a 504 (default 60)
   --idle-timeout S     seconds of upstream silence that end a stream with an
                        error event (default 120)
@@ -249,6 +250,8 @@ export function serve(argv: string[]): void {
     upstreamLabel = `built-in replay of ${captures.length} real captured leaks (${cli.fixtures ?? BUILT_IN_CAPTURES}); the request's "model" picks a capture, default ${DEFAULT_REPLAY_CAPTURE}`
   }
 
+  // A real upstream is reached over node:http(s): Node's global fetch costs more CPU per call than the repair.
+  if (replay === undefined) options.fetch = createNodeFetch()
   let gateway: ChatCompletionsGateway
   try {
     gateway = createChatCompletionsGateway(options)

@@ -20,62 +20,59 @@ export interface UpstreamWatch {
 
 const ENCODER = new TextEncoder()
 const KEEP_ALIVE = ENCODER.encode(': keep-alive\n\n')
-const TICK = Symbol('tick')
 
 export function watchUpstream(body: ReadableStream<Uint8Array>, watch: UpstreamWatch): ReadableStream<Uint8Array> {
   const periods = [watch.keepAliveMs, watch.idleMs].filter((ms) => ms > 0)
   if (periods.length === 0) return body
   const reader = body.getReader()
-  let pending: Promise<ReadableStreamReadResult<Uint8Array>> | undefined
   let silentSince = Date.now()
   let lastKeepAlive = silentSince
-  // One clock per stream, not a timer per chunk: it ticks every shortest period, and each tick is a
-  // promise every waiting pull shares (so a chunk costs one race, no timer).
-  let ring: () => void = () => undefined
-  let tick = new Promise<typeof TICK>((resolve) => (ring = () => resolve(TICK)))
-  const clock = setInterval(() => {
-    const rang = ring
-    tick = new Promise<typeof TICK>((resolve) => (ring = () => resolve(TICK)))
-    rang()
-  }, Math.min(...periods))
-  const stop = (): void => clearInterval(clock)
+  // Silence counts only while the client waits: set while a pull waits on the upstream.
+  let waiting: ReadableStreamDefaultController<Uint8Array> | undefined
+  let finished = false
+  // One clock per stream, checking the silence every shortest period; a chunk costs no timer and no
+  // promise of the clock's (a race against a long-lived promise would keep every chunk's reaction).
+  const check = (): void => {
+    const controller = waiting
+    if (controller === undefined) return
+    const now = Date.now()
+    if (watch.idleMs > 0 && now - silentSince >= watch.idleMs) {
+      stop()
+      controller.enqueue(ENCODER.encode(watch.idleError(watch.idleMs)))
+      controller.close()
+      watch.abortUpstream()
+      reader.cancel().catch(() => undefined)
+    } else if (watch.keepAliveMs > 0 && now - lastKeepAlive >= watch.keepAliveMs) {
+      lastKeepAlive = now
+      controller.enqueue(KEEP_ALIVE)
+    }
+  }
+  const clock = setInterval(check, Math.min(...periods))
+  function stop(): void {
+    finished = true
+    waiting = undefined
+    clearInterval(clock)
+  }
   return new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
-        pending ??= reader.read()
-        for (;;) {
-          let next: ReadableStreamReadResult<Uint8Array> | typeof TICK
-          try {
-            next = await Promise.race([pending, tick])
-          } catch (error) {
-            stop()
-            controller.error(error)
-            return
-          }
-          if (next !== TICK) {
-            pending = undefined
-            silentSince = lastKeepAlive = Date.now()
-            if (next.done) {
-              stop()
-              controller.close()
-            } else controller.enqueue(next.value)
-            return
-          }
-          const now = Date.now()
-          if (watch.idleMs > 0 && now - silentSince >= watch.idleMs) {
-            stop()
-            controller.enqueue(ENCODER.encode(watch.idleError(watch.idleMs)))
-            controller.close()
-            watch.abortUpstream()
-            reader.cancel().catch(() => undefined)
-            return
-          }
-          if (watch.keepAliveMs > 0 && now - lastKeepAlive >= watch.keepAliveMs) {
-            lastKeepAlive = now
-            controller.enqueue(KEEP_ALIVE)
-            return
-          }
+        waiting = controller
+        let next: ReadableStreamReadResult<Uint8Array>
+        try {
+          next = await reader.read()
+        } catch (error) {
+          if (finished) return
+          stop()
+          controller.error(error)
+          return
         }
+        if (finished) return // ended for its silence meanwhile
+        waiting = undefined
+        silentSince = lastKeepAlive = Date.now()
+        if (next.done) {
+          stop()
+          controller.close()
+        } else controller.enqueue(next.value)
       },
       cancel(reason) {
         stop()
