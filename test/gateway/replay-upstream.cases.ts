@@ -222,4 +222,16 @@ export const suite = defineSuite('gateway/replay-upstream', (test) => {
     assert(Date.now() - started >= 8, 'two delayed events take at least ~10 ms')
     await reader.cancel()
   })
+
+  test('delayMs is a fixed schedule: the events a reader comes late for are due already, and come without waiting', async () => {
+    const slow = createReplayUpstream(captures, { delayMs: 20 })
+    const reader = (await slow(post({ model: 'opensquilla-985-parallel-exec', stream: true, messages: [] }))).body!.getReader()
+    await reader.read()
+    await new Promise((resolve) => setTimeout(resolve, 120))
+    // Events 1 to 4 were due 20 to 80 ms after the first: waiting 20 ms before each would take 80 ms more.
+    const started = Date.now()
+    for (let event = 1; event <= 4; event++) assert(!(await reader.read()).done, `event ${event}`)
+    assert(Date.now() - started < 40, `the four due events took ${Date.now() - started} ms`)
+    await reader.cancel()
+  })
 })
