@@ -66,7 +66,7 @@ function decodedBody(message: IncomingMessage): Readable {
 }
 
 /** The upstream body as a web stream: one chunk per read, the socket paused while the reader is behind. */
-function webBody(message: IncomingMessage, signal: AbortSignal): ReadableStream<Uint8Array> {
+function webBody(message: IncomingMessage, signal: AbortSignal, onEnd: () => void): ReadableStream<Uint8Array> {
   const source = decodedBody(message)
   let settled = false
   return new ReadableStream<Uint8Array>(
@@ -91,6 +91,7 @@ function webBody(message: IncomingMessage, signal: AbortSignal): ReadableStream<
           settled = true
           signal.removeEventListener('abort', onAbort)
           controller.close()
+          onEnd()
         })
         // A connection that closes before the body's end (a reset, a cut) errors the body.
         const cut = (cause?: unknown): Error => new Error('The upstream closed the connection before the response ended', cause === undefined ? {} : { cause })
@@ -133,8 +134,16 @@ function staleConnection(error: NodeJS.ErrnoException, reused: boolean): boolean
   return reused && (error.code === 'ECONNRESET' || error.code === 'EPIPE')
 }
 
+export interface NodeFetchOptions {
+  /**
+   * Called when a response body has been read to its end, with the milliseconds from the request
+   * leaving to the body's last byte: the upstream's part of an exchange.
+   */
+  onBodyEnd?: (request: Request, upstreamMs: number) => void
+}
+
 /** A fetch over node:http(s), with a keep-alive pool of its own; `close()` ends the pool's idle connections. */
-export function createNodeFetch(): NodeFetch & { close(): void } {
+export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch & { close(): void } {
   const pool = { keepAlive: true, scheduling: 'lifo' as const, timeout: IDLE_CONNECTION_MS }
   const agents = { 'http:': new HttpAgent(pool), 'https:': new HttpsAgent(pool) }
   const nodeFetch = async (request: Request): Promise<Response> => {
@@ -148,6 +157,8 @@ export function createNodeFetch(): NodeFetch & { close(): void } {
     if (body !== undefined) headers['content-length'] = String(body.byteLength)
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
     const agent = agents[url.protocol]
+    const sentAt = performance.now()
+    const onEnd = (): void => options.onBodyEnd?.(request, performance.now() - sentAt)
     const attempt = (retries: number): Promise<Response> =>
       new Promise<Response>((resolve, reject) => {
         const outgoing = send(url, { method: request.method, headers, agent })
@@ -172,7 +183,7 @@ export function createNodeFetch(): NodeFetch & { close(): void } {
             if (NULL_BODY_STATUSES.has(status) || request.method === 'HEAD') {
               message.resume()
               resolve(new Response(null, init))
-            } else resolve(new Response(webBody(message, signal), init))
+            } else resolve(new Response(webBody(message, signal, onEnd), init))
           } catch (error) {
             message.destroy()
             reject(error)

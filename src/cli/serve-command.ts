@@ -75,6 +75,8 @@ interface RequestLog {
   repairedMessages: number
   mode?: string
   diagnostics: Map<string, number>
+  /** From the upstream request leaving to its body's last byte, when it was read to its end. */
+  upstreamMs?: number
 }
 
 function fail(message: string): never {
@@ -188,6 +190,8 @@ function formatLog(summary: ExchangeSummary, log: RequestLog | undefined): strin
   }
   if (summary.outcome !== 'complete') parts.push(`(${summary.outcome})`)
   parts.push(`${Math.round(summary.durationMs)} ms`)
+  // What the gateway added to the exchange: its whole time less the upstream's.
+  if (summary.outcome === 'complete' && log?.upstreamMs !== undefined) parts.push(`(gateway ${(summary.durationMs - log.upstreamMs).toFixed(1)} ms)`)
   return parts.join(' ')
 }
 
@@ -208,19 +212,22 @@ export function serve(argv: string[]): void {
   }
 
   const logs = new WeakMap<Request, RequestLog>()
+  // The log of the request being forwarded: the gateway calls onForward, then at once its fetch.
+  let forwarding: RequestLog | undefined
   let upstreamLabel = ''
   const options: ChatCompletionsGatewayOptions = {
     upstream: cli.upstream ?? REPLAY_BASE_URL,
     mode: cli.mode,
     preset: cli.preset,
     onForward(forward) {
-      logs.set(forward.request, {
+      forwarding = {
         model: typeof forward.body.model === 'string' ? forward.body.model : undefined,
         stream: forward.body.stream === true,
         repairedMessages: forward.repairedMessages,
         mode: forward.mode,
         diagnostics: new Map(),
-      })
+      }
+      logs.set(forward.request, forwarding)
     },
     onDiagnostic(diagnostic: Diagnostic, request: Request) {
       const log = logs.get(request)
@@ -251,7 +258,20 @@ export function serve(argv: string[]): void {
   }
 
   // A real upstream is reached over node:http(s): Node's global fetch costs more CPU per call than the repair.
-  if (replay === undefined) options.fetch = createNodeFetch()
+  if (replay === undefined) {
+    const upstreamLogs = new WeakMap<Request, RequestLog>()
+    const nodeFetch = createNodeFetch({
+      onBodyEnd(request, upstreamMs) {
+        const log = upstreamLogs.get(request)
+        if (log !== undefined) log.upstreamMs = upstreamMs
+      },
+    })
+    options.fetch = (request) => {
+      if (forwarding !== undefined) upstreamLogs.set(request, forwarding)
+      forwarding = undefined
+      return nodeFetch(request)
+    }
+  }
   let gateway: ChatCompletionsGateway
   try {
     gateway = createChatCompletionsGateway(options)

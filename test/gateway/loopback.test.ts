@@ -223,7 +223,7 @@ describe('loopback over 127.0.0.1', () => {
     expect(output()).toContain('SIGINT: closing the gateway')
   })
 
-  test('npm start with DSML_UPSTREAM proxies to that upstream over the network, and stops on SIGTERM', async () => {
+  test('npm start with DSML_UPSTREAM proxies to that upstream over the network, logs the gateway\'s own time, and stops on SIGTERM', async () => {
     const replay = await startReplayServer(opensquilla, 1)
     const { child, waitFor } = startCli([], { DSML_UPSTREAM: replay.url })
     const base = (await waitFor(/listening on (http:\/\/127\.0\.0\.1:\d+)/))[1]!
@@ -233,6 +233,9 @@ describe('loopback over 127.0.0.1', () => {
     const seen = readSseText(await response.text())
     expect(shapes(seen.calls)).toEqual(opensquilla.expected_calls)
     expect((await replay.closed[0]!).finished).toBe(true)
+    // The log line gives the exchange's time and the gateway's own part of it (less the upstream's).
+    const [, total, own] = await waitFor(/POST \/v1\/chat\/completions 200 .* (\d+) ms \(gateway (\d+\.\d) ms\)/)
+    expect(Number(own)).toBeLessThanOrEqual(Number(total) + 0.5)
     const exited = once(child, 'exit')
     child.kill('SIGTERM')
     expect(((await exited) as [number | null])[0]).toBe(0)
