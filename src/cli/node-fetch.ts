@@ -14,7 +14,7 @@
  *   twice: the server never read it.
  * - It resolves when the response headers arrive, with a `Response` whose
  *   body streams the upstream's bytes with backpressure (the socket is paused
- *   while the body's reader is behind).
+ *   while 64 KiB wait unread).
  * - A body in `gzip`, `deflate` or `br` is decoded (the header is kept, as
  *   `fetch` keeps it); other codings come as they are.
  * - Redirects are not followed: a 3xx comes back as it is. (An API that
@@ -65,6 +65,9 @@ function decodedBody(message: IncomingMessage): Readable {
   return stream
 }
 
+/** What a body may hold unread before its socket is paused. */
+const UNREAD_BODY_BYTES = 64 * 1024
+
 /** The upstream body as a web stream: one chunk per read, the socket paused while the reader is behind. */
 function webBody(message: IncomingMessage, signal: AbortSignal, onEnd: () => void): ReadableStream<Uint8Array> {
   const source = decodedBody(message)
@@ -108,7 +111,8 @@ function webBody(message: IncomingMessage, signal: AbortSignal, onEnd: () => voi
         message.destroy()
       },
     },
-    { highWaterMark: 1 },
+    // Paused only once this much waits unread: a socket paused and resumed for every event costs more than the event.
+    { highWaterMark: UNREAD_BODY_BYTES, size: (chunk) => chunk.byteLength },
   )
 }
 
