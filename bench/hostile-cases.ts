@@ -7,6 +7,7 @@
  *
  * Engine options are the defaults unless a row says otherwise.
  */
+import type { ChatCompletionsRepairStreamOptions } from '../src/chat-completions/index.ts'
 import { sanitizeText } from '../src/dsml/index.ts'
 import { DEFAULT_MAX_SSE_BUFFER, StreamLimitError } from '../src/sse/index.ts'
 import { block, close, invoke, open, param, tokenChunks } from '../test/support/dsml-builders.ts'
@@ -31,6 +32,7 @@ import {
   noMarkersCheck,
   noThrowCheck,
   readRepairedStream,
+  type RepairedStream,
   repairedStreamChecks,
   type RepairRun,
   ROLE_EVENT,
@@ -93,6 +95,44 @@ function sanitizerStreamCase<Input extends { text: string }>(
         async run(afterRead) {
           const run = await runSanitizerStream(reads, afterRead)
           return () => verdict(run, input)
+        },
+      }
+    },
+  }
+}
+
+/** What a `ChatCompletionsRepairStream` row is fed, built untimed. */
+interface RepairStreamInput {
+  reads: ReadonlyArray<string | Uint8Array>
+}
+
+/**
+ * A row fed to `ChatCompletionsRepairStream` (with `options`): `build` makes the reads (untimed), the
+ * stream run is timed, and the verdict is read untimed. A run that throws fails the row with where it
+ * stopped; otherwise `verdict` reads the repaired stream (decoded within `options.maxBufferSize`),
+ * after the check that it did not throw. String reads are sized in characters, byte reads in bytes.
+ */
+function repairStreamCase<Input extends RepairStreamInput>(
+  row: Pick<HostileCase, 'key' | 'row' | 'input' | 'fedAs'>,
+  build: () => Input,
+  verdict: (stream: RepairedStream, input: Input) => Verdict,
+  options: ChatCompletionsRepairStreamOptions = {},
+): HostileCase {
+  return {
+    ...row,
+    prepare() {
+      const input = build()
+      const { reads } = input
+      const total = totalLength(reads)
+      return {
+        size: reads.some((read) => typeof read === 'string') ? characters(total) : bytes(total),
+        async run(afterRead) {
+          const run = await runRepairStream(reads, afterRead, options)
+          return () => {
+            if (run.error !== undefined) return { checks: [noThrowCheck(run.error)], facts: [failurePoint(run, reads)] }
+            const { checks, facts } = verdict(readRepairedStream(run.parts, options.maxBufferSize), input)
+            return { checks: [noThrowCheck(undefined), ...checks], facts }
+          }
         },
       }
     },
@@ -197,30 +237,23 @@ const prototypeKeysText: HostileCase = {
   },
 }
 
-const prototypeKeysStream: HostileCase = {
-  key: 'prototype-keys-sse',
-  row: '1b',
-  input: 'the same, the request declaring `write` with a JSON schema naming the three',
-  fedAs: '`ChatCompletionsRepairStream` (`request`), bytes, one token event per read',
-  prepare() {
-    const { text, expected } = prototypeLeakText()
-    const request = { model: 'deepseek-chat', messages: [], tools: [{ type: 'function', function: { name: 'write', parameters: PROTOTYPE_SCHEMA } }] }
-    const reads = eventReads(chatEvents(tokenChunks(text)))
-    return {
-      size: bytes(totalLength(reads)),
-      async run(afterRead) {
-        const before = snapshotObjectPrototype()
-        const run = await runRepairStream(reads, afterRead, { request })
-        return () => {
-          if (run.error !== undefined) return { checks: [noThrowCheck(run.error)], facts: [failurePoint(run, reads)] }
-          const stream = readRepairedStream(run.parts)
-          const args = JSON.parse(stream.calls[0]?.arguments ?? '{}') as Record<string, unknown>
-          return { checks: [noThrowCheck(undefined), ...repairedStreamChecks(stream, expected, 1), ...ownArgumentsChecks(args), prototypeUntouchedCheck(before)], facts: [] }
-        }
-      },
-    }
+const prototypeKeysStream = repairStreamCase(
+  {
+    key: 'prototype-keys-sse',
+    row: '1b',
+    input: 'the same, the request declaring `write` with a JSON schema naming the three',
+    fedAs: '`ChatCompletionsRepairStream` (`request`), bytes, one token event per read',
   },
-}
+  () => {
+    const { text, expected } = prototypeLeakText()
+    return { reads: eventReads(chatEvents(tokenChunks(text))), expected, before: snapshotObjectPrototype() }
+  },
+  (stream, { expected, before }) => {
+    const args = JSON.parse(stream.calls[0]?.arguments ?? '{}') as Record<string, unknown>
+    return { checks: [...repairedStreamChecks(stream, expected, 1), ...ownArgumentsChecks(args), prototypeUntouchedCheck(before)], facts: [] }
+  },
+  { request: { model: 'deepseek-chat', messages: [], tools: [{ type: 'function', function: { name: 'write', parameters: PROTOTYPE_SCHEMA } }] } },
+)
 
 // ── 2. a 10 MB line ──────────────────────────────────────────────────────
 
@@ -290,25 +323,12 @@ const longLineCapped: HostileCase = {
   },
 }
 
-const longLineRaised: HostileCase = {
-  key: 'long-line-sse-raised',
-  row: '2b',
-  input: 'the same, `maxBufferSize` raised to 16 Mi',
-  fedAs: '`ChatCompletionsRepairStream`, bytes, 64 KB reads',
-  prepare() {
-    const { reads, expected } = tenMegabyteEvents()
-    return {
-      size: bytes(totalLength(reads)),
-      async run(afterRead) {
-        const run = await runRepairStream(reads, afterRead, { maxBufferSize: RAISED_SSE_BUFFER })
-        return () => {
-          if (run.error !== undefined) return { checks: [noThrowCheck(run.error)], facts: [failurePoint(run, reads)] }
-          return { checks: [noThrowCheck(undefined), ...repairedStreamChecks(readRepairedStream(run.parts, RAISED_SSE_BUFFER), expected, 1)], facts: [] }
-        }
-      },
-    }
-  },
-}
+const longLineRaised = repairStreamCase(
+  { key: 'long-line-sse-raised', row: '2b', input: 'the same, `maxBufferSize` raised to 16 Mi', fedAs: '`ChatCompletionsRepairStream`, bytes, 64 KB reads' },
+  tenMegabyteEvents,
+  (stream, { expected }) => ({ checks: repairedStreamChecks(stream, expected, 1), facts: [] }),
+  { maxBufferSize: RAISED_SSE_BUFFER },
+)
 
 const longLineText: HostileCase = {
   key: 'long-line-text',
@@ -455,29 +475,19 @@ function invalidUtf8Stream(): InvalidUtf8Stream {
 
 const replacementCount = (text: string): number => text.split('\uFFFD').length - 1
 
-const invalidUtf8: HostileCase = {
-  key: 'invalid-utf8',
-  row: '5',
-  input: '20,000 events, each with one invalid UTF-8 sequence (7 kinds), a leaked call in the middle',
-  fedAs: '`ChatCompletionsRepairStream`, bytes, one event per read, every other event cut in two after its first invalid byte',
-  prepare() {
-    const { reads, expected } = invalidUtf8Stream()
-    return {
-      size: bytes(totalLength(reads)),
-      async run(afterRead) {
-        const run = await runRepairStream(reads, afterRead)
-        return () => {
-          if (run.error !== undefined) return { checks: [noThrowCheck(run.error)], facts: [failurePoint(run, reads)] }
-          const stream = readRepairedStream(run.parts)
-          return {
-            checks: [noThrowCheck(undefined), ...repairedStreamChecks(stream, expected, 1, 'content = input decoded with U+FFFD, minus the markup')],
-            facts: [`${count(replacementCount(stream.content))} U+FFFD out`],
-          }
-        }
-      },
-    }
+const invalidUtf8 = repairStreamCase(
+  {
+    key: 'invalid-utf8',
+    row: '5',
+    input: '20,000 events, each with one invalid UTF-8 sequence (7 kinds), a leaked call in the middle',
+    fedAs: '`ChatCompletionsRepairStream`, bytes, one event per read, every other event cut in two after its first invalid byte',
   },
-}
+  invalidUtf8Stream,
+  (stream, { expected }) => ({
+    checks: repairedStreamChecks(stream, expected, 1, 'content = input decoded with U+FFFD, minus the markup'),
+    facts: [`${count(replacementCount(stream.content))} U+FFFD out`],
+  }),
+)
 
 // ── 6. lone surrogates across reads ──────────────────────────────────────
 
@@ -573,67 +583,47 @@ function cutInsideEmoji(events: readonly string[]): string[] {
   })
 }
 
-const surrogatesEscaped: HostileCase = {
-  key: 'surrogates-sse-escaped',
-  row: '6b',
-  input: 'the same text, one content delta per read above: deltas end and start with unpaired surrogates (JSON-escaped, as `JSON.stringify` writes them)',
-  fedAs: '`ChatCompletionsRepairStream`, string reads, each event cut between the two code units of a raw emoji',
-  prepare() {
+const surrogatesEscaped = repairStreamCase(
+  {
+    key: 'surrogates-sse-escaped',
+    row: '6b',
+    input: 'the same text, one content delta per read above: deltas end and start with unpaired surrogates (JSON-escaped, as `JSON.stringify` writes them)',
+    fedAs: '`ChatCompletionsRepairStream`, string reads, each event cut between the two code units of a raw emoji',
+  },
+  () => {
     const { reads: deltas, leak, value } = surrogateInput(true)
-    const reads = cutInsideEmoji(chatEvents(deltas))
-    const expected = deltas.join('').replace(leak, '')
+    return { reads: cutInsideEmoji(chatEvents(deltas)), expected: deltas.join('').replace(leak, ''), value }
+  },
+  (stream, { expected, value }) => {
+    const args = JSON.parse(stream.calls[0]?.arguments ?? '{}') as Record<string, unknown>
     return {
-      size: characters(totalLength(reads)),
-      async run(afterRead) {
-        const run = await runRepairStream(reads, afterRead)
-        return () => {
-          if (run.error !== undefined) return { checks: [noThrowCheck(run.error)], facts: [failurePoint(run, reads)] }
-          const stream = readRepairedStream(run.parts)
-          const args = JSON.parse(stream.calls[0]?.arguments ?? '{}') as Record<string, unknown>
-          return {
-            checks: [
-              noThrowCheck(undefined),
-              ...repairedStreamChecks(stream, expected, 1, 'content = input minus the markup, code unit for code unit'),
-              check('call value keeps its lone surrogate and its pair', args.content === value),
-            ],
-            facts: [`${count(unpairedCount(stream.content))} unpaired surrogates kept (escaped in the JSON)`],
-          }
-        }
-      },
+      checks: [...repairedStreamChecks(stream, expected, 1, 'content = input minus the markup, code unit for code unit'), check('call value keeps its lone surrogate and its pair', args.content === value)],
+      facts: [`${count(unpairedCount(stream.content))} unpaired surrogates kept (escaped in the JSON)`],
     }
   },
-}
+)
 
 /** An event whose JSON holds unpaired surrogates raw (not escaped): a string no UTF-8 encoder can write as is. */
 function rawSurrogateEvent(content: string): string {
   return chatChunk({ content }).replace(/\\u(d[89a-f][0-9a-f]{2})/g, (_escape, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)))
 }
 
-const surrogatesRaw: HostileCase = {
-  key: 'surrogates-sse-raw',
-  row: '6c',
-  input: 'the same deltas without the call, unpaired surrogates raw in the JSON text',
-  fedAs: '`ChatCompletionsRepairStream`, string reads, each event cut between the two code units of a raw emoji',
-  prepare() {
-    const { reads: deltas } = surrogateInput(false)
-    const reads = cutInsideEmoji([ROLE_EVENT, ...deltas.map(rawSurrogateEvent), FINISH_EVENTS])
-    const expected = deltas.map(withReplacements).join('')
-    return {
-      size: characters(totalLength(reads)),
-      async run(afterRead) {
-        const run = await runRepairStream(reads, afterRead)
-        return () => {
-          if (run.error !== undefined) return { checks: [noThrowCheck(run.error)], facts: [failurePoint(run, reads)] }
-          const stream = readRepairedStream(run.parts)
-          return {
-            checks: [noThrowCheck(undefined), ...repairedStreamChecks(stream, expected, 0, 'content = input, each unpaired surrogate as U+FFFD (output is UTF-8), pairs cut across reads kept')],
-            facts: [`${count(replacementCount(stream.content))} U+FFFD out for ${count(deltas.reduce((sum, delta) => sum + unpairedCount(delta), 0))} unpaired surrogates in`],
-          }
-        }
-      },
-    }
+const surrogatesRaw = repairStreamCase(
+  {
+    key: 'surrogates-sse-raw',
+    row: '6c',
+    input: 'the same deltas without the call, unpaired surrogates raw in the JSON text',
+    fedAs: '`ChatCompletionsRepairStream`, string reads, each event cut between the two code units of a raw emoji',
   },
-}
+  () => {
+    const { reads: deltas } = surrogateInput(false)
+    return { reads: cutInsideEmoji([ROLE_EVENT, ...deltas.map(rawSurrogateEvent), FINISH_EVENTS]), expected: deltas.map(withReplacements).join(''), deltas }
+  },
+  (stream, { expected, deltas }) => ({
+    checks: repairedStreamChecks(stream, expected, 0, 'content = input, each unpaired surrogate as U+FFFD (output is UTF-8), pairs cut across reads kept'),
+    facts: [`${count(replacementCount(stream.content))} U+FFFD out for ${count(deltas.reduce((sum, delta) => sum + unpairedCount(delta), 0))} unpaired surrogates in`],
+  }),
+)
 
 // ── 7. NUL ───────────────────────────────────────────────────────────────
 
@@ -698,28 +688,22 @@ const nulEngine = sanitizerStreamCase(
   }),
 )
 
-const nulStream: HostileCase = {
-  key: 'nul-sse',
-  row: '7b',
-  input: 'prose with a NUL every 50 ch (`\\u0000` in the JSON); 10 leaked calls with a NUL in the value',
-  fedAs: '`ChatCompletionsRepairStream`, bytes, one token event per read',
-  prepare() {
-    const { text, expected, calls } = nulInput(10, false)
-    const reads = eventReads(chatEvents(tokenChunks(text)))
-    return {
-      size: bytes(totalLength(reads)),
-      async run(afterRead) {
-        const run = await runRepairStream(reads, afterRead)
-        return () => {
-          if (run.error !== undefined) return { checks: [noThrowCheck(run.error)], facts: [failurePoint(run, reads)] }
-          const stream = readRepairedStream(run.parts)
-          const keepsNul = stream.calls.every((call) => String((JSON.parse(call.arguments) as Record<string, unknown>).command).includes(NUL))
-          return { checks: [noThrowCheck(undefined), ...repairedStreamChecks(stream, expected, calls), check('every call keeps its NUL', keepsNul)], facts: nulFacts(stream.content) }
-        }
-      },
-    }
+const nulStream = repairStreamCase(
+  {
+    key: 'nul-sse',
+    row: '7b',
+    input: 'prose with a NUL every 50 ch (`\\u0000` in the JSON); 10 leaked calls with a NUL in the value',
+    fedAs: '`ChatCompletionsRepairStream`, bytes, one token event per read',
   },
-}
+  () => {
+    const { text, expected, calls } = nulInput(10, false)
+    return { reads: eventReads(chatEvents(tokenChunks(text))), expected, calls }
+  },
+  (stream, { expected, calls }) => {
+    const keepsNul = stream.calls.every((call) => String((JSON.parse(call.arguments) as Record<string, unknown>).command).includes(NUL))
+    return { checks: [...repairedStreamChecks(stream, expected, calls), check('every call keeps its NUL', keepsNul)], facts: nulFacts(stream.content) }
+  },
+)
 
 // ── 8. deeply repeated tags ──────────────────────────────────────────────
 
@@ -765,26 +749,19 @@ function stringifies(value: unknown): boolean {
   }
 }
 
-const nestedJsonStream: HostileCase = {
-  key: 'nested-json-sse',
-  row: '8c',
-  input: `(extra) a \`string="false"\` value of ${count(NESTING_DEPTH)} nested JSON arrays (${count(NESTING_DEPTH * 2)} ch, under \`maxHoldChars\` ${count(DEFAULT_MAX_HOLD_CHARS)})`,
-  fedAs: '`ChatCompletionsRepairStream`, bytes, one token event per read',
-  prepare() {
-    const { text, expected } = nestedJsonLeak(NESTING_DEPTH)
-    const reads = eventReads(chatEvents(tokenChunks(text)))
-    return {
-      size: bytes(totalLength(reads)),
-      async run(afterRead) {
-        const run = await runRepairStream(reads, afterRead)
-        return () => {
-          if (run.error !== undefined) return { checks: [noThrowCheck(run.error)], facts: [failurePoint(run, reads)] }
-          return { checks: [noThrowCheck(undefined), ...repairedStreamChecks(readRepairedStream(run.parts), expected, 1)], facts: [] }
-        }
-      },
-    }
+const nestedJsonStream = repairStreamCase(
+  {
+    key: 'nested-json-sse',
+    row: '8c',
+    input: `(extra) a \`string="false"\` value of ${count(NESTING_DEPTH)} nested JSON arrays (${count(NESTING_DEPTH * 2)} ch, under \`maxHoldChars\` ${count(DEFAULT_MAX_HOLD_CHARS)})`,
+    fedAs: '`ChatCompletionsRepairStream`, bytes, one token event per read',
   },
-}
+  () => {
+    const { text, expected } = nestedJsonLeak(NESTING_DEPTH)
+    return { reads: eventReads(chatEvents(tokenChunks(text))), expected }
+  },
+  (stream, { expected }) => ({ checks: repairedStreamChecks(stream, expected, 1), facts: [] }),
+)
 
 const nestedJsonAsText: HostileCase = {
   key: 'nested-json-text',

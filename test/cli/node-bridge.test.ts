@@ -1,26 +1,16 @@
 // The node:http bridge's limits, over loopback sockets (Node only): requests past the in-flight
 // limit get a JSON 503 before their body is read; a body past the cap gets a 413, counted as the
 // bytes arrive.
-import { once } from 'node:events'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
 import { createNodeListener } from '../../src/cli/node-bridge.ts'
+import { loopbackServers } from '../support/loopback-servers.ts'
 
-let server: Server | undefined
+const servers = loopbackServers()
 
-afterEach(async () => {
-  server?.closeAllConnections()
-  await new Promise<void>((resolve) => (server === undefined ? resolve() : server.close(() => resolve())))
-  server = undefined
-})
+afterEach(() => servers.closeAll())
 
-async function serve(handler: (request: Request) => Promise<Response>, options: Parameters<typeof createNodeListener>[1]): Promise<string> {
-  server = createServer(createNodeListener(handler, options))
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
+const serve = (handler: (request: Request) => Promise<Response>, options: Parameters<typeof createNodeListener>[1]): Promise<string> =>
+  servers.listen(createNodeListener(handler, options))
 
 test('past maxInFlight: a JSON 503 with retry-after, the handler not called; below it again: served', async () => {
   let release: () => void = () => {}

@@ -2,30 +2,21 @@
 // only): what it sends, what it decodes, what it passes back as it is, and how aborts, cancels and
 // stale keep-alive connections end.
 import { once } from 'node:events'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo, Socket } from 'node:net'
+import type { IncomingMessage } from 'node:http'
+import type { Socket } from 'node:net'
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib'
 import { afterEach, expect, test } from 'vitest'
 import { createNodeFetch } from '../../src/cli/node-fetch.ts'
+import { loopbackServers } from '../support/loopback-servers.ts'
 
-const servers: Server[] = []
+const servers = loopbackServers()
 const fetches: Array<{ close(): void }> = []
+const listen = servers.listen
 
 afterEach(async () => {
   for (const fetch of fetches.splice(0)) fetch.close()
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections()
-    await new Promise<void>((resolve) => server.close(() => resolve()))
-  }
+  await servers.closeAll()
 })
-
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(handler)
-  servers.push(server)
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
 
 function nodeFetch(): ReturnType<typeof createNodeFetch> {
   const created = createNodeFetch()
@@ -107,7 +98,7 @@ test('a keep-alive connection the server had closed is not a failure: the reques
 
 test('a refused connection rejects with the reason (not retried: the connection was new)', async () => {
   const base = await listen(() => undefined)
-  servers[0]!.close()
+  await servers.closeAll()
   await expect(nodeFetch()(new Request(base))).rejects.toMatchObject({ code: 'ECONNREFUSED' })
 })
 

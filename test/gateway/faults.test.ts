@@ -1,32 +1,19 @@
 // The gateway against faulty upstreams, over real loopback sockets (Node only): servers the test
 // starts itself stand in for the upstream, and the gateway is served by the node:http bridge.
 import { once } from 'node:events'
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
-import type { AddressInfo } from 'node:net'
 import { gzipSync } from 'node:zlib'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
 import { createNodeListener } from '../../src/cli/node-bridge.ts'
 import { createNodeFetch } from '../../src/cli/node-fetch.ts'
 import { createChatCompletionsGateway, type ChatCompletionsGatewayOptions } from '../../src/gateway/index.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
+import { loopbackServers } from '../support/loopback-servers.ts'
 import { readSseText, sseText } from './support.ts'
 
-const servers: Server[] = []
+const servers = loopbackServers()
+const listen = servers.listen
 
-afterEach(async () => {
-  for (const server of servers.splice(0)) {
-    server.closeAllConnections()
-    await new Promise<void>((resolve) => server.close(() => resolve()))
-  }
-})
-
-async function listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string> {
-  const server = createServer(handler)
-  servers.push(server)
-  server.listen(0, '127.0.0.1')
-  await once(server, 'listening')
-  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`
-}
+afterEach(() => servers.closeAll())
 
 const LEAK = `Listing. ${block([invoke('bash', [param('command', 'ls')])])}`
 const post = (base: string, stream = true): Promise<Response> =>
