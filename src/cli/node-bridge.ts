@@ -15,6 +15,7 @@
  *   instead of a clean, wrong end.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import { nodeHeaders, webHeaders } from './node-headers.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
 
@@ -99,13 +100,7 @@ function corkForTick(res: ServerResponse): void {
  * of its tick, with the end of the body when that is ready too.
  */
 export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
-  const headers: Record<string, string | string[]> = {}
-  response.headers.forEach((value, name) => {
-    if (name !== 'set-cookie') headers[name] = value
-  })
-  const cookies = response.headers.getSetCookie()
-  if (cookies.length > 0) headers['set-cookie'] = cookies
-  res.writeHead(response.status, response.statusText || undefined, headers)
+  res.writeHead(response.status, response.statusText || undefined, nodeHeaders(response.headers))
   if (response.body === null) {
     res.end()
     return
@@ -159,10 +154,7 @@ export function createNodeListener(handler: FetchHandler, options: NodeListenerO
     try {
       const method = req.method ?? 'GET'
       const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`)
-      const headers = new Headers()
-      for (let index = 0; index + 1 < req.rawHeaders.length; index += 2) {
-        headers.append(req.rawHeaders[index]!, req.rawHeaders[index + 1]!)
-      }
+      const headers = webHeaders(req.rawHeaders)
       const hasBody = method !== 'GET' && method !== 'HEAD'
       const body = hasBody ? await readBody(req, maxBodyBytes) : undefined
       request = new Request(url, { method, headers, body: body !== undefined && body.length > 0 ? new Uint8Array(body) : null, signal: abort.signal })

@@ -30,6 +30,7 @@ import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
+import { nodeHeaders, webHeaders } from './node-headers.ts'
 
 export type NodeFetch = (request: Request) => Promise<Response>
 
@@ -116,13 +117,6 @@ function webBody(message: IncomingMessage, signal: AbortSignal, onEnd: () => voi
   )
 }
 
-function headersOf(message: IncomingMessage): Headers {
-  const headers = new Headers()
-  const raw = message.rawHeaders
-  for (let index = 0; index + 1 < raw.length; index += 2) headers.append(raw[index]!, raw[index + 1]!)
-  return headers
-}
-
 /**
  * How long a pooled connection may idle before this side closes it: under the 5 s that Node's
  * servers (and many others) keep one open, so a request seldom goes out on a connection the server
@@ -156,8 +150,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch & { c
     const signal = request.signal
     signal.throwIfAborted()
     const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer())
-    const headers: Record<string, string> = {}
-    request.headers.forEach((value, name) => (headers[name] = value))
+    const headers = nodeHeaders(request.headers)
     if (body !== undefined) headers['content-length'] = String(body.byteLength)
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
     const agent = agents[url.protocol]
@@ -182,7 +175,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch & { c
           answered = true
           signal.removeEventListener('abort', onAbort)
           const status = message.statusCode ?? 502
-          const init = { status, statusText: message.statusMessage ?? '', headers: headersOf(message) }
+          const init = { status, statusText: message.statusMessage ?? '', headers: webHeaders(message.rawHeaders) }
           try {
             if (NULL_BODY_STATUSES.has(status) || request.method === 'HEAD') {
               message.resume()
