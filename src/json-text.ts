@@ -13,6 +13,10 @@
  * deep parses, but then overflows the stack of whatever walks it
  * (`JSON.stringify` in every encoder, comparing calls), and no real message
  * or tool argument nests that deep.
+ *
+ * A leaked call's values are parsed with `parseExactJson`: a number whose
+ * literal a double cannot hold (`1e999`, a 20-digit id) keeps its text, so a
+ * recovered argument never silently changes value.
  */
 
 export const QUOTE = 0x22
@@ -70,4 +74,107 @@ export function parseBoundedJson(text: string): { value: unknown } | undefined {
   } catch {
     return undefined
   }
+}
+
+// ── exact numbers ─────────────────────────────────────────────────────────
+
+const MINUS = 0x2d
+const PLUS = 0x2b
+const DIGIT_ZERO = 0x30
+const DIGIT_NINE = 0x39
+const FULL_STOP = 0x2e
+const SMALL_E = 0x65
+const CAPITAL_E = 0x45
+
+function isDigit(code: number): boolean {
+  return code >= DIGIT_ZERO && code <= DIGIT_NINE
+}
+
+/** A number literal's value as significant digits and a decimal exponent (`0.0120` → `12`, -3); zero has no digits. */
+function decimalOf(literal: string): { negative: boolean; digits: string; exponent: number } {
+  let index = 0
+  const negative = literal.charCodeAt(0) === MINUS
+  if (negative) index++
+  let digits = ''
+  let pointAt = -1
+  let exponent = 0
+  for (; index < literal.length; index++) {
+    const code = literal.charCodeAt(index)
+    if (code === FULL_STOP) pointAt = digits.length
+    else if (code === SMALL_E || code === CAPITAL_E) {
+      exponent = Number(literal.slice(index + 1))
+      break
+    } else digits += literal[index]
+  }
+  const integerDigits = pointAt === -1 ? digits.length : pointAt
+  let leading = 0
+  while (leading < digits.length && digits.charCodeAt(leading) === DIGIT_ZERO) leading++
+  let trailing = digits.length
+  while (trailing > leading && digits.charCodeAt(trailing - 1) === DIGIT_ZERO) trailing--
+  const significant = digits.slice(leading, trailing)
+  // The value is 0.SIGNIFICANT × 10^(exponent + integer digits − leading zeros).
+  return { negative, digits: significant, exponent: significant === '' ? 0 : exponent + integerDigits - leading }
+}
+
+/**
+ * Does a JSON number literal keep its value through a double? `1e999`
+ * (infinite), `1e-999` (zero) and `12345678901234567890` (digits lost) do not.
+ */
+export function survivesDouble(literal: string): boolean {
+  const value = Number(literal)
+  if (!Number.isFinite(value)) return false
+  const written = decimalOf(literal)
+  const read = decimalOf(String(Math.abs(value)))
+  return written.digits === read.digits && written.exponent === read.exponent
+}
+
+/** Where each number token of JSON `text` ends, from `start` (a `-` or a digit). */
+function numberEnd(text: string, start: number): number {
+  let index = start
+  while (index < text.length) {
+    const code = text.charCodeAt(index)
+    if (!(isDigit(code) || code === MINUS || code === PLUS || code === FULL_STOP || code === SMALL_E || code === CAPITAL_E)) break
+    index++
+  }
+  return index
+}
+
+/**
+ * Like `parseBoundedJson`, but a number whose literal does not survive a
+ * round trip through a double (`survivesDouble`) keeps its literal text, as a
+ * string: `[1e999]` reads `["1e999"]`, never `[Infinity]` (which every
+ * encoder writes as `null`), and a 20-digit id keeps its digits. One pass over
+ * the text when it holds a number; the text is parsed a second time only when
+ * one does not survive.
+ */
+export function parseExactJson(text: string): { value: unknown } | undefined {
+  const parsed = parseBoundedJson(text)
+  if (parsed === undefined) return undefined
+  let rewritten: string[] | undefined
+  let copied = 0
+  let inString = false
+  for (let index = 0; index < text.length; index++) {
+    const code = text.charCodeAt(index)
+    if (inString) {
+      if (code === BACKSLASH) index++
+      else if (code === QUOTE) inString = false
+      continue
+    }
+    if (code === QUOTE) {
+      inString = true
+      continue
+    }
+    if (code !== MINUS && !isDigit(code)) continue
+    const end = numberEnd(text, index)
+    const literal = text.slice(index, end)
+    if (!survivesDouble(literal)) {
+      rewritten ??= []
+      rewritten.push(text.slice(copied, index), JSON.stringify(literal))
+      copied = end
+    }
+    index = end - 1
+  }
+  if (rewritten === undefined) return parsed
+  rewritten.push(text.slice(copied))
+  return parseBoundedJson(rewritten.join(''))
 }

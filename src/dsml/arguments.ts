@@ -3,8 +3,8 @@
  * newlines, `string="true|false"` typing, raw JSON bodies, XML children, and
  * pollution-safe assignment.
  */
-import { ARGUMENT_WRAPPER_KEYS, asksForJson, ENTITIES, FENCE, FENCED_JSON_INFO, SPECIAL_CALL_TYPE, TOOL_NAME_CARRIER, isElementNameCharacter, isToolName, isWhitespace, LESS_THAN, GREATER_THAN } from './grammar.ts'
-import { parseBoundedJson } from '../json-text.ts'
+import { ARGUMENT_WRAPPER_KEYS, asksForJson, CDATA_CLOSE, CDATA_OPEN, ENTITIES, FENCE, FENCED_JSON_INFO, SPECIAL_CALL_TYPE, TOOL_NAME_CARRIER, isElementNameCharacter, isToolName, isWhitespace, LESS_THAN, GREATER_THAN } from './grammar.ts'
+import { parseExactJson } from '../json-text.ts'
 
 /** Longest entity name (`&apos;`): an `&` farther than this from the next `;` starts none. */
 const LONGEST_ENTITY = Math.max(...Object.keys(ENTITIES).map((name) => name.length))
@@ -58,13 +58,29 @@ export interface TypedValue {
 }
 
 /**
+ * The content of a value wrapped whole in one CDATA section (spaces and line
+ * breaks around it allowed), verbatim; undefined when it is not.
+ */
+export function cdataContent(value: string): string | undefined {
+  const start = value.indexOf(CDATA_OPEN)
+  if (start === -1 || value.slice(0, start).trim() !== '') return undefined
+  const contentStart = start + CDATA_OPEN.length
+  const end = value.indexOf(CDATA_CLOSE, contentStart)
+  if (end === -1 || value.slice(end + CDATA_CLOSE.length).trim() !== '') return undefined
+  return value.slice(contentStart, end)
+}
+
+/**
  * `string="true"` or no attribute: the raw text. `string="false"`: a JSON
- * value, falling back to the raw text when it does not parse.
+ * value, falling back to the raw text when it does not parse; a number a
+ * double cannot hold keeps its literal text (`parseExactJson`). A value
+ * wrapped whole in CDATA is its content, verbatim: no entities decoded.
  */
 export function typeValue(raw: string, stringAttribute: string | undefined): TypedValue {
-  const text = decodeEntities(removeHuggingNewlines(raw))
+  const unwrapped = removeHuggingNewlines(raw)
+  const text = cdataContent(unwrapped) ?? decodeEntities(unwrapped)
   if (!asksForJson(stringAttribute)) return { value: text, invalidJson: false }
-  const parsed = parseBoundedJson(text)
+  const parsed = parseExactJson(text)
   return parsed === undefined ? { value: text, invalidJson: true } : { value: parsed.value, invalidJson: false }
 }
 
@@ -90,7 +106,7 @@ export function parseJsonObjectBody(body: string): Record<string, unknown> | und
 }
 
 function parseJsonObject(text: string): object | undefined {
-  const parsed = parseBoundedJson(text)?.value // not JSON: no arguments
+  const parsed = parseExactJson(text)?.value // not JSON: no arguments
   return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : undefined
 }
 
@@ -123,7 +139,8 @@ export function parseXmlChildren(body: string): Record<string, unknown> | undefi
     const closer = `</${name}>`
     const valueEnd = body.indexOf(closer, nameEnd + 1)
     if (valueEnd === -1) return undefined
-    setArgument(args, name, decodeEntities(body.slice(nameEnd + 1, valueEnd)))
+    const value = body.slice(nameEnd + 1, valueEnd)
+    setArgument(args, name, cdataContent(value) ?? decodeEntities(value))
     count++
     index = valueEnd + closer.length
   }
@@ -228,6 +245,6 @@ function stableJson(value: unknown): string {
 /** A key for comparing a call with a native one: name plus arguments, key order ignored. */
 export function callKey(name: string, args: unknown): string {
   // A string that is not JSON (or nests too deep) is compared as the string it is.
-  const value = typeof args === 'string' ? (parseBoundedJson(args) ?? { value: args }).value : args
+  const value = typeof args === 'string' ? (parseExactJson(args) ?? { value: args }).value : args
   return `${name}\u0000${stableJson(value ?? {})}`
 }

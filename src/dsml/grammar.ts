@@ -216,6 +216,13 @@ export const ENTITIES: Readonly<Record<string, string>> = Object.freeze({
   apos: "'",
 })
 
+/**
+ * A whole parameter value may be wrapped in a CDATA section (some adapters
+ * teach it in their prompts): the wrapper goes, its content is the value, verbatim.
+ */
+export const CDATA_OPEN = '<![CDATA['
+export const CDATA_CLOSE = ']]>'
+
 /** A fenced-JSON call (`Read` then a ```` ```json ```` fence) in a lone block: the fence and its info string. */
 export const FENCE = '```'
 export const FENCED_JSON_INFO = 'json'

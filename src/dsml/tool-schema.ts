@@ -14,7 +14,7 @@
  * - A required argument missing is named, so the call is not made.
  */
 import { setArgument } from './arguments.ts'
-import { parseBoundedJson } from '../json-text.ts'
+import { parseExactJson } from '../json-text.ts'
 import { ARGUMENT_WRAPPER_KEYS } from './grammar.ts'
 import { isRecord } from '../records.ts'
 
@@ -87,7 +87,7 @@ function allows(types: Set<JsonType>, type: JsonType): boolean {
 }
 
 function parseJson(text: string): unknown {
-  return parseBoundedJson(text)?.value
+  return parseExactJson(text)?.value
 }
 
 /** `value` as the schema's type, where that type is unambiguous; else `value` as given. */
@@ -108,7 +108,7 @@ export function coerceValue(value: unknown, schema: unknown): unknown {
   const text = (value as string).trim()
   if (types.has('boolean') && (text === 'true' || text === 'false')) return text === 'true'
   if (types.has('number') || types.has('integer')) {
-    // Only JSON's number syntax (no hex, no `+5`, no `.5`), and only where no digit is lost.
+    // Only JSON's number syntax (no hex, no `+5`, no `.5`), and only where no digit is lost (`parseExactJson`).
     const number = parseJson(text)
     if (typeof number === 'number' && (types.has('number') ? Number.isFinite(number) : Number.isSafeInteger(number))) return number
   }
@@ -128,14 +128,20 @@ function coerceProperties(args: Record<string, unknown>, schema: unknown): Recor
   return out
 }
 
-/** The wrapped arguments of a lone `arguments` / `input` argument the schema does not name, or undefined. */
+/**
+ * The wrapped arguments of a lone `arguments` / `input` argument, or
+ * undefined: only when they match the schema's properties better than the
+ * wrapper does. The wrapper matches none (the schema does not name it), so
+ * at least one wrapped key must be a property; otherwise it stays as given.
+ */
 function unwrapped(args: Record<string, unknown>, schema: ToolSchema): Record<string, unknown> | undefined {
   const keys = Object.keys(args)
   if (keys.length !== 1) return undefined
   const key = keys[0]!
-  if (!ARGUMENT_WRAPPER_KEYS.includes(key) || Object.hasOwn(propertiesOf(schema), key)) return undefined
+  const properties = propertiesOf(schema)
+  if (!ARGUMENT_WRAPPER_KEYS.includes(key) || Object.hasOwn(properties, key)) return undefined
   const inner = typeof args[key] === 'string' ? parseJson((args[key] as string).trim()) : args[key]
-  if (!isRecord(inner)) return undefined
+  if (!isRecord(inner) || !Object.keys(inner).some((name) => Object.hasOwn(properties, name))) return undefined
   const out: Record<string, unknown> = {}
   for (const [name, value] of Object.entries(inner)) setArgument(out, name, value)
   return out

@@ -45,6 +45,28 @@ export const suite = defineSuite('dsml/arguments', (test) => {
     assertEqual(typeValue('C:\\new &amp; x', 'true'), { value: 'C:\\new & x', invalidJson: false })
   })
 
+  test('issue 21 (non-finite numbers): a number a double cannot hold keeps its literal text, as a string', () => {
+    assertEqual(typeValue('1e999', 'false'), { value: '1e999', invalidJson: false })
+    assertEqual(typeValue('-1e999', 'false'), { value: '-1e999', invalidJson: false })
+    assertEqual(typeValue('[1e999, 2]', 'false'), { value: ['1e999', 2], invalidJson: false })
+    assertEqual(typeValue('{"id": 12345678901234567890, "n": 1.50}', 'false'), { value: { id: '12345678901234567890', n: 1.5 }, invalidJson: false })
+    assertEqual(typeValue('{"s": "1e999"}', 'false'), { value: { s: '1e999' }, invalidJson: false }, 'inside a string: untouched')
+    assertEqual(parseJsonObjectBody('{"timeout": 1e999}'), { timeout: '1e999' }, 'a raw JSON body too')
+    assertEqual(JSON.stringify(typeValue('[1e999]', 'false').value), '["1e999"]', 'never null once encoded')
+  })
+
+  test('issue 21 (CDATA values): a value wrapped whole in CDATA is its content, verbatim', () => {
+    assertEqual(typeValue('<![CDATA[10]]>', undefined), { value: '10', invalidJson: false })
+    assertEqual(typeValue('\n  <![CDATA[find "/home" -type d]]>  \n', 'true'), { value: 'find "/home" -type d', invalidJson: false })
+    assertEqual(typeValue('<![CDATA[a &amp; <b>]]>', 'true'), { value: 'a &amp; <b>', invalidJson: false }, 'verbatim: no entities decoded')
+    assertEqual(typeValue('<![CDATA[{"a": [1]}]]>', 'false'), { value: { a: [1] }, invalidJson: false }, 'string="false": the content is the JSON')
+    assertEqual(typeValue('<![CDATA[42]]>', 'false'), { value: 42, invalidJson: false })
+    for (const value of ['x <![CDATA[a]]>', '<![CDATA[a]]> y', '<![CDATA[a]]> <![CDATA[b]]>', '<![CDATA[a', 'a]]>']) {
+      assertEqual(typeValue(value, 'true').value, value, `not a whole-value wrapper: ${value}`)
+    }
+    assertEqual(parseXmlChildren('<timeout><![CDATA[600]]></timeout>'), { timeout: '600' }, 'element children too')
+  })
+
   test('v24-json-param (DESIGN §5.12): setArgument makes own properties, whatever the key', () => {
     const args: Record<string, unknown> = {}
     for (const key of ['__proto__', 'constructor', 'toString']) setArgument(args, key, key.length)

@@ -59,7 +59,10 @@ export const suite = defineSuite('dsml/tool-schema', (test) => {
     }
     assertEqual(coerceValue('1e3', properties.max_length), 1000)
     assertEqual(coerceValue(' -7 ', { type: 'number' }), -7)
-    assertEqual(coerceValue('12345678901234567890', { type: 'number' }), 12345678901234567890, 'a number may round')
+    // Issue 21: a number a double cannot hold keeps its literal text (never a silent change of value).
+    assertEqual(coerceValue('12345678901234567890', { type: 'number' }), '12345678901234567890', 'digits would be lost: kept')
+    assertEqual(coerceValue('1e999', { type: 'number' }), '1e999', 'infinite: kept')
+    assertEqual(coerceValue('1e-999', { type: 'number' }), '1e-999', 'would read zero: kept')
   })
 
   test('schema: a lone arguments / input wrapper is unwrapped unless the schema names it; required arguments', () => {
@@ -69,6 +72,11 @@ export const suite = defineSuite('dsml/tool-schema', (test) => {
     assertEqual(conformArguments({ input: '{"url": "u"}' }, named).arguments, { input: '{"url": "u"}' }, 'a property of that name: kept')
     assertEqual(conformArguments({ max_length: '5' }, FETCH.parameters).missing, 'url')
     assertEqual(conformArguments({ arguments: 'not json' }, FETCH.parameters).missing, 'url', 'not unwrappable: the wrapper stays')
+    // Issue 21: unwrapped only when the wrapped keys match the schema better than the wrapper (as vLLM does).
+    assertEqual(conformArguments({ arguments: { cmd: 'ls' } }, FETCH.parameters).arguments, { arguments: { cmd: 'ls' } }, 'no wrapped key is a property: the wrapper stays')
+    assertEqual(conformArguments({ input: '{"url": "u", "other": 1}' }, FETCH.parameters).arguments, { url: 'u', other: 1 }, 'one wrapped key is a property: unwrapped')
+    assertEqual(conformArguments({ arguments: {} }, FETCH.parameters).arguments, { arguments: {} }, 'nothing wrapped: the wrapper stays')
+    assertEqual(conformArguments({ arguments: { url: 'u' } }, NO_PARAMETERS).arguments, { arguments: { url: 'u' } }, 'a tool without properties: the wrapper stays')
     assertEqual(conformArguments({ extra: '1' }, NO_PARAMETERS), { arguments: { extra: '1' }, missing: undefined }, 'extra arguments are the tool’s to answer')
   })
 
