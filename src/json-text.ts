@@ -14,9 +14,9 @@
  * (`JSON.stringify` in every encoder, comparing calls), and no real message
  * or tool argument nests that deep.
  *
- * A leaked call's values are parsed with `parseExactJson`: a number whose
- * literal a double cannot hold (`1e999`, a 20-digit id) keeps its text, so a
- * recovered argument never silently changes value.
+ * A leaked call's values are parsed with `parseExactJson`: a value holding a
+ * number whose literal a double cannot hold (`1e999`, a 20-digit id) keeps
+ * its text, so a recovered argument never silently changes value.
  */
 
 export const QUOTE = 0x22
@@ -140,18 +140,16 @@ function numberEnd(text: string, start: number): number {
 }
 
 /**
- * Like `parseBoundedJson`, but a number whose literal does not survive a
- * round trip through a double (`survivesDouble`) keeps its literal text, as a
- * string: `[1e999]` reads `["1e999"]`, never `[Infinity]` (which every
- * encoder writes as `null`), and a 20-digit id keeps its digits. One pass over
- * the text when it holds a number; the text is parsed a second time only when
- * one does not survive.
+ * Like `parseBoundedJson`, but JSON holding a number whose literal does not
+ * survive a round trip through a double (`survivesDouble`) is read as not
+ * JSON: its reader keeps the text as it is. So `1e999` or `[1e999]` stay the
+ * text `"1e999"`, `"[1e999]"` (never `Infinity`, which every encoder writes
+ * as `null`), and a 20-digit id keeps its digits. One pass over the numbers
+ * of text that parsed.
  */
 export function parseExactJson(text: string): { value: unknown } | undefined {
   const parsed = parseBoundedJson(text)
   if (parsed === undefined) return undefined
-  let rewritten: string[] | undefined
-  let copied = 0
   let inString = false
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index)
@@ -166,15 +164,8 @@ export function parseExactJson(text: string): { value: unknown } | undefined {
     }
     if (code !== MINUS && !isDigit(code)) continue
     const end = numberEnd(text, index)
-    const literal = text.slice(index, end)
-    if (!survivesDouble(literal)) {
-      rewritten ??= []
-      rewritten.push(text.slice(copied, index), JSON.stringify(literal))
-      copied = end
-    }
+    if (!survivesDouble(text.slice(index, end))) return undefined
     index = end - 1
   }
-  if (rewritten === undefined) return parsed
-  rewritten.push(text.slice(copied))
-  return parseBoundedJson(rewritten.join(''))
+  return parsed
 }

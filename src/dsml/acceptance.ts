@@ -55,6 +55,17 @@ export class CallAcceptance {
     return `Call to "${name}" removed: no arguments`
   }
 
+  /**
+   * The name of the compact form's one unnamed argument (`<‹‹DSML››m>`) in a
+   * call of `name`: the declared schema's only required property; undefined
+   * with no schema, or not exactly one required property.
+   */
+  unnamedArgumentName(name: string): string | undefined {
+    const schema = this.#schemaOf(name)
+    const required = schema === undefined ? [] : requiredOf(schema)
+    return required.length === 1 ? required[0] : undefined
+  }
+
   /** Why markup with no marker naming `name` stays text, or undefined: only a declared tool's may be a call. */
   markerlessRejection(name: string): string | undefined {
     if (!this.#resolved.rescues.markerlessTags) return 'Markerless markup left as text: the markerlessTags rescue is off'

@@ -121,9 +121,12 @@ function joinLines(text: string): string {
 /**
  * Arguments from plain XML children (`<url>…</url> <query>…</query>`), the
  * body of a tool-name-as-tag leak. Undefined unless the body is nothing but
- * such children and whitespace. Values are strings (no schema to type them).
+ * such children and whitespace; with `openLast`, the last child may be left
+ * open (its closer was another tag: `<path>C:/x</‹DSML›parameter>`), its value
+ * the rest of the body. Values are strings (the schema types them), entities
+ * decoded, or a CDATA section's content.
  */
-export function parseXmlChildren(body: string): Record<string, unknown> | undefined {
+export function parseXmlChildren(body: string, openLast = false): Record<string, unknown> | undefined {
   const args: Record<string, unknown> = {}
   let count = 0
   let index = 0
@@ -138,10 +141,12 @@ export function parseXmlChildren(body: string): Record<string, unknown> | undefi
     const name = body.slice(index + 1, nameEnd)
     const closer = `</${name}>`
     const valueEnd = body.indexOf(closer, nameEnd + 1)
-    if (valueEnd === -1) return undefined
-    const value = body.slice(nameEnd + 1, valueEnd)
-    setArgument(args, name, cdataContent(value) ?? decodeEntities(value))
+    const open = valueEnd === -1
+    if (open && !openLast) return undefined
+    const value = body.slice(nameEnd + 1, open ? length : valueEnd)
+    setArgument(args, name, cdataContent(value) ?? decodeEntities(removeHuggingNewlines(value)))
     count++
+    if (open) break
     index = valueEnd + closer.length
   }
   return count > 0 ? args : undefined

@@ -12,6 +12,7 @@
  */
 import {
   ATTRIBUTE_NAME_SET,
+  ATTRIBUTE_NAMES,
   closingQuoteOf,
   EQUALS,
   GREATER_THAN,
@@ -65,6 +66,16 @@ export class AttributeReader {
     this.selfClosing = false
     const attributes = this.attributes
     if (attributes[0] !== -1 || attributes[2] !== -1 || attributes[4] !== -1) attributes.fill(-1)
+  }
+
+  /**
+   * The tag's name was followed by `=` (`<‹DSML›r=bash>`): the value after it
+   * is read as attribute number `id` of `ATTRIBUTE_NAMES`, as if its name had been written.
+   */
+  assumeName(id: number): void {
+    this.#nameMask = 1 << id
+    this.#nameLength = ATTRIBUTE_NAMES[id]!.length
+    this.#state = AFTER_ATTRIBUTE_NAME
   }
 
   /** Reads the character at `position` in the tag. */

@@ -169,6 +169,11 @@ export class FenceTracker {
     return this.#continuesQuote(code)
   }
 
+  /** Nothing but container prefixes and indentation on the current line so far: a tag here starts its own line. */
+  get atLineStart(): boolean {
+    return this.#phase === 'continue' || this.#phase === 'starts' || this.#phase === 'after-marker'
+  }
+
   /**
    * In the middle of a content line: a text without a line break would leave
    * the tracker exactly as it is.

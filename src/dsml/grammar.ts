@@ -55,6 +55,17 @@ export function isBar(code: number): boolean {
   return code === ASCII_BAR || code === FULLWIDTH_BAR || code === DOUBLE_VERTICAL_LINE || code === BOX_DRAWINGS_LIGHT_VERTICAL
 }
 
+/**
+ * Bars that never sit next to the word `DSML` in prose: full-width and `‖`.
+ * A fragment in these bars that lost its `<` is markup wherever it stands,
+ * whatever its spacing (`‹DSML ›invoke`, `‹DSMLtool_use>`). ASCII `|` and `│`
+ * also draw tables and trees (`| DSML |` is a Markdown table cell), so such
+ * drifted fragments in them are read only inside an open block.
+ */
+export function isMarkupOnlyBar(code: number): boolean {
+  return code === FULLWIDTH_BAR || code === DOUBLE_VERTICAL_LINE
+}
+
 /** Spaces allowed inside a marker (`< | DSML | tool_calls>`): space and tab, never a line break. */
 export function isMarkerSpace(code: number): boolean {
   return code === SPACE || code === TAB
@@ -105,6 +116,15 @@ export const MAX_WORDLESS_BARS = 4
 /** Spaces allowed in each gap of a marker. */
 export const MAX_MARKER_SPACES = 4
 export const MAX_TAG_NAME_LENGTH = 64
+/** Slashes a closer may carry, spaces between them (`</ / | DSML | parameter>`). */
+export const MAX_CLOSER_SLASHES = 2
+/**
+ * Longest marker word read in the word's place inside an open block: a block
+ * that opened as `<‹‹DSML›› calls>` and goes on with `</|EPSE|parameter>` has
+ * drifted its marker, and the word between the bars (before a known tag name)
+ * is read as the block's marker.
+ */
+export const MAX_DRIFTED_WORD_LENGTH = 8
 export const MAX_ATTRIBUTE_NAME_LENGTH = 32
 /** The shortest tag the lexer reads whole: room for the longest special token spelling. */
 export const MIN_TAG_CHARS = 32
@@ -134,20 +154,42 @@ export const KNOWN_NAMES: readonly string[] = [...INVOKE_NAMES, ...PARAMETER_NAM
  * writes them in lower case, and only that spelling is read: so a text can be
  * cleared of them by a few substring searches (`couldOpenMarkup`, in `markup-starts.ts`).
  */
-export const MARKERLESS_OPENER_NAMES: readonly string[] = ['invoke', 'parameter', 'tool_calls', 'function_calls', 'tool_call', 'function_call', 'function']
+export const MARKERLESS_OPENER_NAMES: readonly string[] = ['invoke', 'parameter', 'tool_calls', 'function_calls', 'tool_call', 'function_call', 'function', 'calls']
 export const MARKERLESS_CLOSER_NAMES: readonly string[] = ['invoke', 'parameter', ...BLOCK_NAMES]
 /**
  * Markerless openers read only bare, `>` right after the name: `<function>`
- * (JSON-in-tag and element-style calls). The word is everywhere in talk about
- * code, so a text is searched for `ction>`, not for every "function".
+ * (JSON-in-tag and element-style calls), `<calls>`. The words are everywhere
+ * in talk about code, so a text is searched for `ction>` and `alls>`, not for
+ * every "function" and "calls".
  */
-export const BARE_MARKERLESS_OPENERS: readonly string[] = ['function']
+export const BARE_MARKERLESS_OPENERS: readonly string[] = ['function', 'calls']
+/**
+ * Markerless openers that may have spaces after their `<`: V4.1's block
+ * opener `<‹DSML› calls>` that lost its marker reads `< calls>` (or
+ * `<calls>`). The structure layer reads it only as such: at the start of a
+ * line, directly before a marked tag (`isMarkerLostOpener`).
+ */
+export const SPACED_MARKERLESS_OPENERS: readonly string[] = ['calls']
+
+/** A markerless block opener that is V4.1's opener with its marker lost (`SPACED_MARKERLESS_OPENERS`). */
+export function isMarkerLostOpener(name: string): boolean {
+  return SPACED_MARKERLESS_OPENERS.includes(name)
+}
 
 /** May a markerless opener with this name (a whole word of `MARKERLESS_OPENER_SET`) be followed by `code`? */
 export function canEndMarkerlessOpenerName(mask: number, length: number, code: number): boolean {
   const index = MARKERLESS_OPENER_SET.matched(mask, length)
   return index === -1 || !BARE_MARKERLESS_OPENERS.includes(MARKERLESS_OPENER_NAMES[index]!) || code === GREATER_THAN
 }
+
+/**
+ * The compact form (seen from V4 Flash in an agent's evaluation logs):
+ * `<‹‹DSML››r=NAME>` opens an invoke of NAME, `<‹‹DSML››m>VALUE</‹‹DSML››m>`
+ * holds its one argument, unnamed, and `</‹‹DSML››r>` closes it. Read only
+ * after the word `DSML`: the names are too short to mean anything alone.
+ */
+export const COMPACT_NAMES: readonly string[] = ['r', 'func', 'm']
+const COMPACT_KINDS: readonly TagKind[] = ['invoke', 'invoke', 'parameter']
 
 /** The attributes a tag's meaning depends on (matched ignoring case); any other is read past. */
 export const ATTRIBUTE_NAMES: readonly string[] = ['name', 'string', 'value']
@@ -195,6 +237,8 @@ function specialTokenFold(code: number): number {
 /** Known tag names, ignoring case. */
 export const KNOWN_NAME_SET = new WordSet(KNOWN_NAMES, lowerCase)
 export const MARKERLESS_OPENER_SET = new WordSet(MARKERLESS_OPENER_NAMES)
+/** The words of `MARKERLESS_OPENER_SET` that may follow `<` and spaces. */
+export const SPACED_OPENER_MASK = SPACED_MARKERLESS_OPENERS.reduce((mask, name) => mask | (1 << MARKERLESS_OPENER_NAMES.indexOf(name)), 0)
 export const MARKERLESS_CLOSER_SET = new WordSet(MARKERLESS_CLOSER_NAMES)
 export const SPECIAL_TOKEN_SET = new WordSet(SPECIAL_TOKENS, specialTokenFold)
 
@@ -204,6 +248,13 @@ export function specialTokenOf(mask: number, length: number): SpecialToken {
   return index === -1 ? 'other' : SPECIAL_TOKEN_MEANINGS[index]![1]
 }
 export const ATTRIBUTE_NAME_SET = new WordSet(ATTRIBUTE_NAMES, lowerCase)
+export const COMPACT_NAME_SET = new WordSet(COMPACT_NAMES, lowerCase)
+
+/** What a compact name means (`COMPACT_NAMES`), from the set's mask of a whole name; undefined for any other name. */
+export function compactKind(mask: number, length: number): TagKind | undefined {
+  const index = COMPACT_NAME_SET.matched(mask, length)
+  return index === -1 ? undefined : COMPACT_KINDS[index]
+}
 
 // ── values ────────────────────────────────────────────────────────────────
 

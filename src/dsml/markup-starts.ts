@@ -5,69 +5,112 @@
  * a time); and whether a text could open markup at all — the question the
  * engine's fast path and every fused shortcut ask before reading a text.
  */
-import { BARE_MARKERLESS_OPENERS, BARS, GREATER_THAN, isBar, isMarkerSpace, isTagNameCharacter, LATIN_CAPITAL_D, LESS_THAN, MARKERLESS_CLOSER_SET, MARKERLESS_OPENER_NAMES, MARKERLESS_OPENER_SET, MAX_MARKER_SPACES, SLASH } from './grammar.ts'
+import { BARE_MARKERLESS_OPENERS, BARS, GREATER_THAN, isBar, isMarkupOnlyBar, isMarkerSpace, isTagNameCharacter, LATIN_CAPITAL_D, LESS_THAN, MARKERLESS_CLOSER_SET, MARKERLESS_OPENER_NAMES, MARKERLESS_OPENER_SET, MAX_CLOSER_SLASHES, MAX_MARKER_SPACES, SLASH, SPACED_MARKERLESS_OPENERS } from './grammar.ts'
 
-/** Which markerless names a tag may carry where it starts. */
-export interface MarkerlessNames {
+/** What a tag starting at a place may be: which markerless names it may carry, and whether it is read by its shape. */
+export interface TagContext {
   /** Markerless openers (`<invoke`, `<parameter`, `<tool_calls`, `<function_calls`) may be read. */
   openers: boolean
   /** Markerless closers (`</invoke>`, `</parameter>`, block closers) may be read. */
   closers: boolean
+  /**
+   * Inside markup a real marker or special token opened: tags are read by
+   * their shape, so a drifted marker word (`<|EPSE|parameter>`), a marker with
+   * no bars (`<DSMLinvoke`), and a fragment in ASCII bars with drifted spacing are read.
+   */
+  drift: boolean
 }
 
-export const NO_NAMES: MarkerlessNames = Object.freeze({ openers: false, closers: false })
-export const OPENERS: MarkerlessNames = Object.freeze({ openers: true, closers: false })
-export const CLOSERS: MarkerlessNames = Object.freeze({ openers: false, closers: true })
-export const ALL_NAMES: MarkerlessNames = Object.freeze({ openers: true, closers: true })
+function tagContext(openers: boolean, closers: boolean, drift: boolean): TagContext {
+  return Object.freeze({ openers, closers, drift })
+}
+
+export const NO_NAMES: TagContext = tagContext(false, false, false)
+export const OPENERS: TagContext = tagContext(true, false, false)
+export const CLOSERS: TagContext = tagContext(false, true, false)
+export const ALL_NAMES: TagContext = tagContext(true, true, false)
+const DRIFTING: ReadonlyMap<TagContext, TagContext> = new Map([NO_NAMES, OPENERS, CLOSERS, ALL_NAMES].map((context) => [context, tagContext(context.openers, context.closers, true)]))
+
+/** The same names, inside markup a real marker opened (`TagContext.drift`). */
+export function drifting(context: TagContext): TagContext {
+  return DRIFTING.get(context) ?? context
+}
 
 /**
- * Can `code` follow a `<` in a tag, given which markerless names are allowed?
- * `/`, a marker space, a bar, or the first letter of an allowed markerless
- * opener. Most `<` in prose, HTML and code fail this on their next character.
+ * Can `code` follow a `<` in a tag, in this context? `/`, a marker space, a
+ * bar, the first letter of an allowed markerless opener, or (drift) the word
+ * `DSML` with its bars lost. Most `<` in prose, HTML and code fail this on
+ * their next character.
  */
-export function canFollowLessThan(code: number, names: MarkerlessNames): boolean {
-  return code === SLASH || isMarkerSpace(code) || isBar(code) || (names.openers && MARKERLESS_OPENER_SET.canStart(code))
+export function canFollowLessThan(code: number, context: TagContext): boolean {
+  return code === SLASH || isMarkerSpace(code) || isBar(code) || (context.openers && MARKERLESS_OPENER_SET.canStart(code)) || (context.drift && code === LATIN_CAPITAL_D)
 }
 
-/** Can `code` follow the first bar of a fragment (a marker that lost its `<`)? Another bar, or the word `DSML`. */
-export function canFollowFragmentBar(code: number): boolean {
-  return isBar(code) || code === LATIN_CAPITAL_D
+/**
+ * Can `code` follow `bar`, the first bar of a fragment (a marker that lost its
+ * `<`)? Another bar, or the word `DSML`; or spaces before them, after a bar
+ * that never sits next to the word in prose (`isMarkupOnlyBar`), or anywhere in drift.
+ */
+export function canFollowFragmentBar(bar: number, code: number, context: TagContext): boolean {
+  return isBar(code) || code === LATIN_CAPITAL_D || (isMarkerSpace(code) && (isMarkupOnlyBar(bar) || context.drift))
 }
 
-/** Can `code` follow `</`? A marker space, a bar, or the first letter of an allowed markerless closer. */
-export function canFollowClosingSlash(code: number, names: MarkerlessNames): boolean {
-  return isMarkerSpace(code) || isBar(code) || (names.closers && MARKERLESS_CLOSER_SET.canStart(code))
+/** Can `code` follow `</`? A marker space, a bar, the first letter of an allowed markerless closer, or (drift) the word `DSML`. */
+export function canFollowClosingSlash(code: number, context: TagContext): boolean {
+  return isMarkerSpace(code) || isBar(code) || (context.closers && MARKERLESS_CLOSER_SET.canStart(code)) || (context.drift && code === LATIN_CAPITAL_D)
 }
 
 /**
  * The longest start of a tag that holds no bar and no whole markerless opener
- * name (`<function_call`, one letter short; `<` spaces `/` spaces before a bar): past it, such a tag has been
- * decided, so a text with no bar and no opener name can hold markup only
- * within this many characters of its last `<`.
+ * name (`<function_call`, one letter short; `<` spaces `/` spaces `/` spaces
+ * before a bar; `<` spaces `call`): past it, such a tag has been decided, so a
+ * text with no bar and no opener name can hold markup only within this many
+ * characters of its last `<`.
  */
-export const LONGEST_BARLESS_TAG_START = 1 + Math.max(...MARKERLESS_OPENER_NAMES.map((name) => name.length - 1), 1 + 2 * MAX_MARKER_SPACES)
+export const LONGEST_BARLESS_TAG_START =
+  1 +
+  Math.max(
+    ...MARKERLESS_OPENER_NAMES.map((name) => name.length - 1),
+    MAX_CLOSER_SLASHES + (MAX_CLOSER_SLASHES + 1) * MAX_MARKER_SPACES,
+    ...SPACED_MARKERLESS_OPENERS.map((name) => MAX_MARKER_SPACES + name.length - 1),
+  )
 
 /**
  * Pieces of the markerless opener names searched for instead of `<` + name:
  * each starts with a character rarer in prose and code than `<` is in HTML,
  * and a search costs about one step per occurrence of its first character.
- * Each name is listed with where the piece sits in `<` + name.
+ * Each name is listed with where the piece sits in it (`offset`; a bare
+ * opener's piece may take in its `>`).
  */
-const OPENER_ANCHORS: ReadonlyArray<{ anchor: string; names: ReadonlyArray<{ name: string; offset: number; bare: boolean }> }> = [
+const OPENER_ANCHORS: ReadonlyArray<{ anchor: string; names: ReadonlyArray<{ name: string; offset: number; bare: boolean; spaced: boolean }> }> = [
   { anchor: 'voke', names: ['invoke'] },
   { anchor: 'meter', names: ['parameter'] },
   { anchor: '_call', names: ['tool_calls', 'function_calls', 'tool_call', 'function_call'] },
   { anchor: 'ction>', names: ['function'] },
+  { anchor: 'alls>', names: ['calls'] },
 ].map(({ anchor, names }) => ({
   anchor,
-  names: names.map((name) => ({ name, offset: `<${name}>`.indexOf(anchor), bare: BARE_MARKERLESS_OPENERS.includes(name) })),
+  names: names.map((name) => ({
+    name,
+    offset: `${name}>`.indexOf(anchor),
+    bare: BARE_MARKERLESS_OPENERS.includes(name),
+    spaced: SPACED_MARKERLESS_OPENERS.includes(name),
+  })),
 }))
 
-/** Is `<` + `name` at `start`, and not the start of a longer name (the text may end right after it; a bare opener needs its `>`)? */
-function isOpenerAt(text: string, start: number, name: string, bare: boolean): boolean {
-  if (text.charCodeAt(start) !== LESS_THAN || !text.startsWith(name, start + 1)) return false
-  const next = text.charCodeAt(start + 1 + name.length)
-  return bare ? next === GREATER_THAN : !isTagNameCharacter(next)
+/**
+ * The `<` of an opener whose name starts at `nameStart`, or -1: right before
+ * the name, or (a spaced opener) before up to `MAX_MARKER_SPACES` spaces; and
+ * the name not the start of a longer one (the text may end right after it; a
+ * bare opener needs its `>`).
+ */
+function openerAt(text: string, nameStart: number, name: string, bare: boolean, spaced: boolean): number {
+  if (nameStart < 1 || !text.startsWith(name, nameStart)) return -1
+  const next = text.charCodeAt(nameStart + name.length)
+  if (bare ? next !== GREATER_THAN : isTagNameCharacter(next)) return -1
+  let start = nameStart - 1
+  if (spaced) while (start >= 0 && nameStart - start <= MAX_MARKER_SPACES && isMarkerSpace(text.charCodeAt(start))) start--
+  return start >= 0 && text.charCodeAt(start) === LESS_THAN ? start : -1
 }
 
 /**
@@ -119,9 +162,9 @@ function searchAnchor(text: string, anchor: number, from: number): number {
   const { anchor: piece, names } = OPENER_ANCHORS[anchor]!
   for (let at = text.indexOf(piece, from); at !== -1; at = text.indexOf(piece, at + 1)) {
     for (let index = 0; index < names.length; index++) {
-      const { name, offset, bare } = names[index]!
-      const start = at - offset
-      if (start >= from && isOpenerAt(text, start, name, bare)) return start
+      const { name, offset, bare, spaced } = names[index]!
+      const start = openerAt(text, at - offset, name, bare, spaced)
+      if (start >= from) return start
     }
   }
   return -1

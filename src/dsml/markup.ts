@@ -21,10 +21,10 @@ import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
 import {
   block,
+  inArguments,
   inInvoke,
   inParameter,
   inSpecialCalls,
-  inWrappedTool,
   type Invoke,
   newInvoke,
   OUTSIDE,
@@ -185,7 +185,11 @@ export class Markup {
 
   // ── invokes and parameters ────────────────────────────────────────────
 
-  closeParameter(state: ParameterState, loose: boolean): State {
+  /**
+   * A parameter's value ends: the argument goes to its invoke. `loose`: not by
+   * its own closer; `cut`: by an invoke or block tag, so the invoke never closed either.
+   */
+  closeParameter(state: ParameterState, loose: boolean, cut = false): State {
     const { region, parameter } = state
     if (state.kind === 'orphan-parameter') {
       if (!region.confirmed) return this.release()
@@ -196,10 +200,17 @@ export class Markup {
       return this.#afterElement(region)
     }
     const invoke = state.invoke
-    const next: State = state.wrapped ? inWrappedTool(region, invoke) : inInvoke(region, invoke)
+    const next = inArguments(state.within, region, invoke)
     if (loose) invoke.loose = true
+    if (cut) invoke.cut = true
     if (parameter.overflowed) {
       invoke.overflowed = true
+      return next
+    }
+    if (parameter.unnamed) {
+      // The compact form's one argument: named when the call ends (`finishInvoke`); a second one is not the form.
+      if (invoke.unnamed !== undefined) invoke.loose = true
+      invoke.unnamed = { value: typeValue(parameter.value.take(), parameter.stringAttribute).value }
       return next
     }
     const name = parameter.name
@@ -229,7 +240,7 @@ export class Markup {
       return isToolName(name) ? inInvoke(region, impliedInvoke(name)) : undefined
     }
     if (region.named === undefined || !isToolName(region.named)) return undefined
-    return this.closeParameter(inParameter(region, impliedInvoke(region.named), false, parameter) as ParameterState, false)
+    return this.closeParameter(inParameter(region, impliedInvoke(region.named), 'invoke', parameter) as ParameterState, false)
   }
 
   abandonInvoke(region: Region, invoke: Invoke, message: string): State {
@@ -239,6 +250,11 @@ export class Markup {
   }
 
   finishInvoke(region: Region, invoke: Invoke, wrapped: boolean): State {
+    const unnamed = this.#nameUnnamed(invoke)
+    if (unnamed !== undefined) {
+      this.#drop(unnamed, toolOf(invoke))
+      return this.#afterElement(region)
+    }
     let args: Record<string, unknown> | undefined = invoke.argumentCount > 0 ? invoke.args : undefined
     let usedBody = false
     if (args === undefined && !wrapped && !invoke.overflowed) {
@@ -262,12 +278,59 @@ export class Markup {
     return this.#afterElement(region)
   }
 
+  /**
+   * The compact form's unnamed argument takes the name of the declared
+   * schema's only required property. Returns why the call cannot be made when
+   * there is no such name, else undefined (the argument is set, if there was one).
+   */
+  #nameUnnamed(invoke: Invoke): string | undefined {
+    const unnamed = invoke.unnamed
+    if (unnamed === undefined || invoke.name === undefined || !isToolName(invoke.name)) return undefined
+    const name = this.#acceptance.unnamedArgumentName(invoke.name)
+    if (name === undefined) return `Compact call to "${invoke.name}" removed: its argument has no name, and no declared schema of the tool has a single required property to give it one`
+    if (!Object.hasOwn(invoke.args, name)) {
+      setArgument(invoke.args, name, unnamed.value)
+      invoke.argumentCount++
+      invoke.markeredArgumentCount++
+    }
+    invoke.unnamed = undefined
+    return undefined
+  }
+
+  /**
+   * A tool-name tag's generic parameter closer (`</‹DSML›parameter>`) with no
+   * field open: it closes the plain element its text opened last
+   * (`<path>C:/x</‹DSML›parameter>`). The text so far (complete elements, and
+   * that open one) becomes arguments; text that is not elements stays in the body.
+   */
+  closeBodyElement(invoke: Invoke): void {
+    if (invoke.overflowed) return
+    const children = parseXmlChildren(invoke.body.join(''), true)
+    if (children === undefined) return
+    for (const [name, value] of Object.entries(children)) {
+      setArgument(invoke.args, name, value)
+      invoke.argumentCount++
+    }
+    invoke.body = []
+  }
+
+  /**
+   * A tool-name tag's end: its fields (DSML-marked, or plain elements), or a
+   * JSON object as its whole body, are the arguments.
+   */
   finishToolNameTag(region: Region, invoke: Invoke): State {
-    const args = invoke.overflowed ? undefined : parseXmlChildren(invoke.body.join(''))
-    if (args === undefined) this.#drop('DSML tag named after a tool removed: no arguments', invoke.name)
-    else if (!this.#resolved.rescues.toolNameTag) this.#drop('Tool-name tag removed: the toolNameTag rescue is off', invoke.name)
-    else this.#finishCall(region, invoke.name!, args, [])
-    return this.#endRegion()
+    let reason: string | undefined = invoke.overflowed ? 'DSML tag named after a tool removed: it passed maxHoldChars' : undefined
+    const body = invoke.body.join('')
+    if (reason === undefined && body.trim() !== '') {
+      const children = parseXmlChildren(body) ?? (invoke.argumentCount === 0 ? parseJsonObjectBody(body) : undefined)
+      if (children === undefined) reason = 'DSML tag named after a tool removed: its body is neither elements nor a JSON object'
+      else for (const [name, value] of Object.entries(children)) setArgument(invoke.args, name, value)
+    }
+    reason ??= this.#nameUnnamed(invoke) ?? this.#acceptance.argumentsRejection(invoke.name!, invoke.args)
+    if (reason === undefined && !this.#resolved.rescues.toolNameTag) reason = 'Tool-name tag removed: the toolNameTag rescue is off'
+    if (reason !== undefined) this.#drop(reason, invoke.name)
+    else this.#finishCall(region, invoke.name!, invoke.args, invoke.invalidJson)
+    return this.#afterElement(region)
   }
 
   // ── outcomes ──────────────────────────────────────────────────────────
@@ -277,7 +340,7 @@ export class Markup {
     const output = this.#output
     region.confirmed = true
     for (const parameter of invalidJson) {
-      output.diagnose('invalid-json', '', `Parameter "${parameter}" of "${name}" is not JSON (or nests deeper than ${MAX_JSON_DEPTH}); used as a string`, name)
+      output.diagnose('invalid-json', '', `Parameter "${parameter}" of "${name}" is not JSON (or nests deeper than ${MAX_JSON_DEPTH}, or holds a number a double cannot hold); used as a string`, name)
     }
     const verdict = this.#acceptance.verdict(name, args)
     if (verdict.kind !== 'call') {

@@ -13,7 +13,7 @@
  * `LONGEST_BARLESS_TAG_START` characters before it is decided.
  */
 import { isBar, LESS_THAN, SLASH } from './grammar.ts'
-import { ALL_NAMES, canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, couldOpenMarkup, LONGEST_BARLESS_TAG_START, type MarkerlessNames, SHORT_TEXT } from './markup-starts.ts'
+import { ALL_NAMES, canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, couldOpenMarkup, LONGEST_BARLESS_TAG_START, type TagContext, SHORT_TEXT } from './markup-starts.ts'
 import { STEP_CONTINUE } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
 
@@ -23,16 +23,16 @@ import { TagLexer } from './tag-lexer.ts'
  * at the one after `</` (`canFollowClosingSlash`) — unless that character is
  * itself a `<` (or, after a bar, a bar), which makes it a pending partial tag.
  */
-export function isTextTagStart(text: string, index: number, names: MarkerlessNames): boolean {
+export function isTextTagStart(text: string, index: number, context: TagContext): boolean {
   if (index + 1 >= text.length) return false
   const code = text.charCodeAt(index)
   const following = text.charCodeAt(index + 1)
   if (following === LESS_THAN) return false
-  if (code !== LESS_THAN) return isBar(code) && !canFollowFragmentBar(following)
-  if (!canFollowLessThan(following, names)) return true
+  if (code !== LESS_THAN) return isBar(code) && !canFollowFragmentBar(code, following, context)
+  if (!canFollowLessThan(following, context)) return true
   if (following !== SLASH || index + 2 >= text.length) return false
   const third = text.charCodeAt(index + 2)
-  return third !== LESS_THAN && !canFollowClosingSlash(third, names)
+  return third !== LESS_THAN && !canFollowClosingSlash(third, context)
 }
 
 export class PartialTagChains {
@@ -44,7 +44,7 @@ export class PartialTagChains {
    * than `from`): each a `<` whose text up to the next one (or to `at`) the
    * lexer still reads as the start of a tag. `at` itself when there is none.
    */
-  start(text: string, from: number, at: number, names: MarkerlessNames): number {
+  start(text: string, from: number, at: number, context: TagContext): number {
     let start = at
     while (start > from) {
       // The `<` before, if it is near enough to start a partial tag that reaches `start`.
@@ -52,8 +52,8 @@ export class PartialTagChains {
       let previous = start - 1
       while (previous >= nearest && text.charCodeAt(previous) !== LESS_THAN) previous--
       if (previous < nearest) return start
-      if (previous + 1 < start && isTextTagStart(text, previous, names)) return start
-      if (this.#reads(text, previous, start, names) < start) return start
+      if (previous + 1 < start && isTextTagStart(text, previous, context)) return start
+      if (this.#reads(text, previous, start, context) < start) return start
       start = previous
     }
     return start
@@ -67,7 +67,7 @@ export class PartialTagChains {
    * around points `cap` apart finds it; a chain is walked only where a point
    * falls near a `<`, and at most once.
    */
-  firstLong(text: string, from: number, to: number, names: MarkerlessNames, cap: number): number {
+  firstLong(text: string, from: number, to: number, context: TagContext, cap: number): number {
     if (to - from <= cap) return to // no room for one
     const stride = Math.max(1, cap - LONGEST_BARLESS_TAG_START)
     let walked = from
@@ -80,11 +80,11 @@ export class PartialTagChains {
         point = next
         continue
       }
-      const start = this.start(text, walked, next, names)
+      const start = this.start(text, walked, next, context)
       let last = start
       // Each tag start reads up to where it is rejected; at a `<` the chain goes on from there.
       for (;;) {
-        const rejected = this.#reads(text, last, to, names)
+        const rejected = this.#reads(text, last, to, context)
         if (rejected >= to || text.charCodeAt(rejected) !== LESS_THAN) break
         last = rejected
         if (last - start > cap) return start
@@ -96,9 +96,9 @@ export class PartialTagChains {
   }
 
   /** Reads the tag start at `start` (a `<`) up to `end`: where it is decided, or `end`. */
-  #reads(text: string, start: number, end: number, names: MarkerlessNames): number {
+  #reads(text: string, start: number, end: number, context: TagContext): number {
     const probe = this.#probe
-    probe.begin(false, names)
+    probe.begin(LESS_THAN, context)
     let index = start + 1
     while (index < end && probe.step(text.charCodeAt(index)) === STEP_CONTINUE) index++
     return index

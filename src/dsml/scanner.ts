@@ -22,7 +22,7 @@
  *   be re-read.
  */
 import { BARS, isBar, LESS_THAN, TAG_START_CHARACTERS } from './grammar.ts'
-import { MarkerlessOpenerFinder, type MarkerlessNames, SHORT_TEXT } from './markup-starts.ts'
+import { MarkerlessOpenerFinder, SHORT_TEXT, type TagContext } from './markup-starts.ts'
 import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
 import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from './tag.ts'
@@ -102,10 +102,10 @@ export class Scanner {
     this.end()
   }
 
-  /** After the structure layer resolved what it held: a tag still read goes on under the names and budget of where it now stands. */
+  /** After the structure layer resolved what it held: a tag still read goes on in the context and under the budget of where it now stands. */
   regionResolved(): void {
     if (!this.#lexing) return
-    this.#lexer.setNames(this.#structure.names())
+    this.#lexer.setContext(this.#structure.context())
     this.#tagBudget = this.#structure.budgetLeft()
   }
 
@@ -158,14 +158,14 @@ export class Scanner {
         index = plain
       }
     }
-    const names = structure.names()
+    const context = structure.context()
     // After partial tags (pending), reading stands at the next tag's start: the lexer decides
     // it, and with it the chain, as it does when the text is split right there. A `<` that is
     // not text is where the next tag starts too (a needle the plain-text pass stopped at).
     const next =
-      this.#pending.length !== 0 || (text.charCodeAt(index) === LESS_THAN && index + 1 < length && !isTextTagStart(text, index, names))
+      this.#pending.length !== 0 || (text.charCodeAt(index) === LESS_THAN && index + 1 < length && !isTextTagStart(text, index, context))
         ? index
-        : this.#nextTagStart(text, index, structure.barsMatter(), names)
+        : this.#nextTagStart(text, index, structure.barsMatter(), context)
     const budget = structure.budgetLeft()
     if (next - index >= budget) {
       // Eager stop: the region may not hold this much plain text.
@@ -184,7 +184,7 @@ export class Scanner {
       output.emitRange(text, index, index + 1)
       return index + 1
     }
-    this.#lexer.begin(code !== LESS_THAN, names)
+    this.#lexer.begin(code, context)
     this.#lexing = true
     this.#tagStart = index
     this.#tagBudget = budget
@@ -196,11 +196,11 @@ export class Scanner {
    * a `<`, or a bar where bars matter — passing every one that is text
    * whatever follows (`isTextTagStart`).
    */
-  #nextTagStart(text: string, index: number, withBars: boolean, names: MarkerlessNames): number {
+  #nextTagStart(text: string, index: number, withBars: boolean, context: TagContext): number {
     const length = text.length
     for (;;) {
       const next = this.#nextCandidate(text, index, withBars)
-      if (next >= length || !isTextTagStart(text, next, names)) return next
+      if (next >= length || !isTextTagStart(text, next, context)) return next
       index = next + 1
     }
   }
@@ -234,21 +234,21 @@ export class Scanner {
    * the start of a chain long enough to pass the pending cap.
    */
   #plainUntil(text: string, from: number): number {
-    const names = this.#structure.names()
+    const context = this.#structure.context()
     const opener = this.#openers.next(text, from)
     const needle = Math.min(this.#bars.first(text, from), opener === -1 ? text.length : opener)
     let plain: number
     if (needle < text.length) {
-      plain = this.#chains.start(text, from, needle, names)
+      plain = this.#chains.start(text, from, needle, context)
     } else {
       if (text !== this.#tailText || from < this.#tailFrom || this.#tailStartAt < from) {
         this.#tailText = text
         this.#tailFrom = from
-        this.#tailStartAt = this.#chains.start(text, from, text.length, names)
+        this.#tailStartAt = this.#chains.start(text, from, text.length, context)
       }
       plain = this.#tailStartAt
     }
-    return this.#chains.firstLong(text, from, plain, names, this.#maxPendingChars)
+    return this.#chains.firstLong(text, from, plain, context, this.#maxPendingChars)
   }
 
   // ── tags ──────────────────────────────────────────────────────────────
@@ -265,7 +265,7 @@ export class Scanner {
         if (index >= length) break
         // Eager stop inside a tag: the region is given up; the tag is read on where it now stands.
         structure.giveUp()
-        lexer.setNames(structure.names())
+        lexer.setContext(structure.context())
         this.#tagBudget = structure.budgetLeft()
         continue
       }

@@ -9,7 +9,7 @@
  * sentinel in output text" means exactly "nothing the lexer would read as
  * markup", with the same characters and limits.
  */
-import { CANONICAL_BAR, isBar, LESS_THAN, MARKER_WORD, TAG_START_CHARACTERS } from './grammar.ts'
+import { CANONICAL_BAR, isBar, MARKER_WORD, TAG_START_CHARACTERS } from './grammar.ts'
 import { indexOfBar, NO_NAMES } from './markup-starts.ts'
 import { STEP_CONTINUE, STEP_REJECT } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
@@ -60,7 +60,7 @@ function* sentinelsIn(text: string): Generator<Found> {
 
 /** Runs the lexer from `start`: a sentinel if it commits or completes a tag. */
 function readSentinel(lexer: TagLexer, text: string, start: number, whole: boolean): Found | undefined {
-  lexer.begin(text.charCodeAt(start) !== LESS_THAN, NO_NAMES)
+  lexer.begin(text.charCodeAt(start), NO_NAMES)
   let step: number = STEP_CONTINUE
   for (let index = start + 1; index < text.length; index++) {
     if (!whole && lexer.committed) return { start, end: index, marker: '', special: false }

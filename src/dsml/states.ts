@@ -16,6 +16,13 @@ export interface Region {
   inBlock: boolean
   /** The block opener's `name` attribute (`<tool_call name="X">{json}`), if it had one. */
   named: string | undefined
+  /**
+   * A candidate only a marked tag right after it can confirm: V4.1's block
+   * opener that lost its marker (`< calls>`). Any other text or tag releases it.
+   */
+  needsMarker: boolean
+  /** A drifted marker word was reported in this region (once per region). */
+  driftReported: boolean
 }
 
 /** What an invoke (or a wrapped tool, or a tool-name tag) has collected. */
@@ -40,10 +47,19 @@ export interface Invoke {
   overflowed: boolean
   /** Named by the markup around its arguments, not by an invoke opener: a block closer ends it too. */
   implied: boolean
+  /** A parameter of it was cut short by an invoke or block tag: it never closed, so neither did the invoke. */
+  cut: boolean
+  /** The compact form's one unnamed argument (`<‹‹DSML››m>…`), named at the end by the declared schema. */
+  unnamed: { value: unknown } | undefined
 }
 
 export interface Parameter {
+  /** Its `name` attribute, or (a field) its tag's name. */
   name: string | undefined
+  /** A field of a tool-name tag, named by its own tag (`<‹DSML›command>…`): a closer of that name ends it too. */
+  field: boolean
+  /** The compact form's unnamed argument (`<‹‹DSML››m>`). */
+  unnamed: boolean
   stringAttribute: string | undefined
   /** The opener carried no marker. */
   markerless: boolean
@@ -66,7 +82,7 @@ export type State =
   /** Inside a tag named after the tool (`<‹DSML›NAME>`), whose children are the arguments. */
   | { kind: 'tool-name-tag'; region: Region; invoke: Invoke }
   /** Inside a parameter value of an invoke or wrapped tool. */
-  | { kind: 'parameter'; region: Region; invoke: Invoke; wrapped: boolean; parameter: Parameter }
+  | { kind: 'parameter'; region: Region; invoke: Invoke; within: ArgumentsKind; parameter: Parameter }
   /** Inside a parameter that belongs to no invoke: a wrapped tool's outer parameter, or an orphan (V10). */
   | { kind: 'orphan-parameter'; region: Region; parameter: Parameter }
   /** Inside a block, in an element naming the tool of the arguments after it (`<‹DSML›ToolName>bash</‹DSML›ToolName>`). */
@@ -78,13 +94,17 @@ export type State =
 
 export type StateKind = State['kind']
 
+/** The states that collect a call's arguments; a parameter value goes back to one of them. */
+export type ArgumentsKind = 'invoke' | 'wrapped-tool' | 'tool-name-tag'
+
+
 /**
  * Every state is made here, with the same fields in the same order (the ones
  * a state does not use are undefined), so V8 gives all of them one hidden
  * class: reading `state.kind` stays a fast, single-shape load in every state.
  */
-function state(kind: StateKind, region?: Region, invoke?: Invoke, parameter?: Parameter, wrapped = false): State {
-  return { kind, region, invoke, parameter, wrapped } as State
+function state(kind: StateKind, region?: Region, invoke?: Invoke, parameter?: Parameter, within?: ArgumentsKind): State {
+  return { kind, region, invoke, parameter, within } as State
 }
 
 export const OUTSIDE: State = state('outside')
@@ -109,9 +129,14 @@ export function inToolNameTag(region: Region, invoke: Invoke): State {
   return state('tool-name-tag', region, invoke)
 }
 
-/** A parameter value of an invoke (or, `wrapped`, of a wrapped tool). */
-export function inParameter(region: Region, invoke: Invoke, wrapped: boolean, parameter: Parameter): State {
-  return state('parameter', region, invoke, parameter, wrapped)
+/** A parameter value of an invoke, a wrapped tool or a tool-name tag (`within`). */
+export function inParameter(region: Region, invoke: Invoke, within: ArgumentsKind, parameter: Parameter): State {
+  return state('parameter', region, invoke, parameter, within)
+}
+
+/** Back in the state a parameter value came from. */
+export function inArguments(within: ArgumentsKind, region: Region, invoke: Invoke): State {
+  return state(within, region, invoke)
 }
 
 export function inOrphanParameter(region: Region, parameter: Parameter): State {
@@ -131,8 +156,8 @@ export function inSpecialCall(region: Region, invoke: Invoke): State {
   return state('special-call', region, invoke)
 }
 
-export function newRegion(confirmed: boolean, inBlock: boolean, named?: string): Region {
-  return { confirmed, consumed: 0, inBlock, named }
+export function newRegion(confirmed: boolean, inBlock: boolean, named?: string, needsMarker = false): Region {
+  return { confirmed, consumed: 0, inBlock, named, needsMarker, driftReported: false }
 }
 
 export function newInvoke(name: string | undefined, markerless: boolean): Invoke {
@@ -149,14 +174,32 @@ export function newInvoke(name: string | undefined, markerless: boolean): Invoke
     invalidJson: [],
     overflowed: false,
     implied: false,
+    cut: false,
+    unnamed: undefined,
   }
 }
 
 export function newParameter(tag: Tag): Parameter {
+  const name = tag.nameAttribute
   return {
-    name: tag.nameAttribute,
+    name,
+    field: false,
+    unnamed: tag.compact && name === undefined,
     stringAttribute: tag.stringAttribute,
     markerless: tag.marker === 'none',
+    value: new TextBuilder(),
+    overflowed: false,
+  }
+}
+
+/** A field of a tool-name tag (`<‹DSML›command>…`): a parameter named by its own tag. */
+export function newField(tag: Tag): Parameter {
+  return {
+    name: tag.name,
+    field: true,
+    unnamed: false,
+    stringAttribute: tag.stringAttribute,
+    markerless: false,
     value: new TextBuilder(),
     overflowed: false,
   }

@@ -12,8 +12,8 @@
  * of the markup a state ends with is `Markup`'s part (`markup.ts`).
  */
 import type { CallAcceptance } from './acceptance.ts'
-import { isToolName, isToolNameElement } from './grammar.ts'
-import { ALL_NAMES, CLOSERS, type MarkerlessNames, NO_NAMES, OPENERS } from './markup-starts.ts'
+import { isMarkerLostOpener, isToolName, isToolNameElement, isWhitespace } from './grammar.ts'
+import { ALL_NAMES, CLOSERS, drifting, NO_NAMES, OPENERS, type TagContext } from './markup-starts.ts'
 import { Markup, selfClosingParameter } from './markup.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
@@ -27,7 +27,9 @@ import {
   inSpecialCalls,
   inToolNameTag,
   inWrappedTool,
+  type Invoke,
   loneBlock,
+  newField,
   newInvoke,
   newParameter,
   newRegion,
@@ -39,6 +41,7 @@ import type { Tag } from './tag.ts'
 import { continuesCandidate, describeRemoval, meaningOf, nameOf, type TagMeaning, toolNameOf } from './tag-meaning.ts'
 
 type InvokeState = Extract<State, { kind: 'invoke' | 'wrapped-tool' }>
+type ToolNameTagState = Extract<State, { kind: 'tool-name-tag' }>
 type ParameterState = Extract<State, { kind: 'parameter' | 'orphan-parameter' }>
 type BlockState = Extract<State, { kind: 'lone-block' | 'block' }>
 
@@ -79,8 +82,18 @@ export class Structure {
     return state.kind === 'outside' || state.kind === 'lone-block' || !state.region.confirmed
   }
 
+  /**
+   * What a tag starting here may be: the markerless names it may carry, and,
+   * inside markup a real marker opened, read by its shape (`TagContext.drift`).
+   */
+  context(): TagContext {
+    const state = this.state
+    const names = this.#names()
+    return state.kind !== 'outside' && state.region.confirmed ? drifting(names) : names
+  }
+
   /** The markerless names a tag starting here may carry. */
-  names(): MarkerlessNames {
+  #names(): TagContext {
     const state = this.state
     switch (state.kind) {
       case 'outside':
@@ -136,6 +149,12 @@ export class Structure {
         this.#markup.hold(state, text)
         return
       case 'lone-block':
+        if (state.region.needsMarker && !isBlank(text)) {
+          // A lost-marker opener followed by text: it was text too.
+          this.state = this.#markup.release()
+          this.#output.emitText(text)
+          return
+        }
         this.#markup.holdGap(state.region, text)
         return
       case 'block':
@@ -167,16 +186,31 @@ export class Structure {
     for (;;) {
       const state = this.state
       if (this.fencedAt(tag.text.charCodeAt(0))) return false
-      if (state.kind !== 'outside' && !state.region.confirmed && tag.marker !== 'none') {
-        // A markered tag either carries a markerless candidate on (confirming it as DSML) or ends it.
-        if (!continuesCandidate(state, tag, meaning)) {
+      if (state.kind !== 'outside' && !state.region.confirmed) {
+        // A markered tag either carries a markerless candidate on (confirming it as DSML) or ends it;
+        // a candidate that needs a marker right after it ends at any other tag.
+        const confirms = tag.marker !== 'none' && continuesCandidate(state, tag, meaning)
+        if ((tag.marker !== 'none' || state.region.needsMarker) && !confirms) {
           this.state = this.#markup.release()
           continue
         }
-        state.region.confirmed = true
+        if (confirms) {
+          state.region.confirmed = true
+          state.region.needsMarker = false
+        }
       }
+      if (tag.driftedWord) this.#reportDrift(state, tag)
       if (this.#transition(state, tag, meaning, text)) return true
     }
+  }
+
+  /** A drifted marker word read as the marker (once per region): informational, nothing removed. */
+  #reportDrift(state: State, tag: Tag): void {
+    if (state.kind !== 'outside') {
+      if (state.region.driftReported) return
+      state.region.driftReported = true
+    }
+    this.#output.diagnose('drifted-markup', '', `DSML marker word drifted to "${tag.word}"; read by its shape as the marker of the markup it stands in`)
   }
 
   /** Eager stop: a candidate with no DSML marker, or a lone block opener with only text after it. */
@@ -249,15 +283,7 @@ export class Structure {
       case 'wrapped-tool':
         return this.#invokeTag(state, tag, meaning, text)
       case 'tool-name-tag':
-        if (tag.marker !== 'none' && !tag.closing && (meaning === 'block' || meaning === 'invoke' || meaning === 'parameter' || meaning === 'special')) {
-          // DSML markup begins: this was no tool-name tag (its children are plain elements) but junk before it.
-          this.state = this.#markup.abandonInvoke(state.region, state.invoke, 'DSML tag removed: DSML markup began inside it')
-          return false
-        }
-        this.#markup.hold(state, text)
-        if (tag.closing) this.state = this.#markup.finishToolNameTag(state.region, state.invoke)
-        else if (!state.invoke.overflowed) state.invoke.body.push(text)
-        return true
+        return this.#toolNameTag(state, tag, meaning, text)
       case 'parameter':
       case 'orphan-parameter':
         return this.#parameterTag(state, tag, meaning, text)
@@ -293,6 +319,10 @@ export class Structure {
       else output.emitTag(tag, text)
     } else if (tag.selfClosing) {
       output.emitTag(tag, text)
+    } else if (meaning === 'block' && isMarkerLostOpener(tag.name)) {
+      // V4.1's opener with its marker lost (`< calls>`): markup only on its own line, right before a marked tag.
+      if (output.fences.atLineStart) this.state = this.#markup.begin(loneBlock(newRegion(false, true, undefined, true)), text)
+      else output.emitTag(tag, text)
     } else if (meaning === 'block' && rescues.markerlessTags) {
       this.state = this.#markup.begin(loneBlock(newRegion(false, true, nameOf(tag))), text)
     } else if (meaning === 'invoke' && rescues.markerlessTags) {
@@ -347,7 +377,7 @@ export class Structure {
         this.state = this.#markup.begin(inOrphanParameter(newRegion(true, false), newParameter(tag)), text)
         return
       case 'unknown':
-        if (tag.marker === 'dsml' && !tag.broken && isToolName(tag.name)) {
+        if (isToolNameTag(tag, meaning)) {
           this.state = this.#markup.begin(inToolNameTag(newRegion(true, false), newInvoke(tag.name, false)), text)
         } else {
           output.diagnose('dropped-markup', text, describeRemoval(tag, meaning))
@@ -420,7 +450,7 @@ export class Structure {
         selfClosingParameter(invoke, tag)
       } else {
         if (tag.marker === 'none' && !invoke.markerless) invoke.loose = true
-        this.state = inParameter(region, invoke, wrapped, newParameter(tag))
+        this.state = inParameter(region, invoke, state.kind, newParameter(tag))
       }
       return true
     }
@@ -431,7 +461,8 @@ export class Structure {
         selfClosingParameter(invoke, tag)
         return true
       }
-      this.state = markup.abandonInvoke(region, invoke, 'DSML invoke without its closer removed')
+      // The next invoke: this one ended without its closer. A call if every parameter closed.
+      this.state = closedBeforeCloser(invoke) ? markup.finishInvoke(region, invoke, wrapped) : markup.abandonInvoke(region, invoke, 'DSML invoke without its closer removed')
       return false
     }
     if (tag.closing && (meaning === 'invoke' || meaning === 'empty')) {
@@ -450,7 +481,8 @@ export class Structure {
       return false
     }
     if (meaning === 'block') {
-      if (tag.closing && (wrapped || invoke.implied)) this.state = markup.finishInvoke(region, invoke, wrapped)
+      // A block closer ends an invoke that lost its closer: a call if every parameter closed (as vLLM's parsers expect).
+      if (tag.closing && (wrapped || invoke.implied || closedBeforeCloser(invoke))) this.state = markup.finishInvoke(region, invoke, wrapped)
       else this.state = markup.abandonInvoke(region, invoke, 'DSML invoke without its closer removed')
       return false
     }
@@ -461,25 +493,29 @@ export class Structure {
 
   #parameterTag(state: ParameterState, tag: Tag, meaning: TagMeaning, text: string): boolean {
     const markup = this.#markup
+    const parameter = state.parameter
     if (tag.closerWithJunk || (!tag.closing && meaning === 'block')) {
       // Not the value's end: a closer with junk after its name is no closer, and no block begins inside an invoke.
       this.consumeText(text)
       return true
     }
+    // A field (`<‹DSML›command>…`) is closed by a closer of its own name too, and ended by the next field.
+    const ownName = parameter.field && tag.marker !== 'none' && meaning === 'unknown' && tag.name === parameter.name
     if (tag.closing) {
-      if (meaning === 'parameter' || (meaning === 'empty' && tag.marker !== 'none')) {
+      if (meaning === 'parameter' || (meaning === 'empty' && tag.marker !== 'none') || ownName) {
         markup.hold(state, text)
         this.state = markup.closeParameter(state, meaning === 'empty')
         return true
       }
       if (meaning === 'invoke' || meaning === 'block') {
-        this.state = markup.closeParameter(state, true)
+        this.state = markup.closeParameter(state, true, !parameter.field)
         return false
       }
       this.consumeText(text)
       return true
     }
-    if (tag.marker === 'none' || meaning === 'special' || meaning === 'unknown' || meaning === 'empty' || meaning === 'fragment') {
+    const nextField = parameter.field && isToolNameTag(tag, meaning)
+    if (!nextField && (tag.marker === 'none' || meaning === 'special' || meaning === 'unknown' || meaning === 'empty' || meaning === 'fragment')) {
       this.consumeText(text)
       return true
     }
@@ -489,7 +525,59 @@ export class Structure {
       this.state = inWrappedTool(state.region, newInvoke(outer.name, outer.markerless))
       return false
     }
-    this.state = markup.closeParameter(state, true)
+    // The next parameter (or field) ends this one; an invoke opener cuts it short.
+    this.state = markup.closeParameter(state, true, meaning === 'invoke')
     return false
   }
+
+  /**
+   * Inside a tag named after the tool (`<‹DSML›execute_command>`): its fields
+   * are DSML-marked elements (`<‹DSML›command>…`), parameters, or plain
+   * elements (`<timeout>600</timeout>`) in its text; an invoke closer or a
+   * closer of its own name ends it. A block, invoke or special token beginning
+   * inside it means it was junk before real markup.
+   */
+  #toolNameTag(state: ToolNameTagState, tag: Tag, meaning: TagMeaning, text: string): boolean {
+    const { region, invoke } = state
+    const markup = this.#markup
+    const marked = tag.marker !== 'none'
+    if (marked && !tag.closing && (meaning === 'block' || meaning === 'invoke' || meaning === 'special')) {
+      this.state = markup.abandonInvoke(region, invoke, 'DSML tag removed: DSML markup began inside it')
+      return false
+    }
+    if (marked && tag.closing && (meaning === 'invoke' || meaning === 'block' || (meaning === 'unknown' && tag.name === invoke.name))) {
+      if (meaning !== 'block') markup.hold(state, text)
+      this.state = markup.finishToolNameTag(region, invoke)
+      return meaning !== 'block'
+    }
+    markup.hold(state, text)
+    if (!marked) {
+      if (!invoke.overflowed) invoke.body.push(text)
+    } else if (!tag.closing && meaning === 'parameter') {
+      if (tag.selfClosing) selfClosingParameter(invoke, tag)
+      else this.state = inParameter(region, invoke, 'tool-name-tag', newParameter(tag))
+    } else if (!tag.closing && !tag.selfClosing && isToolNameTag(tag, meaning)) {
+      this.state = inParameter(region, invoke, 'tool-name-tag', newField(tag))
+    } else if (tag.closing && (meaning === 'parameter' || meaning === 'empty')) {
+      markup.closeBodyElement(invoke)
+    }
+    // Anything else marked (fragments, stray closers) is junk, removed with it.
+    return true
+  }
+}
+
+/** Text of spaces and line breaks only. */
+function isBlank(text: string): boolean {
+  for (let index = 0; index < text.length; index++) if (!isWhitespace(text.charCodeAt(index))) return false
+  return true
+}
+
+/** A DSML tag named after a tool (`<‹DSML›execute_command>`): an opener under the word itself whose name means nothing else. */
+function isToolNameTag(tag: Tag, meaning: TagMeaning): boolean {
+  return meaning === 'unknown' && tag.marker === 'dsml' && !tag.closing && !tag.broken && isToolName(tag.name)
+}
+
+/** An invoke that ended without its closer, every parameter closed: it is as complete as one with its closer. */
+function closedBeforeCloser(invoke: Invoke): boolean {
+  return !invoke.cut
 }

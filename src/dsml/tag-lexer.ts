@@ -9,22 +9,34 @@
  * when asked. So a tag that is rejected
  * after a character or two costs no allocation.
  *
- * Shapes read (bars are the grammar's `BARS`):
- * - `<` spaces? `/`? spaces? bars(1–2) spaces? `DSML` spaces? bars(0–2) spaces? name attributes `/`? `>`
- *   (the bars of a doubled run may have spaces between them: `< | | DSML | | calls>`)
- * - `<` `/`? spaces? bars(1–4) name …     an inner tag with bars but no word
- * - `<` `/`? spaces? bars spaces? special-token spaces? bars spaces? `>`   `<‹end▁of▁sentence›>`, `< | tool▁sep | >`
+ * Shapes read (bars are the grammar's `BARS`; "slash" is `/`, up to two with
+ * spaces between them: `</ / | DSML | parameter>`):
+ * - `<` spaces? slash? spaces? bars(1–2) spaces? `DSML` spaces? bars(0–2) spaces? `/`? name attributes `/`? `>`
+ *   (the bars of a doubled run may have spaces between them: `< | | DSML | | calls>`;
+ *   a `/` after the marker makes a closer too: `<‹DSML›/invoke>`; `=` right after the name
+ *   is its name attribute: `<‹DSML›r=bash>`, `<‹DSML›parameter=command>`)
+ * - `<` slash? spaces? bars(1–4) name …     an inner tag with bars but no word
+ * - `<` slash? spaces? bars spaces? special-token spaces? bars spaces? `>`   `<‹end▁of▁sentence›>`, `< | tool▁sep | >`
  * - `<` `/`? name …                      markerless, only for names the context allows
- * - bars(1–2) `DSML` bars(1–2) name? …   a fragment that lost its `<`
+ *   (`<` spaces name for the spaced ones: `< calls>`)
+ * - bars(1–2) `DSML` bars(1–2) name? …   a fragment that lost its `<`; in bars that never
+ *   stand next to the word in prose (`isMarkupOnlyBar`), or in drift, with spaces anywhere
+ *   in its marker and its second bar lost: `‹DSML ›invoke`, `‹DSMLtool_use>`, `‹DSML›/invoke>`
+ * - in drift (inside markup a real marker opened, `TagContext.drift`), a marker
+ *   whose word drifted: `<` slash? spaces? bars(1–2) spaces? WORD spaces? bars(1–2)
+ *   KNOWN-NAME …, WORD any 1–`MAX_DRIFTED_WORD_LENGTH` letters (`</|EPSE|parameter>`),
+ *   or the word `DSML` with no bars (`<DSMLinvoke …>`)
  *
  * A markered tag may lose its `>`: it then ends at a line break or at the next `<`.
  *
  * **Commitment.** A tag is *committed* once nothing can make it text any more:
- * at the word `DSML`, at a fragment's closing bar, or when a wordless tag's
- * known name ends. A committed tag that grows past the tag limit is completed
- * as `broken`, never released. An uncommitted tag can only grow that long if
- * it is markerless, and a markerless tag holds no `<` and no bar, so nothing
- * inside it could start another tag: releasing it as text is safe.
+ * at the word `DSML` (a fragment: at its closing bar, or at the word in
+ * markup-only bars or in drift), when a wordless tag's known name ends, or
+ * when a drifted marker's known name ends. A committed tag that grows past the
+ * tag limit is completed as `broken`, never released. An uncommitted tag can
+ * only grow that long if it is markerless, and a markerless tag holds no `<`
+ * and no bar, so nothing inside it could start another tag: releasing it as
+ * text is safe.
  */
 import type { WordSet } from './word-set.ts'
 import { AttributeReader } from './attribute-reader.ts'
@@ -37,8 +49,8 @@ import {
   STEP_REJECT,
   type StepResult,
 } from './tag.ts'
-import { canEndMarkerlessOpenerName, GREATER_THAN, isAsciiLetter, isBar, isLineBreak, isMarkerSpace, isNameStart, isSpecialTokenSeparator, isTagNameCharacter, KNOWN_NAME_SET, LATIN_CAPITAL_D, LESS_THAN, MARKER_WORD, MARKERLESS_CLOSER_SET, MARKERLESS_OPENER_SET, MAX_MARKER_BARS, MAX_MARKER_SPACES, MAX_TAG_NAME_LENGTH, MAX_WORDLESS_BARS, nameKind, SLASH, SPACE, SPECIAL_TOKEN_SET, specialTokenOf } from './grammar.ts'
-import { canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, type MarkerlessNames, NO_NAMES } from './markup-starts.ts'
+import { canEndMarkerlessOpenerName, COMPACT_NAME_SET, NAME_ATTRIBUTE, compactKind, EQUALS, GREATER_THAN, isAsciiLetter, isBar, isLineBreak, isMarkerSpace, isMarkupOnlyBar, isNameStart, isSpecialTokenSeparator, isTagNameCharacter, KNOWN_NAME_SET, LATIN_CAPITAL_D, LESS_THAN, MARKER_WORD, MARKERLESS_CLOSER_SET, MARKERLESS_OPENER_SET, MAX_CLOSER_SLASHES, MAX_DRIFTED_WORD_LENGTH, MAX_MARKER_BARS, MAX_MARKER_SPACES, MAX_TAG_NAME_LENGTH, MAX_WORDLESS_BARS, nameKind, SLASH, SPACE, SPACED_OPENER_MASK, SPECIAL_TOKEN_SET, specialTokenOf } from './grammar.ts'
+import { canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, NO_NAMES, type TagContext } from './markup-starts.ts'
 
 // The lexer's states. Numbers, not strings, so that `step` compiles to a jump
 // table; each is named, and `LexerState` lists them all.
@@ -56,6 +68,8 @@ const WORDLESS_NAME = 10
 const SPECIAL_BARS = 11
 const ATTRIBUTE_LIST = 12
 const SPACE_AFTER_TOKEN = 13
+const DRIFTED_WORD = 14
+const SLASH_AFTER_MARKER = 15
 
 type LexerState =
   | typeof AFTER_LESS_THAN
@@ -72,6 +86,8 @@ type LexerState =
   | typeof SPECIAL_BARS
   | typeof ATTRIBUTE_LIST
   | typeof SPACE_AFTER_TOKEN
+  | typeof DRIFTED_WORD
+  | typeof SLASH_AFTER_MARKER
 
 /**
  * One tag at a time: `begin`, then `step` each character until it returns
@@ -80,22 +96,36 @@ type LexerState =
  */
 export class TagLexer {
   #maxTagChars: number
-  #names: MarkerlessNames = NO_NAMES
+  #context: TagContext = NO_NAMES
   #state: LexerState = AFTER_LESS_THAN
   /** Characters read so far, the first included. */
   #length = 0
   #closing = false
+  /** Slashes read before the marker (`</ /`). */
+  #slashes = 0
   #fragment = false
+  /** A fragment's first bar. */
+  #firstBar = 0
+  /** A fragment whose marker may have spaces and lose its second bar (markup-only bars, or drift). */
+  #looseFragment = false
   #marker: MarkerKind = 'none'
   #committed = false
   #bars = 0
   #spaces = 0
   #wordIndex = 0
+  #wordStart = 0
+  #wordEnd = 0
+  /** A drifted marker word (drift): its letters so far; the tag commits only at a known name. */
+  #driftedWord = false
+  #driftedLength = 0
+  /** The wordless name read so far is letters only (it may turn out a drifted marker word). */
+  #lettersOnly = true
   #nameStart = 0
   #nameLength = 0
   /** The markerless names (of this tag's direction) the name still matches. */
   #nameMask = 0
   #knownMask = 0
+  #compactMask = 0
   #specialMask = 0
   #special = false
   /** The opening bars had a space between them (`< | |`): the run is complete. */
@@ -120,6 +150,10 @@ export class TagLexer {
     attributes: [-1, -1, -1, -1, -1, -1],
     markerStart: 0,
     markerEnd: 0,
+    wordStart: 0,
+    wordEnd: 0,
+    driftedWord: false,
+    compact: false,
     selfClosing: false,
     terminated: false,
     broken: false,
@@ -131,11 +165,20 @@ export class TagLexer {
     this.#maxTagChars = maxTagChars
   }
 
-  /** Starts a tag at `<` (`fragment` false) or at a bar (`fragment` true). */
-  begin(fragment: boolean, names: MarkerlessNames): void {
-    this.#names = names
+  /** Starts a tag at `first`: a `<`, or a bar (a fragment that lost its `<`). */
+  begin(first: number, context: TagContext): void {
+    const fragment = first !== LESS_THAN
+    this.#context = context
     this.#fragment = fragment
+    this.#firstBar = first
+    this.#looseFragment = fragment && (isMarkupOnlyBar(first) || context.drift)
     this.#closing = false
+    this.#slashes = 0
+    this.#driftedWord = false
+    this.#driftedLength = 0
+    this.#lettersOnly = true
+    this.#wordStart = 0
+    this.#wordEnd = 0
     this.#marker = 'none'
     this.#committed = false
     this.#spaces = 0
@@ -186,9 +229,9 @@ export class TagLexer {
     return this.#result
   }
 
-  /** Changes which markerless names are allowed (when the surrounding candidate is released). */
-  setNames(names: MarkerlessNames): void {
-    this.#names = names
+  /** Changes the context the tag goes on in (when the region around it was resolved). */
+  setContext(context: TagContext): void {
+    this.#context = context
   }
 
   /**
@@ -239,11 +282,11 @@ export class TagLexer {
   #rejectsStart(code: number): boolean {
     switch (this.#state) {
       case AFTER_LESS_THAN:
-        return !canFollowLessThan(code, this.#names)
+        return !canFollowLessThan(code, this.#context)
       case AFTER_SLASH:
-        return !canFollowClosingSlash(code, this.#names)
+        return !canFollowClosingSlash(code, this.#context)
       case OPENING_BARS:
-        return this.#fragment && this.#length === 1 && !canFollowFragmentBar(code)
+        return this.#fragment && this.#length === 1 && !canFollowFragmentBar(this.#firstBar, code, this.#context)
       default:
         return false
     }
@@ -259,7 +302,7 @@ export class TagLexer {
       case AFTER_LESS_THAN:
         return this.#afterLessThan(code)
       case AFTER_SLASH:
-        if (!canFollowClosingSlash(code, this.#names)) return STEP_REJECT
+        if (!canFollowClosingSlash(code, this.#context)) return STEP_REJECT
         return this.#afterOpening(code)
       case SPACE_BEFORE_BARS:
         return this.#spaceBeforeBars(code)
@@ -285,6 +328,10 @@ export class TagLexer {
         return this.#specialBars(code)
       case ATTRIBUTE_LIST:
         return this.#attributeStep(code)
+      case DRIFTED_WORD:
+        return this.#driftedWordStep(code)
+      case SLASH_AFTER_MARKER:
+        return this.#slashAfterMarker(code)
     }
   }
 
@@ -298,7 +345,8 @@ export class TagLexer {
   finish(): typeof STEP_REJECT | typeof STEP_COMPLETE_BEFORE {
     if (this.#marker === 'none') return STEP_REJECT
     if (!this.#committed) {
-      if (this.#marker === 'bars' && this.#state === WORDLESS_NAME && KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)) {
+      const knownName = KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)
+      if ((this.#marker === 'bars' && this.#state === WORDLESS_NAME && knownName) || (this.#driftedWord && this.#state === NAME && knownName)) {
         this.#complete(false)
         return STEP_COMPLETE_BEFORE
       }
@@ -325,88 +373,39 @@ export class TagLexer {
   // ── the marker ────────────────────────────────────────────────────────
 
   #afterLessThan(code: number): StepResult {
-    if (!canFollowLessThan(code, this.#names)) return STEP_REJECT
+    if (!canFollowLessThan(code, this.#context)) return STEP_REJECT
     if (code === SLASH) {
       this.#closing = true
+      this.#slashes = 1
       this.#state = AFTER_SLASH
       return this.#accept()
     }
     return this.#afterOpening(code)
   }
 
-  /** After `<` or `</` and spaces: more spaces, the first bar, or (after `<`) the `/` of a closer written `< /`. */
+  /**
+   * After `<` or `</` and spaces: more spaces, the first bar, a `/` (a closer
+   * written `< /`, or with its slash doubled: `</ /`), or a spaced markerless
+   * opener's name (`< calls>`).
+   */
   #spaceBeforeBars(code: number): StepResult {
     if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
       this.#spaces++
       return this.#accept()
     }
-    if (isBar(code)) return this.#firstBar()
-    if (code === SLASH && !this.#closing) {
+    if (isBar(code)) return this.#startBars()
+    if (code === SLASH && this.#slashes < MAX_CLOSER_SLASHES) {
       this.#closing = true
+      this.#slashes++
       this.#spaces = 0
       return this.#accept()
     }
+    if (!this.#closing && this.#context.openers && (MARKERLESS_OPENER_SET.step(SPACED_OPENER_MASK, 0, code) !== 0)) {
+      this.#startName(code)
+      this.#nameMask &= SPACED_OPENER_MASK
+      return STEP_CONTINUE
+    }
     return STEP_REJECT
-  }
-
-  /** After the opening bars and spaces: more spaces, another bar (`| |`), or the word. */
-  #spaceBeforeWord(code: number): StepResult {
-    if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
-      this.#spaces++
-      return this.#accept()
-    }
-    if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
-      this.#bars++
-      this.#spacedBars = true
-      this.#markerEnd = this.#length + 1
-      this.#state = OPENING_BARS
-      return this.#accept()
-    }
-    if (code !== LATIN_CAPITAL_D) {
-      // A special token in the spaced spelling (`< | tool▁sep | >`).
-      this.#specialMask = SPECIAL_TOKEN_SET.step(SPECIAL_TOKEN_SET.all, 0, code)
-      if (this.#specialMask === 0) return STEP_REJECT
-      this.#knownMask = 0
-      this.#marker = 'bars'
-      this.#nameStart = this.#length
-      this.#nameLength = 1
-      this.#state = WORDLESS_NAME
-      return this.#accept()
-    }
-    this.#wordIndex = 1
-    this.#state = WORD
-    return this.#accept()
-  }
-
-  #afterWord(code: number): StepResult {
-    if (isBar(code)) {
-      this.#bars = 1
-      this.#state = CLOSING_BARS
-      this.#markerEnd = this.#length + 1
-      if (this.#fragment) {
-        this.#committed = true
-        this.#fragmentEnd = this.#length + 1
-      }
-      return this.#accept()
-    }
-    if (this.#fragment) return STEP_REJECT
-    if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
-      this.#spaces++
-      return this.#accept()
-    }
-    return this.#spaceBeforeName(code)
-  }
-
-  #closingBars(code: number): StepResult {
-    if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
-      this.#bars++
-      this.#markerEnd = this.#length + 1
-      if (this.#fragment) this.#fragmentEnd = this.#length + 1
-      return this.#accept()
-    }
-    this.#spaces = 0
-    this.#state = SPACE_BEFORE_NAME
-    return this.#spaceBeforeName(code)
   }
 
   /** A special token's closing bars, spaces after them, then `>`. */
@@ -436,7 +435,14 @@ export class TagLexer {
     result.specialToken = this.#special ? specialTokenOf(this.#specialMask, this.#nameLength) : 'other'
     result.nameStart = this.#nameStart
     result.nameEnd = this.#nameStart + this.#nameLength
-    result.kind = nameKind(this.#knownMask, this.#nameLength, this.#closing)
+    const kind = nameKind(this.#knownMask, this.#nameLength, this.#closing)
+    // The compact names mean something only after the word itself (`<‹‹DSML››r=bash>`, `<‹‹DSML››m>`).
+    const compact = kind === 'unknown' && this.#marker === 'dsml' && !this.#driftedWord && !this.#fragment ? compactKind(this.#compactMask, this.#nameLength) : undefined
+    result.kind = compact ?? kind
+    result.compact = compact !== undefined
+    result.driftedWord = this.#driftedWord
+    result.wordStart = this.#wordStart
+    result.wordEnd = this.#wordEnd
     const attributes = this.#attributes.attributes
     for (let index = 0; index < 6; index++) result.attributes[index] = attributes[index]!
     result.markerStart = this.#markerStart
@@ -456,22 +462,27 @@ export class TagLexer {
 
   /** Are markerless names of this tag's direction allowed where it stands? */
   #markerlessAllowed(): boolean {
-    return this.#closing ? this.#names.closers : this.#names.openers
+    return this.#closing ? this.#context.closers : this.#context.openers
   }
 
-  /** After `<` or `</`: spaces before bars, the first bar, or a markerless name. */
+  /** After `<` or `</`: spaces before bars, the first bar, a markerless name, or (drift) the word with its bars lost. */
   #afterOpening(code: number): StepResult {
     if (isMarkerSpace(code)) {
       this.#spaces = 1
       this.#state = SPACE_BEFORE_BARS
       return this.#accept()
     }
-    if (isBar(code)) return this.#firstBar()
+    if (isBar(code)) return this.#startBars()
+    if (code === LATIN_CAPITAL_D && this.#context.drift) {
+      this.#bars = 0
+      this.#markerStart = this.#length
+      return this.#startWord()
+    }
     if (!this.#markerlessAllowed() || !isAsciiLetter(code)) return STEP_REJECT
     return this.#startName(code)
   }
 
-  #firstBar(): StepResult {
+  #startBars(): StepResult {
     this.#bars = 1
     this.#markerStart = this.#length
     this.#markerEnd = this.#length + 1
@@ -480,7 +491,6 @@ export class TagLexer {
   }
 
   #openingBars(code: number): StepResult {
-    if (this.#fragment && !canFollowFragmentBar(code)) return STEP_REJECT
     if (isBar(code)) {
       // After a spaced pair (`< | |`) a third bar rejects here, where it may start a tag of its own.
       if (this.#spacedBars || this.#bars >= (this.#fragment ? MAX_MARKER_BARS : MAX_WORDLESS_BARS)) return STEP_REJECT
@@ -488,41 +498,146 @@ export class TagLexer {
       this.#markerEnd = this.#length + 1
       return this.#accept()
     }
-    if (code === LATIN_CAPITAL_D && this.#bars <= MAX_MARKER_BARS) {
-      this.#wordIndex = 1
-      this.#state = WORD
-      return this.#accept()
-    }
-    if (this.#fragment) return STEP_REJECT
-    if (isMarkerSpace(code) && this.#bars <= MAX_MARKER_BARS) {
+    if (code === LATIN_CAPITAL_D && this.#bars <= MAX_MARKER_BARS) return this.#startWord()
+    if (isMarkerSpace(code) && this.#bars <= MAX_MARKER_BARS && (!this.#fragment || this.#looseFragment)) {
       this.#spaces = 1
       this.#state = SPACE_BEFORE_WORD
       return this.#accept()
     }
-    if (!isAsciiLetter(code)) return STEP_REJECT
-    // Bars without the word: an inner tag name or a special token.
+    if (this.#fragment || !isAsciiLetter(code)) return STEP_REJECT
+    // Bars without the word: an inner tag name or a special token (or, in drift, a drifted word).
     this.#knownMask = KNOWN_NAME_SET.step(KNOWN_NAME_SET.all, 0, code)
     this.#specialMask = SPECIAL_TOKEN_SET.step(SPECIAL_TOKEN_SET.all, 0, code)
-    if (this.#knownMask === 0 && this.#specialMask === 0) return STEP_REJECT
+    if (this.#knownMask === 0 && this.#specialMask === 0) return this.#startDriftedWord(code)
     this.#marker = 'bars'
     this.#nameStart = this.#length
     this.#nameLength = 1
+    this.#lettersOnly = true
     this.#state = WORDLESS_NAME
     return this.#accept()
   }
 
+  /** After the opening bars and spaces: more spaces, another bar (`| |`), or the word. */
+  #spaceBeforeWord(code: number): StepResult {
+    if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
+      this.#spaces++
+      return this.#accept()
+    }
+    if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
+      this.#bars++
+      this.#spacedBars = true
+      this.#markerEnd = this.#length + 1
+      this.#state = OPENING_BARS
+      return this.#accept()
+    }
+    if (code === LATIN_CAPITAL_D) return this.#startWord()
+    if (this.#fragment) return STEP_REJECT
+    // A special token in the spaced spelling (`< | tool▁sep | >`), or (drift) a drifted word.
+    this.#specialMask = SPECIAL_TOKEN_SET.step(SPECIAL_TOKEN_SET.all, 0, code)
+    if (this.#specialMask === 0) return this.#startDriftedWord(code)
+    this.#knownMask = 0
+    this.#marker = 'bars'
+    this.#nameStart = this.#length
+    this.#nameLength = 1
+    this.#lettersOnly = isAsciiLetter(code)
+    this.#state = WORDLESS_NAME
+    return this.#accept()
+  }
+
+  #startWord(): StepResult {
+    this.#wordIndex = 1
+    this.#wordStart = this.#length
+    this.#state = WORD
+    return this.#accept()
+  }
+
   #word(code: number): StepResult {
-    if (code !== MARKER_WORD.charCodeAt(this.#wordIndex)) return STEP_REJECT
+    if (code !== MARKER_WORD.charCodeAt(this.#wordIndex)) {
+      // In drift, another word between bars is the marker's word drifted (`|DSMP|`, `|D|`).
+      if (this.#bars === 0 || this.#fragment || !this.#context.drift) return STEP_REJECT
+      this.#driftedLength = this.#wordIndex
+      this.#spaces = 0
+      this.#state = DRIFTED_WORD
+      return this.#driftedWordStep(code)
+    }
     this.#wordIndex++
     if (this.#wordIndex === MARKER_WORD.length) {
       this.#marker = 'dsml'
-      if (!this.#fragment) this.#committed = true
+      this.#wordEnd = this.#length + 1
+      if (!this.#fragment || this.#looseFragment) this.#committed = true
+      if (this.#looseFragment) this.#fragmentEnd = this.#length + 1
       this.#markerEnd = this.#length + 1
       this.#spaces = 0
       this.#bars = 0
       this.#state = AFTER_WORD
     }
     return this.#accept()
+  }
+
+  /** A drifted word's first letter, right after the opening bars (and spaces): only in drift, and only between one or two bars. */
+  #startDriftedWord(code: number): StepResult {
+    if (!this.#context.drift || this.#fragment || !isAsciiLetter(code) || this.#bars > MAX_MARKER_BARS) return STEP_REJECT
+    this.#wordStart = this.#length
+    this.#driftedLength = 1
+    this.#spaces = 0
+    this.#state = DRIFTED_WORD
+    return this.#accept()
+  }
+
+  /**
+   * A drifted marker word: more letters (up to `MAX_DRIFTED_WORD_LENGTH`),
+   * spaces, then its closing bar. It stays uncommitted until a known tag name
+   * follows (`#nameEnded`).
+   */
+  #driftedWordStep(code: number): StepResult {
+    if (isAsciiLetter(code) && this.#spaces === 0) {
+      if (this.#driftedLength >= MAX_DRIFTED_WORD_LENGTH) return STEP_REJECT
+      this.#driftedLength++
+      return this.#accept()
+    }
+    if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
+      this.#spaces++
+      return this.#accept()
+    }
+    if (!isBar(code)) return STEP_REJECT
+    this.#marker = 'dsml'
+    this.#driftedWord = true
+    this.#wordEnd = this.#wordStart + this.#driftedLength
+    this.#bars = 1
+    this.#markerEnd = this.#length + 1
+    this.#state = CLOSING_BARS
+    return this.#accept()
+  }
+
+  #afterWord(code: number): StepResult {
+    if (isBar(code)) {
+      this.#bars = 1
+      this.#state = CLOSING_BARS
+      this.#markerEnd = this.#length + 1
+      if (this.#fragment) {
+        this.#committed = true
+        this.#fragmentEnd = this.#length + 1
+      }
+      return this.#accept()
+    }
+    if (this.#fragment && !this.#looseFragment) return STEP_REJECT
+    if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
+      this.#spaces++
+      return this.#accept()
+    }
+    return this.#spaceBeforeName(code)
+  }
+
+  #closingBars(code: number): StepResult {
+    if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
+      this.#bars++
+      this.#markerEnd = this.#length + 1
+      if (this.#fragment) this.#fragmentEnd = this.#length + 1
+      return this.#accept()
+    }
+    this.#spaces = 0
+    this.#state = SPACE_BEFORE_NAME
+    return this.#spaceBeforeName(code)
   }
 
   /** After the marker (and its closing bars), spaces and then: a name, `>`, `/`, or the end of a bare marker. */
@@ -533,13 +648,21 @@ export class TagLexer {
       return this.#accept()
     }
     if (isNameStart(code)) return this.#startName(code)
-    if (isBar(code) && this.#bars > 0 && this.#bars < MAX_MARKER_BARS && !this.#fragment) {
+    if (isBar(code) && this.#bars > 0 && this.#bars < MAX_MARKER_BARS && (!this.#fragment || this.#looseFragment)) {
       // A closing bar after a space (`DSML | | calls`): the marker goes on.
       this.#bars++
       this.#markerEnd = this.#length + 1
+      if (this.#fragment) this.#fragmentEnd = this.#length + 1
       this.#state = CLOSING_BARS
       return this.#accept()
     }
+    if (code === SLASH && !this.#closing) {
+      // `<‹DSML›/invoke>`: the closer's slash drifted past the marker (or a self-closing bare marker).
+      this.#state = SLASH_AFTER_MARKER
+      return this.#accept()
+    }
+    // A drifted marker word is markup only before a known name.
+    if (this.#driftedWord) return STEP_REJECT
     if (this.#fragment) {
       if (code === GREATER_THAN && this.#length === this.#fragmentEnd) {
         this.#terminated = true
@@ -555,10 +678,25 @@ export class TagLexer {
     return this.#complete(false)
   }
 
+  /** After `<‹DSML›/`: a name makes the tag a closer; anything else is the attribute list its `/` began (a fragment ends before the `/`). */
+  #slashAfterMarker(code: number): StepResult {
+    if (isNameStart(code)) {
+      this.#closing = true
+      return this.#startName(code)
+    }
+    if (this.#driftedWord) return STEP_REJECT
+    if (this.#fragment) return this.#complete(false, this.#fragmentEnd)
+    this.#state = ATTRIBUTE_LIST
+    this.#attributes.begin(false, this.#closing)
+    this.#attributes.step(SLASH, this.#length - 1)
+    return this.#attributeStep(code)
+  }
+
   #startName(code: number): StepResult {
     this.#nameStart = this.#length
     this.#nameLength = 1
     this.#knownMask = KNOWN_NAME_SET.step(KNOWN_NAME_SET.all, 0, code)
+    this.#compactMask = COMPACT_NAME_SET.step(COMPACT_NAME_SET.all, 0, code)
     if (this.#marker === 'none') {
       const set = this.#markerlessSet()
       this.#nameMask = set.step(set.all, 0, code)
@@ -571,12 +709,13 @@ export class TagLexer {
   #name(code: number): StepResult {
     const markerless = this.#marker === 'none'
     if (isTagNameCharacter(code)) {
-      if (this.#nameLength >= MAX_TAG_NAME_LENGTH) return markerless ? STEP_REJECT : this.#complete(false)
+      if (this.#nameLength >= MAX_TAG_NAME_LENGTH) return this.#committed ? this.#complete(false) : STEP_REJECT
       if (markerless) {
         this.#nameMask = this.#markerlessAllowed() ? this.#markerlessSet().step(this.#nameMask, this.#nameLength, code) : 0
         if (this.#nameMask === 0) return STEP_REJECT
       }
       this.#knownMask = KNOWN_NAME_SET.step(this.#knownMask, this.#nameLength, code)
+      this.#compactMask = COMPACT_NAME_SET.step(this.#compactMask, this.#nameLength, code)
       this.#nameLength++
       return this.#accept()
     }
@@ -588,7 +727,8 @@ export class TagLexer {
 
   /**
    * Bars without the word: a known tag name (`<‹‹›invoke name="x">`), or a
-   * special token whose words are separated by `▁`, `_` or spaces.
+   * special token whose words are separated by `▁`, `_` or spaces; in drift,
+   * letters that are neither are a drifted marker word (`<|EPSE|invoke`).
    */
   #wordlessName(code: number): StepResult {
     const separator = isSpecialTokenSeparator(code)
@@ -600,13 +740,14 @@ export class TagLexer {
       if ((special !== 0 || known !== 0) && this.#nameLength < MAX_TAG_NAME_LENGTH) {
         this.#specialMask = special
         this.#knownMask = known
+        if (!isAsciiLetter(code)) this.#lettersOnly = false
         this.#nameLength++
         return this.#accept()
       }
-      if (code !== SPACE) return STEP_REJECT
+      if (code !== SPACE) return this.#wordlessAsDrifted(code)
     }
     if (isBar(code)) {
-      if (!SPECIAL_TOKEN_SET.ends(this.#specialMask, this.#nameLength)) return STEP_REJECT
+      if (!SPECIAL_TOKEN_SET.ends(this.#specialMask, this.#nameLength)) return this.#wordlessAsDrifted(code)
       this.#bars = 1
       this.#spaces = 0
       this.#commitSpecial()
@@ -617,8 +758,19 @@ export class TagLexer {
       this.#state = SPACE_AFTER_TOKEN
       return this.#accept()
     }
-    if (!KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)) return STEP_REJECT
+    if (!KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)) return this.#wordlessAsDrifted(code)
     return this.#nameEnded(code)
+  }
+
+  /** A wordless name that is no known name nor special token: in drift, letters between bars are a drifted marker word. */
+  #wordlessAsDrifted(code: number): StepResult {
+    if (!this.#context.drift || !this.#lettersOnly || this.#bars > MAX_MARKER_BARS || this.#nameLength > MAX_DRIFTED_WORD_LENGTH) return STEP_REJECT
+    this.#marker = 'none'
+    this.#wordStart = this.#nameStart
+    this.#driftedLength = this.#nameLength
+    this.#spaces = 0
+    this.#state = DRIFTED_WORD
+    return this.#driftedWordStep(code)
   }
 
   /** Spaces after a whole special token (`< | tool▁sep | >`): more of them, or its closing bars. */
@@ -649,6 +801,12 @@ export class TagLexer {
   #nameEnded(code: number): StepResult {
     // Past a known name, a wordless tag can no longer be text (its attributes never reject it).
     if (this.#marker === 'bars') this.#committed = true
+    if (this.#driftedWord) {
+      // A drifted marker word is markup only before a known name.
+      if (!KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)) return STEP_REJECT
+      this.#committed = true
+    }
+    if (code === EQUALS && this.#marker !== 'none') return this.#startNameValue()
     if (code === GREATER_THAN || code === SLASH || code === LESS_THAN || isMarkerSpace(code) || isLineBreak(code)) return this.#startAttributes(code)
     if (this.#marker === 'none') return STEP_REJECT
     return this.#complete(false)
@@ -660,6 +818,14 @@ export class TagLexer {
     this.#state = ATTRIBUTE_LIST
     this.#attributes.begin(this.#marker === 'none', this.#closing)
     return this.#attributeStep(code)
+  }
+
+  /** `=` right after a markered tag's name: the value after it is the tag's name attribute (`<‹DSML›r=bash>`, `<‹DSML›parameter=command>`). */
+  #startNameValue(): StepResult {
+    this.#state = ATTRIBUTE_LIST
+    this.#attributes.begin(false, this.#closing)
+    this.#attributes.assumeName(NAME_ATTRIBUTE)
+    return this.#attributeStep(EQUALS)
   }
 
   #attributeStep(code: number): StepResult {

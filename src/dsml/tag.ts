@@ -38,6 +38,13 @@ export interface LexedTag {
   /** The marker's bars and word, `[markerStart, markerEnd)` (empty for markerless tags). */
   markerStart: number
   markerEnd: number
+  /** The marker's word, `[wordStart, wordEnd)`: `DSML`, or a drifted word (empty for markers without one). */
+  wordStart: number
+  wordEnd: number
+  /** Its marker's word drifted (`<|EPSE|parameter>`, read only inside an open block, before a known name). */
+  driftedWord: boolean
+  /** Its name is a compact one (`r`, `m`: `<‹‹DSML››r=bash>`), whose meaning `kind` gives. */
+  compact: boolean
   selfClosing: boolean
   /** Saw its `>`. */
   terminated: boolean
@@ -120,6 +127,21 @@ export class Tag {
 
   get selfClosing(): boolean {
     return this.#lexed.selfClosing
+  }
+
+  /** Its marker's word drifted from `DSML` (`<|EPSE|parameter>`). */
+  get driftedWord(): boolean {
+    return this.#lexed.driftedWord
+  }
+
+  /** The marker's word as written: `DSML`, or the drifted word. */
+  get word(): string {
+    return this.#text.slice(this.#lexed.wordStart, this.#lexed.wordEnd)
+  }
+
+  /** Its name is a compact one (`<‹‹DSML››r=bash>`, `<‹‹DSML››m>`; see `COMPACT_NAMES`). */
+  get compact(): boolean {
+    return this.#lexed.compact
   }
 
   get terminated(): boolean {

@@ -131,8 +131,9 @@ function coerceProperties(args: Record<string, unknown>, schema: unknown): Recor
 /**
  * The wrapped arguments of a lone `arguments` / `input` argument, or
  * undefined: only when they match the schema's properties better than the
- * wrapper does. The wrapper matches none (the schema does not name it), so
- * at least one wrapped key must be a property; otherwise it stays as given.
+ * wrapper does. The wrapper matches none (the schema does not name it); the
+ * wrapped keys must all be properties, at least one (as vLLM unwraps).
+ * Otherwise the wrapper stays as given.
  */
 function unwrapped(args: Record<string, unknown>, schema: ToolSchema): Record<string, unknown> | undefined {
   const keys = Object.keys(args)
@@ -141,9 +142,10 @@ function unwrapped(args: Record<string, unknown>, schema: ToolSchema): Record<st
   const properties = propertiesOf(schema)
   if (!ARGUMENT_WRAPPER_KEYS.includes(key) || Object.hasOwn(properties, key)) return undefined
   const inner = typeof args[key] === 'string' ? parseJson((args[key] as string).trim()) : args[key]
-  if (!isRecord(inner) || !Object.keys(inner).some((name) => Object.hasOwn(properties, name))) return undefined
+  const wrapped = isRecord(inner) ? Object.keys(inner) : []
+  if (wrapped.length === 0 || !wrapped.every((name) => Object.hasOwn(properties, name))) return undefined
   const out: Record<string, unknown> = {}
-  for (const [name, value] of Object.entries(inner)) setArgument(out, name, value)
+  for (const name of wrapped) setArgument(out, name, (inner as Record<string, unknown>)[name])
   return out
 }
 

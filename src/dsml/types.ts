@@ -28,8 +28,11 @@ export interface ToolCall {
  *   `noteNativeToolCall`; removed.
  * - `hold-limit`: held markup grew past `maxHoldChars`; it was removed and
  *   reported instead of growing.
- * - `invalid-json`: a `string="false"` value was not JSON; the raw string was
- *   used (informational; `text` is empty).
+ * - `invalid-json`: a `string="false"` value was not JSON (or held a number a
+ *   double cannot hold); the raw string was used (informational; `text` is empty).
+ * - `drifted-markup`: inside an open block, a tag whose marker word drifted
+ *   from `DSML` (`</|EPSE|parameter>`) was read as the block's marker
+ *   (informational, once per block; `text` is empty).
  * - `suppressed-call` (the settlement of recovered calls): a recovered call
  *   was not emitted because the message had native tool calls, or finished
  *   for another reason than `stop` (`length`, `content_filter`), or never
@@ -46,6 +49,7 @@ export type DiagnosticKind =
   | 'duplicate-call'
   | 'hold-limit'
   | 'invalid-json'
+  | 'drifted-markup'
   | 'schema-mismatch'
   | 'suppressed-call'
   | 'malformed-chunk'

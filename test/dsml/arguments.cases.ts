@@ -45,14 +45,17 @@ export const suite = defineSuite('dsml/arguments', (test) => {
     assertEqual(typeValue('C:\\new &amp; x', 'true'), { value: 'C:\\new & x', invalidJson: false })
   })
 
-  test('issue 21 (non-finite numbers): a number a double cannot hold keeps its literal text, as a string', () => {
-    assertEqual(typeValue('1e999', 'false'), { value: '1e999', invalidJson: false })
-    assertEqual(typeValue('-1e999', 'false'), { value: '-1e999', invalidJson: false })
-    assertEqual(typeValue('[1e999, 2]', 'false'), { value: ['1e999', 2], invalidJson: false })
-    assertEqual(typeValue('{"id": 12345678901234567890, "n": 1.50}', 'false'), { value: { id: '12345678901234567890', n: 1.5 }, invalidJson: false })
-    assertEqual(typeValue('{"s": "1e999"}', 'false'), { value: { s: '1e999' }, invalidJson: false }, 'inside a string: untouched')
-    assertEqual(parseJsonObjectBody('{"timeout": 1e999}'), { timeout: '1e999' }, 'a raw JSON body too')
-    assertEqual(JSON.stringify(typeValue('[1e999]', 'false').value), '["1e999"]', 'never null once encoded')
+  test('issue 21 (non-finite numbers): a value holding a number a double cannot hold keeps its literal text (vLLM test_dsml_finite)', () => {
+    const kept = { invalidJson: true } as const
+    assertEqual(typeValue('1e999', 'false'), { value: '1e999', ...kept })
+    assertEqual(typeValue('-1e999', 'false'), { value: '-1e999', ...kept })
+    assertEqual(typeValue('[1e999]', 'false'), { value: '[1e999]', ...kept }, 'the whole value, as vLLM keeps it')
+    assertEqual(typeValue('NaN', 'false'), { value: 'NaN', ...kept })
+    assertEqual(typeValue('{"id": 12345678901234567890}', 'false'), { value: '{"id": 12345678901234567890}', ...kept }, 'digits would be lost')
+    assertEqual(typeValue('1.5', 'false'), { value: 1.5, invalidJson: false }, 'finite: a number')
+    assertEqual(typeValue('{"n": 1.50, "s": "1e999"}', 'false'), { value: { n: 1.5, s: '1e999' }, invalidJson: false }, 'inside a string: untouched')
+    assertEqual(parseJsonObjectBody('{"timeout": 1e999}'), undefined, 'a raw JSON body holding one is no arguments')
+    assertEqual(JSON.stringify(typeValue('[1e999]', 'false').value), '"[1e999]"', 'never null once encoded')
   })
 
   test('issue 21 (CDATA values): a value wrapped whole in CDATA is its content, verbatim', () => {

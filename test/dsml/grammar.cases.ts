@@ -23,7 +23,11 @@ import {
 import {
   canFollowClosingSlash,
   canFollowLessThan,
+  CLOSERS,
   couldOpenMarkup,
+  drifting,
+  NO_NAMES,
+  OPENERS,
   indexOfBar,
   indexOfMarkerlessOpener,
   LONGEST_BARLESS_TAG_START,
@@ -97,12 +101,15 @@ export const suite = defineSuite('dsml/grammar', (test) => {
   })
 
   test('reject-not-dsml: what may follow "<" and "</" in a tag', () => {
-    const outside = { openers: true, closers: false }
+    const outside = OPENERS
     for (const follower of ['/', ' ', '\t', ...BARS, 'i', 'p', 't', 'f']) assert(canFollowLessThan(code(follower), outside), JSON.stringify(follower))
     for (const other of ['b', 'd', 's', 'a', 'I', 'P', '<', '1', '\n', '-', '!']) assert(!canFollowLessThan(code(other), outside), JSON.stringify(other))
-    assert(!canFollowLessThan(code('i'), { openers: false, closers: true }), 'no opener names allowed')
-    assert(canFollowClosingSlash(code('c'), { openers: false, closers: true }) && !canFollowClosingSlash(code('c'), outside), 'closer names only where allowed')
-    assert(canFollowClosingSlash(code(FW_BAR), { openers: false, closers: false }), 'a bar after "</" always')
+    assert(!canFollowLessThan(code('i'), CLOSERS), 'no opener names allowed')
+    assert(canFollowClosingSlash(code('c'), CLOSERS) && !canFollowClosingSlash(code('c'), outside), 'closer names only where allowed')
+    assert(canFollowClosingSlash(code(FW_BAR), NO_NAMES), 'a bar after "</" always')
+    // Issue 21: inside markup a real marker opened (drift), the word may stand right after "<" or "</" (`<DSMLinvoke`).
+    assert(!canFollowLessThan(code('D'), OPENERS) && canFollowLessThan(code('D'), drifting(OPENERS)), '"<D" only in drift')
+    assert(!canFollowClosingSlash(code('D'), CLOSERS) && canFollowClosingSlash(code('D'), drifting(CLOSERS)), '"</D" only in drift')
   })
 
   test('reject-not-dsml: markup starts at a bar or at "<" + a markerless opener name', () => {
@@ -114,7 +121,14 @@ export const suite = defineSuite('dsml/grammar', (test) => {
     assertEqual(indexOfMarkerlessOpener('a function or <functional> <function>', 0), 27)
     assertEqual(indexOfMarkerlessOpener('<Invoke <invoke', 1), 8)
     assertEqual(indexOfMarkerlessOpener('a < invoke', 0), -1, 'no space after "<" in a markerless tag')
-    assertEqual(LONGEST_BARLESS_TAG_START, '<function_call'.length, 'the longest barless start: one letter short of an opener name')
+    // Issue 21: V4.1's block opener that lost its marker may keep its space; it is bare (its `>` right after the name).
+    assertEqual(indexOfMarkerlessOpener('x < calls>', 0), 2)
+    assertEqual(indexOfMarkerlessOpener('x <    calls>', 0), 2)
+    assertEqual(indexOfMarkerlessOpener('x <     calls> <calls x> < calls', 0), -1, 'five spaces; attributes; no >')
+    assertEqual(indexOfMarkerlessOpener('<tool_calls> calls>', 1), -1, 'a longer name is not calls')
+    // `<` four spaces `/` four spaces `/` four spaces, before a bar: a closer whose slash drifted (`</ / | DSML |`).
+    assertEqual(LONGEST_BARLESS_TAG_START, '<    /    /    '.length, 'the longest barless start: a closer with two slashes before its bar')
+    assert(LONGEST_BARLESS_TAG_START >= '<function_call'.length, 'at least one letter short of an opener name')
   })
 
   test('reject-not-dsml: couldOpenMarkup clears prose, HTML and code without DSML, not markup', () => {

@@ -351,8 +351,13 @@ export const suite = defineSuite('dsml/parse', (test) => {
     expectOutcome(input, { calls: [], text: 'Done.' })
   })
 
-  test('v16-truncated-invoke: second invoke missing its closer, block closed', () => {
+  test('v16-truncated-invoke (issue 21): an invoke that lost its closer before the block closer, every parameter closed, is a call (vLLM TestMissingInvokeEnd)', () => {
     const input = block([bashInvoke(), invoke('read', [param('path', 'a.txt')], { noCloser: true })])
+    expectOutcome(input, { calls: [BASH, { name: 'read', arguments: { path: 'a.txt' } }], text: '', ranges: whole(input) })
+  })
+
+  test('v16-truncated-invoke: second invoke missing its closer, its parameter cut short by the block closer: the first call only', () => {
+    const input = block([bashInvoke(), invoke('read', [param('path', 'a.txt', { noCloser: true })], { noCloser: true })])
     expectOutcome(input, { calls: [BASH], text: '', ranges: whole(input) })
   })
 
@@ -362,7 +367,7 @@ export const suite = defineSuite('dsml/parse', (test) => {
   })
 
   test('v16-truncated-invoke: prose after the closed block is kept', () => {
-    const b = block([bashInvoke(), invoke('read', [param('path', 'a.txt')], { noCloser: true })])
+    const b = block([bashInvoke(), invoke('read', [param('path', 'a.txt', { noCloser: true })], { noCloser: true })])
     const input = `${b}\nAll done.`
     expectOutcome(input, { calls: [BASH], text: '\nAll done.', ranges: [rangeOf(input, b)] })
   })

@@ -5,13 +5,13 @@
  * reading it split does (DESIGN.md §5.5, the hold cap).
  */
 import fc from 'fast-check'
-import { ALL_NAMES, OPENERS } from '../../src/dsml/markup-starts.ts'
+import { ALL_NAMES, NO_NAMES, OPENERS } from '../../src/dsml/markup-starts.ts'
 import { couldHoldMarkup, isTextTagStart, PartialTagChains } from '../../src/dsml/partial-tags.ts'
 import { assertEqual } from '../support/assert.ts'
 import { normalizeEvents, reassemble, runChunks } from '../support/chunking.ts'
 import { defineSuite } from '../support/harness.ts'
 
-const NONE = { openers: false, closers: false }
+const NONE = NO_NAMES
 
 /** Pieces that make chains (`<`, `< `, `<i`, `</`) and pieces that end them. */
 const PIECES = ['<', '< ', '<i', '<in', '</', '</ ', 'x', ' ', 'ab', '<x', '\n', 'y z']

@@ -7,7 +7,7 @@
 import { containsDsmlSentinel, createDsmlSanitizer, sanitizeText } from '../../src/dsml/index.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { assertChunkInvariant, callsOf, normalizeEvents, reassemble, runChunks, textOf } from '../support/chunking.ts'
-import { block, DOUBLE_BAR, FW_BAR, invoke, marker, open, param, WORD } from '../support/dsml-builders.ts'
+import { block, BOX_BAR, DOUBLE_BAR, FW_BAR, invoke, marker, open, param, WORD } from '../support/dsml-builders.ts'
 import { kindsOf } from '../support/dsml-checks.ts'
 import { defineSuite } from '../support/harness.ts'
 
@@ -118,7 +118,8 @@ export const suite = defineSuite('dsml/scanner', (test) => {
   })
 
   test('stream-v17-chunk-split: a rejected tag read again across chunks is read once', () => {
-    const text = `${DOUBLE_BAR}${FW_BAR}${WORD}  `.repeat(3)
+    // Bars that also draw tables and trees (ASCII, box drawing): a fragment in them with a space after the word is text outside a block.
+    const text = `${BOX_BAR}|${WORD}  `.repeat(3)
     for (let cut = 1; cut < text.length; cut++) {
       const events = runChunks([text.slice(0, cut), text.slice(cut)], { maxHoldChars: 256 })
       assertEqual(reassemble(events), text, `conservation, split at ${cut}`)

@@ -34,7 +34,7 @@ export const suite = defineSuite('dsml/sentinel', (test) => {
       '',
       'The DSML format. If a < b and c > d then a | b.',
       `| a | b |\n|---|---|\n| ${WORD} | x |`,
-      `<| not a marker, ${FW_BAR}${WORD} without a closing bar, ${WORD}${FW_BAR} without an opening one`,
+      `<| not a marker, |${WORD} without a closing bar, ${WORD}${FW_BAR} without an opening one`,
       `<${FW_BAR}div> <${FW_BAR}DSM x`,
       `名称${FW_BAR}价格${FW_BAR}数量`,
       '<invoke name="x"><parameter name="y">z</parameter></invoke>',

@@ -3,16 +3,13 @@
  * where each shape is rejected, where a tag commits, and what every state
  * means at the end of input. Markers are built at run time.
  */
-import type { MarkerlessNames } from '../../src/dsml/markup-starts.ts'
+import { ALL_NAMES, CLOSERS, drifting, NO_NAMES as NONE, OPENERS, type TagContext } from '../../src/dsml/markup-starts.ts'
 import { STEP_COMPLETE, STEP_COMPLETE_BEFORE, STEP_CONTINUE, STEP_REJECT, Tag } from '../../src/dsml/tag.ts'
 import { TagLexer } from '../../src/dsml/tag-lexer.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { DOUBLE_BAR, eos, FW_BAR, marker, WORD } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 
-const NONE: MarkerlessNames = { openers: false, closers: false }
-const OPENERS: MarkerlessNames = { openers: true, closers: false }
-const CLOSERS: MarkerlessNames = { openers: false, closers: true }
 const M = marker()
 
 interface Lexed {
@@ -25,9 +22,9 @@ interface Lexed {
 }
 
 /** Runs one lexer over `text` from its first character; `finish` at the end when asked. */
-function lex(text: string, names: MarkerlessNames = NONE, options: { finish?: boolean; maxTagChars?: number } = {}): Lexed {
+function lex(text: string, names: TagContext = NONE, options: { finish?: boolean; maxTagChars?: number } = {}): Lexed {
   const lexer = new TagLexer(options.maxTagChars ?? 4096)
-  lexer.begin(text.charCodeAt(0) !== 0x3c, names)
+  lexer.begin(text.charCodeAt(0), names)
   for (let index = 1; index < text.length; index++) {
     const step = lexer.step(text.charCodeAt(index))
     if (step === STEP_CONTINUE) continue
@@ -42,7 +39,7 @@ function lex(text: string, names: MarkerlessNames = NONE, options: { finish?: bo
   return { outcome: 'end', read: text.length, tag: new Tag(lexer.tag(), text), committed: lexer.committed }
 }
 
-function completed(text: string, names: MarkerlessNames = NONE): Tag {
+function completed(text: string, names: TagContext = NONE): Tag {
   const lexed = lex(text, names)
   assert(lexed.tag !== undefined, `expected a tag from ${JSON.stringify(text)}, got ${lexed.outcome}`)
   return lexed.tag
@@ -99,8 +96,9 @@ export const suite = defineSuite('dsml/tag-lexer', (test) => {
       assertEqual([tag.closing, tag.name, tag.length], [true, 'parameter', text.length], JSON.stringify(text))
     }
     assertEqual(lex(`<     /${M}parameter>`).outcome, 'reject', 'five spaces before the /')
-    assertEqual(lex(`< / / ${M}x>`).outcome, 'reject', 'one / only')
-    assertEqual(lex('< /parameter>', { openers: true, closers: true }).outcome, 'reject', 'markerless closers take no space')
+    assertEqual(completed(`</ / | ${WORD} | | parameter>`).closing, true, 'issue 21: a closer with its slash doubled')
+    assertEqual(lex(`< / / / ${M}x>`).outcome, 'reject', 'two slashes at most')
+    assertEqual(lex('< /parameter>', ALL_NAMES).outcome, 'reject', 'markerless closers take no space')
   })
 
   test('v6-name-spacing: attribute spellings', () => {
@@ -142,7 +140,7 @@ export const suite = defineSuite('dsml/tag-lexer', (test) => {
     assertEqual([bare.outcome, bare.tag?.length], ['complete', M.length + 1])
     const word = lex(`${M}hello world`)
     assertEqual([word.outcome, word.tag?.length], ['before', M.length], 'a word that is not a tag name is read again as text')
-    assertEqual(lex(`${FW_BAR} ${WORD}${FW_BAR}`).outcome, 'reject', 'no spaces in a fragment')
+    assertEqual(lex(`| ${WORD}|`).outcome, 'reject', 'in ASCII bars, outside a block: no spaces in a fragment')
     assertEqual(lex(`${FW_BAR}x`).outcome, 'reject', 'a bar and a letter')
   })
 
@@ -181,7 +179,8 @@ export const suite = defineSuite('dsml/tag-lexer', (test) => {
   test('commitment: at the word, at a fragment’s closing bar, past a wordless known name; never markerless', () => {
     assertEqual(lex(`<${FW_BAR}DSM`).committed, false)
     assertEqual(lex(`<${FW_BAR}${WORD}`).committed, true)
-    assertEqual(lex(`${FW_BAR}${WORD}`).committed, false, 'a fragment needs its closing bar')
+    assertEqual(lex(`|${WORD}`).committed, false, 'a fragment in ASCII bars needs its closing bar')
+    assertEqual(lex(`${FW_BAR}${WORD}`).committed, true, 'issue 21: in full-width bars, the word commits it')
     assertEqual(lex(`${M}`).committed, true)
     assertEqual(lex(`<${FW_BAR}invoke`).committed, false, 'the name could still go on')
     assertEqual(lex(`<${FW_BAR}invoke `).committed, true)
@@ -218,11 +217,11 @@ export const suite = defineSuite('dsml/tag-lexer', (test) => {
     assertEqual([bare.tag?.broken, bare.tag?.nameAttribute], [false, 'bash'])
   })
 
-  test('setNames: a released candidate changes the names allowed mid-tag', () => {
+  test('setContext: a released candidate changes the names allowed mid-tag', () => {
     const lexer = new TagLexer(4096)
-    lexer.begin(false, { openers: true, closers: true })
+    lexer.begin(0x3c, ALL_NAMES)
     for (const character of '/inv') assertEqual(lexer.step(character.charCodeAt(0)), STEP_CONTINUE, character)
-    lexer.setNames(OPENERS)
+    lexer.setContext(OPENERS)
     assertEqual(lexer.step('o'.charCodeAt(0)), STEP_REJECT, 'closers no longer allowed')
     assertThrows(() => new TagLexer(4096).tag(), Error)
   })

@@ -74,8 +74,10 @@ export const suite = defineSuite('dsml/tool-schema', (test) => {
     assertEqual(conformArguments({ arguments: 'not json' }, FETCH.parameters).missing, 'url', 'not unwrappable: the wrapper stays')
     // Issue 21: unwrapped only when the wrapped keys match the schema better than the wrapper (as vLLM does).
     assertEqual(conformArguments({ arguments: { cmd: 'ls' } }, FETCH.parameters).arguments, { arguments: { cmd: 'ls' } }, 'no wrapped key is a property: the wrapper stays')
-    assertEqual(conformArguments({ input: '{"url": "u", "other": 1}' }, FETCH.parameters).arguments, { url: 'u', other: 1 }, 'one wrapped key is a property: unwrapped')
+    assertEqual(conformArguments({ input: '{"url": "u", "other": 1}' }, FETCH.parameters).arguments, { input: '{"url": "u", "other": 1}' }, 'a wrapped key the schema does not name: the wrapper stays')
+    assertEqual(conformArguments({ arguments: { url: 'u' } }, FETCH.parameters).arguments, { url: 'u' }, 'a subset of the properties: unwrapped')
     assertEqual(conformArguments({ arguments: {} }, FETCH.parameters).arguments, { arguments: {} }, 'nothing wrapped: the wrapper stays')
+    assertEqual(conformArguments({ arguments: '{"url": [1e999]}' }, FETCH.parameters).arguments, { arguments: '{"url": [1e999]}' }, 'a non-finite number inside: the wrapper and its text stay (vLLM test_string_wrapper_does_not_reintroduce_nonfinite_json)')
     assertEqual(conformArguments({ arguments: { url: 'u' } }, NO_PARAMETERS).arguments, { arguments: { url: 'u' } }, 'a tool without properties: the wrapper stays')
     assertEqual(conformArguments({ extra: '1' }, NO_PARAMETERS), { arguments: { extra: '1' }, missing: undefined }, 'extra arguments are the tool’s to answer')
   })
