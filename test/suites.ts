@@ -30,6 +30,7 @@ import * as cliLogText from './cli/log-text.cases.ts'
 import * as composition from './composition.cases.ts'
 import * as dsmlArguments from './dsml/arguments.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
+import * as dsmlDrift from './dsml/drift.cases.ts'
 import * as dsmlFamilies from './dsml/families.cases.ts'
 import * as dsmlFenceTracker from './dsml/fence-tracker.cases.ts'
 import * as dsmlFixtures from './dsml/fixtures.cases.ts'
@@ -37,6 +38,7 @@ import * as dsmlGrammar from './dsml/grammar.cases.ts'
 import * as dsmlHold from './dsml/hold.cases.ts'
 import * as dsmlParse from './dsml/parse.cases.ts'
 import * as dsmlPartialTags from './dsml/partial-tags.cases.ts'
+import * as dsmlPeerParsers from './dsml/peer-parsers.cases.ts'
 import * as dsmlProperties from './dsml/properties.cases.ts'
 import * as dsmlRepair from './dsml/repair.cases.ts'
 import * as dsmlSanitizerStream from './dsml/sanitizer-stream.cases.ts'
@@ -93,6 +95,7 @@ const modules: Record<string, CasesModule> = {
   './composition.cases.ts': composition,
   './dsml/arguments.cases.ts': dsmlArguments,
   './dsml/config.cases.ts': dsmlConfig,
+  './dsml/drift.cases.ts': dsmlDrift,
   './dsml/families.cases.ts': dsmlFamilies,
   './dsml/fence-tracker.cases.ts': dsmlFenceTracker,
   './dsml/fixtures.cases.ts': dsmlFixtures,
@@ -100,6 +103,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/hold.cases.ts': dsmlHold,
   './dsml/parse.cases.ts': dsmlParse,
   './dsml/partial-tags.cases.ts': dsmlPartialTags,
+  './dsml/peer-parsers.cases.ts': dsmlPeerParsers,
   './dsml/properties.cases.ts': dsmlProperties,
   './dsml/repair.cases.ts': dsmlRepair,
   './dsml/sanitizer-stream.cases.ts': dsmlSanitizerStream,

@@ -22,9 +22,9 @@ export function defaultFixturePath(): string {
   return resolve(root, 'src/cli/leaks-real.json')
 }
 
-/** Every capture file the report reads by default: the first captures and the wild families. */
+/** Every capture file the report reads by default: the first captures, the wild families, and the drifted ones. */
 export function defaultReportFixturePaths(): string[] {
-  return [defaultFixturePath(), resolve(root, 'test/fixtures/leaks-wild-2.json')]
+  return [defaultFixturePath(), resolve(root, 'test/fixtures/leaks-wild-2.json'), resolve(root, 'test/fixtures/leaks-wild-3.json')]
 }
 
 /** Reads a capture file: a JSON array of `{ id, input, chunks?, expected_calls?, ... }`. */

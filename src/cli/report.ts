@@ -3,8 +3,8 @@
  * prints what leaked and what was recovered. Node glue (src/cli/ is the one
  * place in src/ that may use node: modules).
  *
- * Usage: npm run report [-- --fixtures PATH ...]  (default: src/cli/leaks-real.json
- *        and leaks-wild-2.json; a capture's declared `tools` gate its calls)
+ * Usage: npm run report [-- --fixtures PATH ...]  (default: src/cli/leaks-real.json,
+ *        test/fixtures/leaks-wild-2.json and leaks-wild-3.json; a capture's declared `tools` gate its calls)
  */
 import { resolve } from 'node:path'
 import { defaultReportFixturePaths, readCaptures } from './captures.ts'

@@ -59,14 +59,16 @@ export interface TypedValue {
 
 /**
  * The content of a value wrapped whole in one CDATA section (spaces and line
- * breaks around it allowed), verbatim; undefined when it is not.
+ * breaks around it allowed), verbatim; undefined when it is not. A section
+ * the value's closer cut short (its `]]>` never came) holds the rest of the value.
  */
 export function cdataContent(value: string): string | undefined {
   const start = value.indexOf(CDATA_OPEN)
   if (start === -1 || value.slice(0, start).trim() !== '') return undefined
   const contentStart = start + CDATA_OPEN.length
   const end = value.indexOf(CDATA_CLOSE, contentStart)
-  if (end === -1 || value.slice(end + CDATA_CLOSE.length).trim() !== '') return undefined
+  if (end === -1) return value.slice(contentStart)
+  if (value.slice(end + CDATA_CLOSE.length).trim() !== '') return undefined
   return value.slice(contentStart, end)
 }
 

@@ -37,7 +37,7 @@ export class Engine {
   constructor(resolved: ResolvedOptions, fences: FenceTracker, acceptance: CallAcceptance) {
     this.#output = new Output(fences)
     this.#structure = new Structure(resolved, this.#output, acceptance)
-    this.#scanner = new Scanner(this.#structure, this.#output, resolved.maxTagChars, resolved.maxPendingChars)
+    this.#scanner = new Scanner(this.#structure, this.#output, resolved.maxTagChars, resolved.maxPendingChars, resolved.maxHoldChars)
     this.#maxPendingChars = resolved.maxPendingChars
   }
 

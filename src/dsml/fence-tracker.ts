@@ -19,15 +19,21 @@
  * nor containers nested deeper than MAX_DEPTH (deeper starts are paragraph
  * text). Tabs advance to the next multiple of four columns.
  *
+ * Inside the inline text of paragraphs and headings it follows backtick runs
+ * (`CodeSpans`, `code-spans.ts`): whether a place may be in a code span, and,
+ * from a clone watching ahead, whether it is (`CodeSpanGate`).
+ *
  * The sanitizer tracks the text it emits, so removed markup between two
  * pieces of a line joins them exactly as a reader of the output sees them.
  * Every decision is made on the character it depends on, or at the end of
  * its line, so the answer never depends on where the text was split.
  * @see https://spec.commonmark.org/0.31.2/#container-blocks-and-leaf-blocks
  */
+import { CodeSpans, type CodeSpanDecision } from './code-spans.ts'
 import { CARRIAGE_RETURN, GREATER_THAN, isLineBreak, LINE_FEED, SPACE, TAB } from './grammar.ts'
 
 const BACKTICK = 0x60 // "`"
+const BACKSLASH = 0x5c // "\\"
 const TILDE = 0x7e // "~"
 const NUMBER_SIGN = 0x23 // "#", an ATX heading
 const ASTERISK = 0x2a
@@ -80,8 +86,8 @@ type Phase =
   /** The rest of the line is content: nothing on it matters but its kind. */
   | 'content'
 
-/** What a content line is, applied at its end. */
-type LineKind = 'paragraph' | 'fence-content' | 'leaf'
+/** What a content line is, applied at its end. Paragraphs and headings hold inline text (code spans). */
+type LineKind = 'paragraph' | 'heading' | 'fence-content' | 'leaf'
 
 /** What the innermost open leaf is. */
 type Tip = 'none' | 'paragraph' | 'fence'
@@ -142,6 +148,12 @@ export class FenceTracker {
   /** Containers kept if the line is a break. */
   #breakBase = 0
   #setextAllowed = false
+  /** Backslashes right before the next character of a backtick fence's info string. */
+  #infoBackslashes = 0
+  /** Backtick runs in the current paragraph's inline text. */
+  #spans = new CodeSpans()
+  /** A run at this line's start was made literal (`markCodeSpansLiteral`): so are the runs of the paragraph it opens. */
+  #literalOpening = false
 
   // Ranges of one long text arrive in order (short texts may come between
   // them): remember where its next line feed and carriage return are, so
@@ -175,28 +187,139 @@ export class FenceTracker {
   }
 
   /**
-   * In the middle of a content line: a text without a line break would leave
-   * the tracker exactly as it is.
+   * Could the character `code`, read next, be in a code span? Only where a
+   * backtick run of this paragraph's inline text is unmatched so far (a run
+   * being read ends at `code`): then it is in one exactly when a run closes
+   * one of them before the paragraph ends, which a clone watching ahead
+   * tells (`watchCodeSpan`). `code` is a character that starts no block
+   * (the first of a tag), so at the start of a line the paragraph goes on.
    */
-  get quiet(): boolean {
-    return this.#phase === 'content' && this.#breakCharacter === 0
+  codeSpanOpenAt(code: number): boolean {
+    if (code === BACKTICK || isLineBreak(code)) return false
+    switch (this.#phase) {
+      case 'content':
+        return this.#inline() && this.#spans.openAfter()
+      case 'opening-run':
+      case 'info':
+        // `` `<tag `` at a line's start: the run is the line's first inline text; so is ```` ```x<tag ```` if a backtick follows.
+        if (!this.#runAhead()) return false
+        return this.#tip === 'paragraph' ? this.#spans.openAfter(this.#runLength) : !this.#literalOpening
+      case 'continue':
+      case 'starts':
+      case 'after-marker':
+      case 'hashes':
+      case 'ordered':
+        return this.#tip === 'paragraph' && this.#spans.openAfter()
+      default:
+        return false
+    }
   }
 
-  /** Reads more emitted text: `text`, or its part from `start` to `end`. */
-  track(text: string, start = 0, end = text.length): void {
+  /** The backtick runs unmatched so far are literal: none of them opens a code span (the paragraph's later runs neither). */
+  markCodeSpansLiteral(): void {
+    this.#spans.markLiteral()
+    if (this.#runAhead() && this.#tip !== 'paragraph') this.#literalOpening = true
+  }
+
+  /**
+   * A backtick run at the line's start that is not in the code spans yet: it
+   * may be inline text (`` `x ``; or, three or more, with a backtick later in
+   * its info, ```` ```x` ````). Asked before the character after the run.
+   */
+  #runAhead(): boolean {
+    return this.#runCharacter === BACKTICK && (this.#phase === 'opening-run' || this.#phase === 'info')
+  }
+
+  /** Watches from here (a clone): `codeSpanDecision` says whether the place is in a code span once a run or the paragraph's end decides it. */
+  watchCodeSpan(): void {
+    this.#spans.watch(this.#runAhead())
+  }
+
+  get codeSpanDecision(): CodeSpanDecision {
+    return this.#spans.decision
+  }
+
+  /** The text ends (a clone watching): a run being read ends, and the paragraph with it. */
+  endOfText(): void {
+    this.#endLine()
+    if (this.#spans.decision === 'none') this.#spans.reset()
+  }
+
+  /**
+   * In the middle of a content line: a text without a line break (nor, in
+   * inline text, a backtick or a backslash) would leave the tracker exactly as it is.
+   */
+  get quiet(): boolean {
+    return this.#phase === 'content' && this.#breakCharacter === 0 && (!this.#inline() || this.#spans.quiet)
+  }
+
+  /** The current line's content is inline text (a paragraph's or a heading's). */
+  #inline(): boolean {
+    return this.#lineKind === 'paragraph' || this.#lineKind === 'heading'
+  }
+
+  /**
+   * Reads more emitted text: `text`, or its part from `start` to `end`.
+   * Returns `end`, or (a clone watching a code span) where the watch decided:
+   * before the character that ended a closing run (`code`), or after the one
+   * that ended the paragraph (`text`).
+   */
+  track(text: string, start = 0, end = text.length): number {
     let index = start
     while (index < end) {
-      if (!this.quiet) {
+      if (this.#phase !== 'content' || this.#breakCharacter !== 0) {
         this.#step(text.charCodeAt(index))
         index++
-        continue
+      } else {
+        // Mid-line: only the next line break matters, and in inline text its backtick runs.
+        const next = text.length <= SHORT_SEARCH ? lineBreakIn(text, index, end) : this.#nextLineBreak(text, index)
+        const lineEnd = next === -1 || next >= end ? end : next
+        if (this.#inline()) {
+          const stop = this.#spans.scan(text, index, lineEnd)
+          if (this.#spans.decision !== 'none') return stop
+        }
+        if (lineEnd === end) return end
+        this.#step(text.charCodeAt(lineEnd))
+        index = lineEnd + 1
       }
-      // Mid-line: only the next line break matters.
-      const next = text.length <= SHORT_SEARCH ? lineBreakIn(text, index, end) : this.#nextLineBreak(text, index)
-      if (next === -1 || next >= end) return
-      this.#step(text.charCodeAt(next))
-      index = next + 1
+      const decision = this.#spans.decision
+      if (decision !== 'none') return decision === 'code' ? index - 1 : index
     }
+    return end
+  }
+
+  /** A copy reading on from here, its own (a code-span watch reads ahead on it). */
+  clone(): FenceTracker {
+    const copy = new FenceTracker()
+    copy.#containers = this.#containers === undefined ? undefined : [...this.#containers]
+    copy.#depth = this.#depth
+    copy.#innermostEmpty = this.#innermostEmpty
+    copy.#tip = this.#tip
+    copy.#fenceCharacter = this.#fenceCharacter
+    copy.#fenceLength = this.#fenceLength
+    copy.#phase = this.#phase
+    copy.#lineKind = this.#lineKind
+    copy.#column = this.#column
+    copy.#indentStart = this.#indentStart
+    copy.#matched = this.#matched
+    copy.#afterQuote = this.#afterQuote
+    copy.#afterCarriageReturn = this.#afterCarriageReturn
+    copy.#runCharacter = this.#runCharacter
+    copy.#runLength = this.#runLength
+    copy.#markerIndentStart = this.#markerIndentStart
+    copy.#markerEnd = this.#markerEnd
+    copy.#ordered = this.#ordered
+    copy.#orderedNumber = this.#orderedNumber
+    copy.#breakCharacter = this.#breakCharacter
+    copy.#breakCount = this.#breakCount
+    copy.#breakSpaceSeen = this.#breakSpaceSeen
+    copy.#breakSpaced = this.#breakSpaced
+    copy.#breakBase = this.#breakBase
+    copy.#setextAllowed = this.#setextAllowed
+    copy.#infoBackslashes = this.#infoBackslashes
+    copy.#spans = this.#spans.clone()
+    copy.#literalOpening = this.#literalOpening
+    return copy
   }
 
   #nextLineBreak(text: string, from: number): number {
@@ -238,11 +361,11 @@ export class FenceTracker {
         return
       case 'hashes':
         if (code === NUMBER_SIGN && this.#runLength < MAX_HEADING_LEVEL) this.#runLength++
-        else this.#setContent(isIndent(code) ? 'leaf' : 'paragraph')
+        else this.#setContent(isIndent(code) ? 'heading' : 'paragraph', code)
         return
       case 'opening-run':
         if (code === this.#runCharacter) this.#runLength++
-        else if (this.#runLength < 3) this.#setContent('paragraph')
+        else if (this.#runLength < 3) this.#setContent('paragraph', code, this.#runCharacter === BACKTICK ? this.#runLength : 0)
         else this.#info(code)
         return
       case 'info':
@@ -254,12 +377,14 @@ export class FenceTracker {
       case 'closing-run':
         if (code === this.#fenceCharacter) this.#runLength++
         else if (isIndent(code) && this.#runLength >= this.#fenceLength) this.#phase = 'closing-tail'
-        else this.#setContent('fence-content')
+        else this.#setContent('fence-content', code)
         return
       case 'closing-tail':
-        if (!isIndent(code)) this.#setContent('fence-content')
+        if (!isIndent(code)) this.#setContent('fence-content', code)
         return
       case 'content':
+        // Only while a break line is followed: the rest of the line is read by `track`.
+        if (this.#inline()) this.#spans.step(code)
         return
       default:
         this.#phase satisfies never
@@ -328,12 +453,12 @@ export class FenceTracker {
     this.#afterQuote = false
     if (this.#column - this.#indentStart > MAX_BLOCK_INDENT) {
       // Indented code; a paragraph it would follow goes on instead.
-      this.#setContent(this.#tip === 'paragraph' ? 'paragraph' : 'leaf')
+      this.#setContent(this.#tip === 'paragraph' ? 'paragraph' : 'leaf', code)
       return
     }
     if (this.#breakCharacter === 0 && isBreakCharacter(code)) this.#startBreak(code)
     if (code === GREATER_THAN) {
-      if (!this.#open(QUOTE)) return this.#setContent('paragraph')
+      if (!this.#open(QUOTE)) return this.#setContent('paragraph', code)
       this.#quoteMarker()
     } else if (code === NUMBER_SIGN) {
       this.#runLength = 1
@@ -349,7 +474,7 @@ export class FenceTracker {
       this.#runLength = 1
       this.#listMarker(true)
     } else {
-      this.#setContent('paragraph')
+      this.#setContent('paragraph', code)
     }
   }
 
@@ -371,7 +496,7 @@ export class FenceTracker {
       this.#markerEnd = this.#column
       this.#phase = 'after-marker'
     } else {
-      this.#setContent('paragraph')
+      this.#setContent('paragraph', code)
     }
   }
 
@@ -382,17 +507,23 @@ export class FenceTracker {
     }
     const padding = this.#column - this.#markerEnd
     // `-x`, `1.x`: no item; nor an ordered item not numbered 1 where a paragraph goes on.
-    if (padding === 0 || (this.#ordered && this.#orderedNumber !== 1 && this.#continuesParagraph())) return this.#setContent('paragraph')
+    if (padding === 0 || (this.#ordered && this.#orderedNumber !== 1 && this.#continuesParagraph())) return this.#setContent('paragraph', code)
     const contentStart = padding > MAX_ITEM_PADDING ? this.#markerEnd + 1 : this.#column
-    if (!this.#open(contentStart - this.#markerIndentStart)) return this.#setContent('paragraph')
+    if (!this.#open(contentStart - this.#markerIndentStart)) return this.#setContent('paragraph', code)
     this.#indentStart = contentStart
     this.#phase = 'starts'
     this.#blockStart(code)
   }
 
   #info(code: number): void {
+    if (this.#phase !== 'info') this.#infoBackslashes = 0
     this.#phase = 'info'
-    if (code === BACKTICK && this.#runCharacter === BACKTICK) this.#setContent('paragraph') // inline code
+    if (code === BACKTICK && this.#runCharacter === BACKTICK) {
+      // No fence: inline text, the opening run a backtick run of its own, then the info text (`` ```a` ``).
+      this.#setContent('paragraph', code, this.#runLength, this.#infoBackslashes, true)
+      return
+    }
+    this.#infoBackslashes = code === BACKSLASH ? this.#infoBackslashes + 1 : 0
   }
 
   #fenceLine(code: number): void {
@@ -405,13 +536,33 @@ export class FenceTracker {
       this.#runLength = 1
       this.#phase = 'closing-run'
     } else {
-      this.#setContent('fence-content')
+      this.#setContent('fence-content', code)
     }
   }
 
-  #setContent(kind: LineKind): void {
+  /** A new paragraph (or heading, or leaf) begins: its code spans afresh, literal if its opening run was made so. */
+  #newInlineText(paragraph: boolean): void {
+    if (paragraph) this.#spans.startParagraph()
+    else this.#spans.reset()
+    if (paragraph && this.#literalOpening) this.#spans.markLiteral()
+    this.#literalOpening = false
+  }
+
+  /**
+   * The line's content begins with `code`. Inline text (a paragraph's, a
+   * heading's) goes to the code spans: after `leadingRun` backticks read
+   * before it (a run at the line's start; `textAfterRun`: then other text),
+   * and `backslashes` right before `code`. A new paragraph, a heading or any other leaf starts them afresh.
+   */
+  #setContent(kind: LineKind, code: number, leadingRun = 0, backslashes = 0, textAfterRun = false): void {
     this.#lineKind = kind
     this.#phase = 'content'
+    if (kind !== 'paragraph' || this.#tip !== 'paragraph') this.#newInlineText(kind === 'paragraph')
+    if (!this.#inline()) return
+    this.#spans.run(leadingRun)
+    if (textAfterRun) this.#spans.other()
+    for (let count = 0; count < backslashes; count++) this.#spans.step(BACKSLASH)
+    this.#spans.step(code)
   }
 
   // ── thematic breaks and setext underlines ─────────────────────────────
@@ -480,6 +631,14 @@ export class FenceTracker {
 
   /** What the line just ended decided, and a fresh line. */
   #endLine(): void {
+    // The line's inline text ends (a run at its end too); a paragraph's code spans go on to its next line.
+    if (this.#phase === 'content' && this.#inline()) this.#spans.endLine()
+    else if (this.#phase === 'opening-run' && this.#runCharacter === BACKTICK && this.#runLength < 3) {
+      if (this.#tip !== 'paragraph') this.#newInlineText(true)
+      this.#spans.run(this.#runLength)
+      this.#spans.endLine()
+    }
+    this.#literalOpening = false
     if (!this.#endBreak()) {
       switch (this.#phase) {
         case 'continue':
@@ -494,7 +653,7 @@ export class FenceTracker {
           this.#endEmptyItem()
           break
         case 'hashes':
-          this.#endContentLine('leaf')
+          this.#endContentLine('heading')
           break
         case 'opening-run':
           if (this.#runLength >= 3) this.#openFence()
@@ -516,6 +675,7 @@ export class FenceTracker {
           this.#phase satisfies never
       }
     }
+    if (this.#tip !== 'paragraph') this.#spans.reset()
     this.#phase = this.#depth === 0 ? (this.#tip === 'fence' ? 'fence-line' : 'starts') : 'continue'
     this.#column = 0
     this.#indentStart = 0
@@ -548,6 +708,7 @@ export class FenceTracker {
         return
       case 'fence-content':
         return
+      case 'heading':
       case 'leaf':
         this.#close(this.#matched)
         this.#tip = 'none'
@@ -574,9 +735,9 @@ export class FenceTracker {
   }
 }
 
-/** Can `code` change a quiet tracker? Only a line break can. */
+/** Can `code` change a quiet tracker? A line break; and in inline text a backtick, or a backslash (which may escape one). */
 export function wakesFenceTracker(code: number): boolean {
-  return isLineBreak(code)
+  return isLineBreak(code) || code === BACKTICK || code === BACKSLASH
 }
 
 export function createFenceTracker(): FenceTracker {

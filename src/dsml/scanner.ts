@@ -14,15 +14,20 @@
  *   markup can never join the text on its two sides into a marker. The chain
  *   is capped (`maxPendingChars`); past the cap it is removed and reported,
  *   never released, for the same reason.
+ * - **Code spans.** Where a tag starts after a backtick run that may open an
+ *   inline code span, the text from there is held by the `CodeSpanGate` until
+ *   it is known to be in a span (emitted as it is) or not (read as usual).
  * - **Re-reads.** A rejected tag is text up to its first bar, and is read
- *   again from there (a bar may start a fragment); a fragment followed by a
+ *   again from there (a bar may start a fragment); cut short by another tag
+ *   start, from its first bar that can begin a fragment, if any; a fragment followed by a
  *   word that is not a tag name is read again after its marker. Re-reads go
  *   through a queue, never through a nested call. Each character is read a
  *   bounded number of times: only the few characters before a tag commits can
  *   be re-read.
  */
-import { BARS, isBar, LESS_THAN, TAG_START_CHARACTERS } from './grammar.ts'
-import { MarkerlessOpenerFinder, SHORT_TEXT, type TagContext } from './markup-starts.ts'
+import { CodeSpanGate } from './code-span-gate.ts'
+import { BARS, isBar, LESS_THAN, SPACE, TAG_START_CHARACTERS } from './grammar.ts'
+import { canFollowFragmentBar, MarkerlessOpenerFinder, SHORT_TEXT, type TagContext } from './markup-starts.ts'
 import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
 import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from './tag.ts'
@@ -64,22 +69,24 @@ export class Scanner {
   #tailText: string | undefined
   #tailFrom = 0
   #tailStartAt = 0
+  #gate: CodeSpanGate
 
-  constructor(structure: Structure, output: Output, maxTagChars: number, maxPendingChars: number) {
+  constructor(structure: Structure, output: Output, maxTagChars: number, maxPendingChars: number, maxGateChars: number) {
     this.#structure = structure
     this.#output = output
     this.#lexer = new TagLexer(maxTagChars)
     this.#maxPendingChars = maxPendingChars
+    this.#gate = new CodeSpanGate(maxGateChars)
   }
 
-  /** Characters held: the tag being read and the pending partial tags. */
+  /** Characters held: the tag being read, the pending partial tags, the text the code-span gate holds. */
   get heldChars(): number {
-    return this.#pending.length + (this.#lexing ? this.#lexer.length : 0)
+    return this.#pending.length + (this.#lexing ? this.#lexer.length : 0) + this.#gate.heldChars
   }
 
-  /** Not inside a tag, nothing pending. */
+  /** Not inside a tag, nothing pending, nothing at the gate. */
   get idle(): boolean {
-    return !this.#lexing && this.#pending.length === 0
+    return !this.#lexing && this.#pending.length === 0 && !this.#gate.holding
   }
 
   scan(input: string): void {
@@ -98,6 +105,7 @@ export class Scanner {
    * join the text that follows into a marker; held, that text decides them.
    */
   interrupt(): void {
+    this.#endGate()
     if (this.#lexing && this.#lexer.markerUndecided) return
     this.end()
   }
@@ -111,7 +119,10 @@ export class Scanner {
 
   /** End of input: decide the tag being read, and whatever its re-reads begin. */
   end(): void {
-    while (this.#lexing) {
+    for (;;) {
+      // What the gate held, and what a tag's re-reads begin, may hold again: until nothing does.
+      this.#endGate()
+      if (!this.#lexing) break
       const step = this.#lexer.finish()
       this.#lexing = false
       this.#decide(step, '', 0, 0)
@@ -133,7 +144,7 @@ export class Scanner {
     // A tag begun in an earlier text goes on here.
     if (this.#lexing) this.#tagStart = index
     while (index < length) {
-      index = this.#lexing ? this.#lex(text, index) : this.#readText(text, index)
+      index = this.#gate.holding ? this.#readGate(text, index) : this.#lexing ? this.#lex(text, index) : this.#readText(text, index)
       if (index < 0) return
     }
     // A tag begun at this text's last character goes on in the next one.
@@ -183,6 +194,11 @@ export class Scanner {
       this.#flushPending()
       output.emitRange(text, index, index + 1)
       return index + 1
+    }
+    if (this.#pending.length === 0 && structure.state.kind === 'outside' && output.fences.codeSpanOpenAt(code)) {
+      // Perhaps in an inline code span: held until that is known.
+      this.#gate.begin(output.fences)
+      return this.#readGate(text, index)
     }
     this.#lexer.begin(code, context)
     this.#lexing = true
@@ -298,8 +314,15 @@ export class Scanner {
     const structure = this.#structure
     const code = index < text.length ? text.charCodeAt(index) : -1
     if ((code === LESS_THAN || (isBar(code) && structure.barsMatter())) && structure.producesText()) {
-      this.#addPending(tagText)
-      return index
+      // Cut short by another tag start: pending, its fate that tag's. But a bar inside it that
+      // can begin a fragment (whose first bar decides how it may be spelled) is tried first.
+      const inner = this.#innerFragmentStart(tagText, code)
+      if (inner === -1) {
+        this.#addPending(tagText)
+        return index
+      }
+      this.#addPending(tagText.slice(0, inner))
+      return this.#reread(tagText, inner, inText, text, index)
     }
     if (whole && this.#pending.length === 0 && structure.state.kind === 'outside' && !hasBar(tagText)) {
       // The usual case: a `<` in prose. Its text is a range of this input.
@@ -324,6 +347,25 @@ export class Scanner {
     this.#flushPending()
     structure.consumeText(tagText)
     return index
+  }
+
+  /**
+   * A rejected tag is cut short by the tag start `next`, a bar whose fragment
+   * may not have spaces (ASCII or box drawing, outside a block): the first bar
+   * inside it from which a fragment with spaces can begin (`‹ ‹| DSML`, where
+   * the marker starts at the second bar), or -1. Otherwise the tag at `next`
+   * reads whatever such a bar would.
+   */
+  #innerFragmentStart(tagText: string, next: number): number {
+    const context = this.#structure.context()
+    if (!isBar(next) || canFollowFragmentBar(next, SPACE, context)) return -1
+    for (let offset = 1; offset < tagText.length; offset++) {
+      const bar = tagText.charCodeAt(offset)
+      if (!isBar(bar)) continue
+      const following = offset + 1 < tagText.length ? tagText.charCodeAt(offset + 1) : next
+      if (canFollowFragmentBar(bar, following, context)) return offset
+    }
+    return -1
   }
 
   #complete(tagText: string, inText: number, start: number, text: string, index: number): number {
@@ -352,6 +394,40 @@ export class Scanner {
     if (back <= inText) return index - back
     this.#queue.unshift({ text: tagText.slice(from), start: 0 }, { text, start: index })
     return -1
+  }
+
+  // ── the code-span gate ────────────────────────────────────────────────
+
+  /** Text held at the code-span gate, from `index`. Returns where reading goes on, or -1 when a re-read was queued. */
+  #readGate(text: string, index: number): number {
+    const stop = this.#gate.read(text, index)
+    return this.#gate.decision === 'none' ? stop : this.#gateDecided(text, stop)
+  }
+
+  /**
+   * The gate decided: text in a code span comes out as it is (documentation);
+   * any other is read again as usual, the runs before it now literal
+   * backticks, and then `text` from `stop`. Returns where reading `text` goes
+   * on, or -1 when the re-read was queued.
+   */
+  #gateDecided(text: string, stop: number): number {
+    const inSpan = this.#gate.decision === 'code'
+    const held = this.#gate.take()
+    if (inSpan) {
+      this.#output.emitText(held)
+      return stop
+    }
+    this.#output.fences.markCodeSpansLiteral()
+    this.#queue.unshift({ text: held, start: 0 }, { text, start: stop })
+    return -1
+  }
+
+  /** The text ends (or is interrupted) while the gate holds: it decides, and what it held is read. */
+  #endGate(): void {
+    while (this.#gate.holding) {
+      this.#gate.finish()
+      if (this.#gateDecided('', 0) < 0) this.#drainQueue()
+    }
   }
 
   // ── pending partial tags ──────────────────────────────────────────────

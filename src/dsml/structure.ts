@@ -101,7 +101,9 @@ export class Structure {
         return this.#outsideOpeners ? OPENERS : NO_NAMES
       case 'parameter':
       case 'orphan-parameter':
-        return state.parameter.markerless ? CLOSERS : NO_NAMES
+        // A markerless parameter's value ends at markerless closers; in a confirmed block, at the next opener too.
+        if (!state.parameter.markerless) return NO_NAMES
+        return state.region.confirmed ? ALL_NAMES : CLOSERS
       case 'tool-name-tag':
       case 'name-element':
       case 'special-calls':
@@ -515,7 +517,9 @@ export class Structure {
       return true
     }
     const nextField = parameter.field && isToolNameTag(tag, meaning)
-    if (!nextField && (tag.marker === 'none' || meaning === 'special' || meaning === 'unknown' || meaning === 'empty' || meaning === 'fragment')) {
+    // In a confirmed block, a markerless parameter ends at the next markerless parameter or invoke (read by shape).
+    const nextMarkerless = tag.marker === 'none' && parameter.markerless && state.region.confirmed && (meaning === 'parameter' || meaning === 'invoke')
+    if (!nextField && !nextMarkerless && (tag.marker === 'none' || meaning === 'special' || meaning === 'unknown' || meaning === 'empty' || meaning === 'fragment')) {
       this.consumeText(text)
       return true
     }

@@ -64,7 +64,8 @@ export const suite = defineSuite('dsml/arguments', (test) => {
     assertEqual(typeValue('<![CDATA[a &amp; <b>]]>', 'true'), { value: 'a &amp; <b>', invalidJson: false }, 'verbatim: no entities decoded')
     assertEqual(typeValue('<![CDATA[{"a": [1]}]]>', 'false'), { value: { a: [1] }, invalidJson: false }, 'string="false": the content is the JSON')
     assertEqual(typeValue('<![CDATA[42]]>', 'false'), { value: 42, invalidJson: false })
-    for (const value of ['x <![CDATA[a]]>', '<![CDATA[a]]> y', '<![CDATA[a]]> <![CDATA[b]]>', '<![CDATA[a', 'a]]>']) {
+    assertEqual(typeValue('<![CDATA[hello world', 'true').value, 'hello world', 'cut short by the closer (ds2api: recovers when CDATA never closes)')
+    for (const value of ['x <![CDATA[a]]>', '<![CDATA[a]]> y', '<![CDATA[a]]> <![CDATA[b]]>', 'a]]>']) {
       assertEqual(typeValue(value, 'true').value, value, `not a whole-value wrapper: ${value}`)
     }
     assertEqual(parseXmlChildren('<timeout><![CDATA[600]]></timeout>'), { timeout: '600' }, 'element children too')

@@ -6,11 +6,12 @@
  */
 import fc from 'fast-check'
 import { containsDsmlSentinel, createDsmlSanitizer, sanitizeText } from '../../src/dsml/index.ts'
-import { createFenceTracker } from '../../src/dsml/fence-tracker.ts'
+import { MAX_MARKER_SPACES } from '../../src/dsml/grammar.ts'
 import { resolveOptions } from '../../src/dsml/options.ts'
 import type { DsmlSanitizerOptions } from '../../src/dsml/options.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { normalizeEvents, reassemble, runChunks, textOf } from '../support/chunking.ts'
+import { outsideCode } from '../support/code-text.ts'
 import { defineSuite } from '../support/harness.ts'
 import { propertyRuns } from '../support/runs.ts'
 
@@ -45,6 +46,12 @@ const TOKENS: readonly string[] = [
   '<tool_call name="bash">', '</tool_call>', '<function_call>', '</function_call>', '<function>', '</function>',
   '{"name": "bash", "arguments": {"command": "ls"}}', '<name>bash</name>', '<parameter name="name">bash',
   `<${MARKER}ToolCall>`, `<${MARKER}ToolName>`, `</${MARKER}ToolName>`,
+  // issue 21: drift read by shape inside a block, fragments that lost their <, the compact form, tool-name fields, code spans
+  `</ / | ${WORD} | | parameter>`, `< / ${MARKER} invoke>`, `<${MARKER}/invoke>`, '</|EPSE|parameter>', '<|EPSE|invoke name="bash">', '<|X|', 'EPSE',
+  `<${WORD}invoke name="bash">`, `</${WORD}parameter>`, `${FULLWIDTH}${WORD} ${FULLWIDTH}invoke name="x">`, `${FULLWIDTH}${WORD}tool_use>`, `\u2016 ${WORD}`,
+  `| ${WORD} |`, `|${WORD} |invoke>`, `${FULLWIDTH} `, `<${FULLWIDTH}${FULLWIDTH}${WORD}${FULLWIDTH}${FULLWIDTH}r=bash>`, `<${MARKER}m>`, `</${MARKER}m>`, `</${MARKER}r>`,
+  `<${MARKER}execute_command>`, `<${MARKER}command>`, '<timeout>600</timeout>', '<![CDATA[', ']]>', '1e999', '< calls>', '<calls>',
+  '\\', '\\`', '`x`', '``', ' `', '\n\n', '# ',
 ]
 
 const textArbitrary = fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }).map((tokens) => tokens.join(''))
@@ -62,16 +69,16 @@ function chunksAt(text: string, cuts: number[]): string[] {
   return chunks
 }
 
-/** The output text with what sits inside code fences removed, by the engine's fence rule (tested on its own). */
-function outsideFences(text: string): string {
-  const fences = createFenceTracker()
-  let out = ''
-  for (const character of text) {
-    // A line break stands in for fenced text, so the text on either side never joins.
-    out += fences.inFenceAt(character.charCodeAt(0)) ? '\n' : character
-    fences.track(character)
-  }
-  return out
+/**
+ * The marker oracle: a sentinel the lexer reads (`containsDsmlSentinel`), or,
+ * read independently of it, a fragment that lost its `<`: a full-width or `‖`
+ * bar next to the word, with any spacing a marker may have between them (up
+ * to `MAX_MARKER_SPACES` spaces or tabs: deciding a longer gap would mean
+ * holding past it, and every hold has a cap) (issue 21).
+ */
+const FRAGMENT = new RegExp(`[\\uFF5C\\u2016][ \\t]{0,${MAX_MARKER_SPACES}}DSML`)
+function holdsMarker(text: string): boolean {
+  return containsDsmlSentinel(text) || FRAGMENT.test(text)
 }
 
 /** Every preset and mode, and caps down to the smallest allowed. */
@@ -138,23 +145,23 @@ export const suite = defineSuite('dsml/properties', (test) => {
     )
   })
 
-  test('property no sentinel in output text outside code fences', () => {
+  test('property no marker (sentinel or fragment) in output text outside code (fences, code spans)', () => {
     fc.assert(
       fc.property(textArbitrary, optionsArbitrary, (text, options) => {
         const output = textOf(runChunks([text], options))
-        assert(!containsDsmlSentinel(outsideFences(output)), `sentinel in output ${JSON.stringify(output)}`)
+        assert(!holdsMarker(outsideCode(output)), `marker in output ${JSON.stringify(output)}`)
       }),
       { numRuns: propertyRuns(RUNS) },
     )
   })
 
-  test('property no sentinel in output text outside code fences, with a tag reaching the tag limit (any caps)', () => {
+  test('property no marker in output text outside code, with a tag reaching the tag limit (any caps)', () => {
     fc.assert(
       fc.property(paddedArbitrary, fc.array(fc.nat(), { maxLength: 4 }), ({ options, text }, cuts) => {
         const whole = runChunks([text], options)
         assertEqual(reassemble(whole), text, 'conservation')
         const output = textOf(whole)
-        assert(!containsDsmlSentinel(outsideFences(output)), `sentinel in output ${JSON.stringify(output.slice(0, 200))}`)
+        assert(!holdsMarker(outsideCode(output)), `marker in output ${JSON.stringify(output.slice(0, 200))}`)
         assertEqual(normalizeEvents(runChunks(chunksAt(text, cuts), options)), normalizeEvents(whole), 'chunk invariance')
       }),
       { numRuns: propertyRuns(Math.max(100, Math.floor(RUNS / 2))) },

@@ -3,7 +3,7 @@
  * where each shape is rejected, where a tag commits, and what every state
  * means at the end of input. Markers are built at run time.
  */
-import { ALL_NAMES, CLOSERS, drifting, NO_NAMES as NONE, OPENERS, type TagContext } from '../../src/dsml/markup-starts.ts'
+import { ALL_NAMES, CLOSERS, NO_NAMES as NONE, OPENERS, type TagContext } from '../../src/dsml/markup-starts.ts'
 import { STEP_COMPLETE, STEP_COMPLETE_BEFORE, STEP_CONTINUE, STEP_REJECT, Tag } from '../../src/dsml/tag.ts'
 import { TagLexer } from '../../src/dsml/tag-lexer.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'

@@ -1,5 +1,6 @@
 /**
- * The wild captures (test/fixtures/leaks-wild-2.json): each with the tools its
+ * The wild captures (test/fixtures/leaks-wild-2.json, and leaks-wild-3.json:
+ * spellings drifted in every position, issue 21): each with the tools its
  * request declared (`tools`, schemas included), whole, split at every offset
  * and one code point at a time, with conservation and no markup left.
  *
@@ -15,7 +16,8 @@ import { assertChunkInvariant, callsOf, reassemble, textOf } from '../support/ch
 import { leaksMarkup } from '../support/dsml-builders.ts'
 import type { CallShape } from '../support/dsml-checks.ts'
 import { defineSuite } from '../support/harness.ts'
-import wild from '../fixtures/leaks-wild-2.json' with { type: 'json' }
+import wild2 from '../fixtures/leaks-wild-2.json' with { type: 'json' }
+import wild3 from '../fixtures/leaks-wild-3.json' with { type: 'json' }
 
 interface WildCapture {
   id: string
@@ -26,7 +28,10 @@ interface WildCapture {
   tools: DeclaredTool[]
 }
 
-const captures = wild as unknown as WildCapture[]
+const files: ReadonlyArray<readonly [string, WildCapture[]]> = [
+  ['leaks-wild-2.json', wild2 as unknown as WildCapture[]],
+  ['leaks-wild-3.json', wild3 as unknown as WildCapture[]],
+]
 
 /** Expected texts decided differently (see the file's doc). */
 const TEXT_DECISIONS: Readonly<Record<string, string>> = {
@@ -34,21 +39,23 @@ const TEXT_DECISIONS: Readonly<Record<string, string>> = {
 }
 
 export const suite = defineSuite('dsml/wild-captures', (test) => {
-  test('wild captures: 12, unique ids, every one with its declared tools', () => {
-    assertEqual(captures.length, 12)
-    assertEqual(new Set(captures.map((capture) => capture.id)).size, 12)
-    assert(captures.every((capture) => Array.isArray(capture.tools)), 'tools')
-  })
-
-  for (const capture of captures) {
-    test(`wild capture ${capture.id}: calls and text, whole, at every split and one code point at a time`, () => {
-      const options: DsmlSanitizerOptions = capture.tools.length > 0 ? { tools: capture.tools } : {}
-      const events = assertChunkInvariant(capture.input, options, assertEqual)
-      assertEqual(reassemble(events), capture.input, 'conservation')
-      assertEqual(callsOf(events), capture.expected_calls, 'calls')
-      const text = textOf(events)
-      assertEqual(text.trimEnd(), (TEXT_DECISIONS[capture.id] ?? capture.expected_text).trimEnd(), 'text (trimEnd)')
-      if (!capture.benign) assert(!leaksMarkup(text), `markup left in ${JSON.stringify(text)}`)
+  for (const [file, captures] of files) {
+    test(`${file}: 12 captures, unique ids, every one with its declared tools`, () => {
+      assertEqual(captures.length, 12)
+      assertEqual(new Set(captures.map((capture) => capture.id)).size, 12)
+      assert(captures.every((capture) => Array.isArray(capture.tools)), 'tools')
     })
+
+    for (const capture of captures) {
+      test(`wild capture ${capture.id}: calls and text, whole, at every split and one code point at a time`, () => {
+        const options: DsmlSanitizerOptions = capture.tools.length > 0 ? { tools: capture.tools } : {}
+        const events = assertChunkInvariant(capture.input, options, assertEqual)
+        assertEqual(reassemble(events), capture.input, 'conservation')
+        assertEqual(callsOf(events), capture.expected_calls, 'calls')
+        const text = textOf(events)
+        assertEqual(text.trimEnd(), (TEXT_DECISIONS[capture.id] ?? capture.expected_text).trimEnd(), 'text (trimEnd)')
+        if (!capture.benign) assert(!leaksMarkup(text), `markup left in ${JSON.stringify(text)}`)
+      })
+    }
   }
 })

@@ -1,0 +1,81 @@
+/**
+ * Inline code spans (issue 21: "inline code spans are documentation") against
+ * the CommonMark reference parser (commonmark.js 0.31.2, a development
+ * dependency): for random Markdown built from backtick runs, backslashes and
+ * block-structure pieces, a probe is in a code span by the fence tracker and
+ * its watch (`codeSpanOpenAt`, then a clone watching ahead: what the engine's
+ * `CodeSpanGate` asks) exactly when the reference puts it in an inline `code`
+ * node. `<` and `&` are left out of the alphabet: raw HTML and autolinks take
+ * precedence over code spans, and the tracker does not follow them.
+ *
+ * Node only (vitest): the portable suites run under Deno and Bun without npm
+ * packages.
+ */
+import { Parser } from 'commonmark'
+import fc from 'fast-check'
+import { describe, expect, test } from 'vitest'
+import { inCodeSpanAt } from '../support/code-text.ts'
+import { createFenceTracker } from '../../src/dsml/fence-tracker.ts'
+
+const PROBE = 'Q'
+const PIECES = [
+  '`', '`', '`', '``', '```', '````', '\\', '\\`', '\\\\`', '`a`', '``a``', ' `', '` ',
+  '\n', '\n', '\n\n', '\r\n', ' ', '    ', 'a', 'b c', '~~~', '```x', '```\n',
+  '> ', '- ', '1. ', '# ', '---', '===', '*',
+]
+
+const parser = new Parser()
+
+/** The probes the reference parser puts inside inline code spans. */
+function probesInSpansByCommonMark(document: string): string[] {
+  const walker = parser.parse(document).walker()
+  const inside: string[] = []
+  for (let event = walker.next(); event !== null; event = walker.next()) {
+    const node = event.node
+    if (event.entering && node.type === 'code') for (const match of (node.literal ?? '').matchAll(/Q\d+Z/g)) inside.push(match[0])
+  }
+  return inside.sort()
+}
+
+/** The probes the tracker puts inside code spans, asked at each probe's first character; the text before fed in `chunk`-character pieces. */
+function probesInSpansByTracker(document: string, chunk: number): string[] {
+  const tracker = createFenceTracker()
+  const inside: string[] = []
+  let tracked = 0
+  for (let index = document.indexOf(PROBE); index !== -1; index = document.indexOf(PROBE, index + 1)) {
+    for (; tracked < index; tracked = Math.min(index, tracked + chunk)) tracker.track(document, tracked, Math.min(index, tracked + chunk))
+    if (inCodeSpanAt(tracker, document, index)) inside.push(document.slice(index, document.indexOf('Z', index) + 1))
+  }
+  return inside.sort()
+}
+
+const documents = fc
+  .array(fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...PIECES) }, { weight: 1, arbitrary: fc.constant(PROBE) }), { maxLength: 60, size: 'max' })
+  .map((pieces) => {
+    let probes = 0
+    return pieces.map((piece) => (piece === PROBE ? `${PROBE}${probes++}Z` : piece)).join('')
+  })
+
+describe('dsml/code-spans against CommonMark', () => {
+  test('issue 21 (inline code spans): the regression cases agree with the reference', () => {
+    for (const document of [
+      'a `Q0Z` b', 'a ``Q0Z` b``', 'a `` Q0Z ` b', 'a \\`Q0Z` b`', '`a` Q0Z `b', 'a `x\nQ0Z` b', 'a `x\n\nQ0Z` b', '`Q0Z\n# h `',
+      '``\nQ0Z``', '```a`Q0Z`', '> `a\nQ0Z`', '> `a\n> Q0Z`', '- `a\n  Q0Z`', '- `a\n- Q0Z`', 'a `b\n---\nQ0Z`', '`` ` ``Q0Z`', '\\\\`Q0Z`',
+      '# `Q0Z`', '# `a\nQ0Z`', '    `a\nQ0Z`', 'x\n    `a\nQ0Z`', '`a\n```\nQ0Z`\n```',
+    ]) {
+      expect(probesInSpansByTracker(document, 1), JSON.stringify(document)).toEqual(probesInSpansByCommonMark(document))
+      expect(probesInSpansByTracker(document, document.length), JSON.stringify(document)).toEqual(probesInSpansByCommonMark(document))
+    }
+  })
+
+  test('issue 21 (inline code spans): random inline and block structure, whole and in pieces, agrees with the reference', () => {
+    fc.assert(
+      fc.property(documents, fc.integer({ min: 1, max: 9 }), (document, chunk) => {
+        const expected = probesInSpansByCommonMark(document)
+        expect(probesInSpansByTracker(document, document.length)).toEqual(expected)
+        expect(probesInSpansByTracker(document, chunk)).toEqual(expected)
+      }),
+      { numRuns: 5000 },
+    )
+  })
+})
