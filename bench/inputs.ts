@@ -258,3 +258,47 @@ export function xmlParameters(size: number, seed: number): string {
   }
   return parts.join('').slice(0, size)
 }
+
+/**
+ * Issue 21's shapes, each spread through prose, about `size` characters:
+ * blocks whose tags drifted (a drifted marker word, doubled slashes, a tool
+ * name as the tag with fields, the compact `r=`/`m` form, an invoke missing
+ * its closer) and V4.1 openers that lost their marker.
+ */
+export function driftDense(size: number, seed: number): string {
+  const random = createRandom(seed)
+  const doubled = `${BAR}${BAR}DSML${BAR}${BAR}`
+  const calls = [
+    (command: string) => `<${doubled} calls>\n<|EPSE|invoke name="bash">\n<|EPSE|parameter name="command" string="true">${command}</ / | DSML | | parameter>\n</|EPSE|invoke>\n</${doubled} calls>`,
+    (command: string) => `<${MARKER}execute_command>\n<${MARKER}command>${command}</${MARKER}parameter>\n<timeout>600</timeout>\n</${MARKER}invoke>`,
+    (command: string) => `<${doubled}r=execute_bash>\n<${doubled}m>${command}</${doubled}m>\n</${doubled}r>`,
+    (command: string) => `< calls>\n<|DSML|invoke name="bash">\n<|DSML|parameter name="command"><![CDATA[${command}]]></|DSML|parameter>\n</|DSML|calls>`,
+  ]
+  const parts: string[] = []
+  let length = 0
+  while (length < size) {
+    const part = `${prose(300, seed + parts.length)}\n${pick(random, calls)(pick(random, COMMANDS))}\n`
+    parts.push(part)
+    length += part.length
+  }
+  return parts.join('').slice(0, size)
+}
+
+/**
+ * Text that starts tags and fragments the drift rules read further than
+ * before, never completing one: full-width bars with spaces (CJK tables), a
+ * bar and a space before a word, `</ /` and `<|word|` in prose, backtick runs
+ * that never close before tags (every paragraph held at the code-span gate).
+ */
+export function driftLookAlikes(size: number, seed: number): string {
+  const random = createRandom(seed)
+  const snippets = [`${BAR} 名称 ${BAR} 价格 ${BAR}`, `${BAR}  ${BAR} x`, `\u2016 a \u2016`, 'a </ / b', '<|word|name>', '`` one < | two `', '`x` < ｜y', '<DSM|', '< calls are made']
+  const parts: string[] = []
+  let length = 0
+  while (length < size) {
+    const part = `${prose(60, seed + parts.length, 1000)} ${pick(random, snippets)}${random() < 0.1 ? '\n\n' : ' '}`
+    parts.push(part)
+    length += part.length
+  }
+  return parts.join('').slice(0, size)
+}

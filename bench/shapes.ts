@@ -3,7 +3,7 @@
  * `run.ts` and the doubling runs it starts in fresh processes (`doubling.ts`).
  */
 import { createDsmlSanitizer, type DsmlSanitizerOptions, sanitizeText } from '../src/dsml/index.ts'
-import { ampersandParameter, bigParameter, blockDense, htmlText, lessThanDense, prose, tsxText, xmlParameters } from './inputs.ts'
+import { ampersandParameter, bigParameter, blockDense, driftDense, driftLookAlikes, htmlText, lessThanDense, prose, tsxText, xmlParameters } from './inputs.ts'
 import { measureInterleaved } from './measure.ts'
 
 export const MB = 1e6
@@ -81,6 +81,15 @@ export const SHAPES: Shape[] = [
     doublingOptions: { maxHoldChars: 16_000_000 },
     doublingNote: 'here maxHoldChars 16_000_000, so 4n is recovered too',
   },
+  {
+    key: 'f',
+    label: '(f) prose + drifted blocks (drifted marker words, doubled slashes, tool-name tags, compact form, lost-marker openers)',
+    make: (size) => driftDense(size, 5),
+    options: { tools: [{ name: 'bash' }, { name: 'execute_command' }, { name: 'execute_bash', parameters: { type: 'object', properties: { command: { type: 'string' } }, required: ['command'] } }] },
+    size: 1 * MB,
+    n: 1 * MB,
+  },
+  { key: 'g', label: '(g) look-alikes the drift rules read further: spaced full-width bars, `</ /`, `<|word|`, unclosed backtick runs', make: (size) => driftLookAlikes(size, 6), size: 1 * MB, n: 1 * MB },
 ]
 
 /** Markup-dense text with no DSML in it, each compared with prose of the same size. */

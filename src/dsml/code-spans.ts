@@ -17,6 +17,8 @@
  * @see https://spec.commonmark.org/0.31.2/#code-spans
  */
 
+import { Positions } from './positions.ts'
+
 const BACKTICK = 0x60
 const BACKSLASH = 0x5c
 
@@ -38,6 +40,8 @@ export class CodeSpans {
   /** Unmatched runs at the watched place. */
   #baseline = 0
   decision: CodeSpanDecision = 'none'
+  /** Where the next backticks are in the texts read (lines of one long text come in order). */
+  #backticks = new Positions(['`'])
 
   /**
    * Would a place right after what was read be in a code span, if a run
@@ -103,7 +107,7 @@ export class CodeSpans {
         this.#endRun()
         if (this.decision !== 'none') return index
       }
-      const next = text.indexOf('`', index)
+      const next = this.#nextBacktick(text, index)
       const stop = next === -1 || next >= end ? end : next
       this.#countBackslashes(text, index, stop)
       if (stop === end) return end
@@ -171,7 +175,14 @@ export class CodeSpans {
     copy.#runEscaped = this.#runEscaped
     copy.#backslashes = this.#backslashes
     copy.#literal = this.#literal
+    copy.#backticks = this.#backticks.clone()
     return copy
+  }
+
+  /** The next backtick at or after `from`, or -1. */
+  #nextBacktick(text: string, from: number): number {
+    const at = this.#backticks.first(text, from)
+    return at === text.length ? -1 : at
   }
 
   #countBackslashes(text: string, from: number, to: number): void {

@@ -31,6 +31,7 @@
  */
 import { CodeSpans, type CodeSpanDecision } from './code-spans.ts'
 import { CARRIAGE_RETURN, GREATER_THAN, isLineBreak, LINE_FEED, SPACE, TAB } from './grammar.ts'
+import { Positions } from './positions.ts'
 
 const BACKTICK = 0x60 // "`"
 const BACKSLASH = 0x5c // "\\"
@@ -155,14 +156,8 @@ export class FenceTracker {
   /** A run at this line's start was made literal (`markCodeSpansLiteral`): so are the runs of the paragraph it opens. */
   #literalOpening = false
 
-  // Ranges of one long text arrive in order (short texts may come between
-  // them): remember where its next line feed and carriage return are, so
-  // each search runs past any character once.
-  #searchedText: string | undefined
-  #searchedFrom = 0
-  /** Next `\n` and `\r` at or after `#searchedFrom`; -1 when there is none. */
-  #nextFeed = -1
-  #nextCarriage = -1
+  /** Where the next line breaks are in the texts read (ranges of one long text arrive in order). */
+  #lineBreaks = new Positions(['\n', '\r'])
 
   /** Inside a fenced code block, after everything tracked so far. */
   get inFence(): boolean {
@@ -318,23 +313,15 @@ export class FenceTracker {
     copy.#setextAllowed = this.#setextAllowed
     copy.#infoBackslashes = this.#infoBackslashes
     copy.#spans = this.#spans.clone()
+    // The same text read on from here: where its next line breaks are is still known.
+    copy.#lineBreaks = this.#lineBreaks.clone()
     copy.#literalOpening = this.#literalOpening
     return copy
   }
 
   #nextLineBreak(text: string, from: number): number {
-    if (text !== this.#searchedText || from < this.#searchedFrom) {
-      this.#searchedText = text
-      this.#searchedFrom = from
-      this.#nextFeed = text.indexOf('\n', from)
-      this.#nextCarriage = text.indexOf('\r', from)
-    }
-    this.#searchedFrom = from
-    if (this.#nextFeed !== -1 && this.#nextFeed < from) this.#nextFeed = text.indexOf('\n', from)
-    if (this.#nextCarriage !== -1 && this.#nextCarriage < from) this.#nextCarriage = text.indexOf('\r', from)
-    const feed = this.#nextFeed
-    const carriage = this.#nextCarriage
-    return carriage === -1 ? feed : feed === -1 ? carriage : Math.min(feed, carriage)
+    const at = this.#lineBreaks.first(text, from)
+    return at === text.length ? -1 : at
   }
 
   #step(code: number): void {

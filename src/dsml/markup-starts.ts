@@ -113,46 +113,67 @@ function openerAt(text: string, nameStart: number, name: string, bare: boolean, 
   return start >= 0 && text.charCodeAt(start) === LESS_THAN ? start : -1
 }
 
+/** What is known of one text: per anchor, where its last search began and the opener it found there (-1: none to the end). */
+interface AnchorSearches {
+  text: string | undefined
+  from: number[]
+  found: number[]
+  /** The last answer, for searches from `firstFrom` on, while still ahead (-2: none kept). */
+  first: number
+  firstFrom: number
+}
+
+function noSearches(): AnchorSearches {
+  return { text: undefined, from: OPENER_ANCHORS.map(() => Number.MAX_SAFE_INTEGER), found: OPENER_ANCHORS.map(() => -1), first: -2, firstFrom: 0 }
+}
+
 /**
- * Finds `<` + a whole markerless opener name in one text, again and again
+ * Finds `<` + a whole markerless opener name in a text, again and again
  * from later positions: each anchor's next opener is remembered while it is
  * still ahead, so a scan over the whole text reads it about once per anchor.
+ * As `Positions` does, it remembers the two texts searched last.
  */
 export class MarkerlessOpenerFinder {
-  #text: string | undefined
-  /** Per anchor: where its last search began, and the opener it found there (-1: none to the end). */
-  #from: number[] = OPENER_ANCHORS.map(() => Number.MAX_SAFE_INTEGER)
-  #found: number[] = OPENER_ANCHORS.map(() => -1)
-  /** The last answer, for searches from `#firstFrom` on, while still ahead (-2: none kept). */
-  #first = -2
-  #firstFrom = 0
+  #recent = noSearches()
+  #older = noSearches()
 
   /** Forgets what was found: the next text may be the same string read again from its start. */
   reset(): void {
-    this.#text = undefined
+    this.#recent.text = undefined
+    this.#older.text = undefined
+  }
+
+  #of(text: string): AnchorSearches {
+    const recent = this.#recent
+    if (recent.text === text) return recent
+    const older = this.#older
+    this.#older = recent
+    this.#recent = older
+    if (older.text !== text) {
+      older.text = text
+      older.from.fill(Number.MAX_SAFE_INTEGER)
+      older.first = -2
+    }
+    return older
   }
 
   /** The first opener at or after `from`, or -1. */
   next(text: string, from: number): number {
-    if (text !== this.#text) {
-      this.#text = text
-      this.#from.fill(Number.MAX_SAFE_INTEGER)
-      this.#first = -2
-    }
-    const kept = this.#first
-    if (kept !== -2 && from >= this.#firstFrom && (kept === -1 || kept >= from)) return kept
+    const searches = this.#of(text)
+    const kept = searches.first
+    if (kept !== -2 && from >= searches.firstFrom && (kept === -1 || kept >= from)) return kept
     let first = -1
     for (let anchor = 0; anchor < OPENER_ANCHORS.length; anchor++) {
-      let found = this.#found[anchor]!
-      if (from < this.#from[anchor]! || (found !== -1 && found < from)) {
+      let found = searches.found[anchor]!
+      if (from < searches.from[anchor]! || (found !== -1 && found < from)) {
         found = searchAnchor(text, anchor, from)
-        this.#found[anchor] = found
-        this.#from[anchor] = from
+        searches.found[anchor] = found
+        searches.from[anchor] = from
       }
       if (found !== -1 && (first === -1 || found < first)) first = found
     }
-    this.#first = first
-    this.#firstFrom = from
+    searches.first = first
+    searches.firstFrom = from
     return first
   }
 }
