@@ -70,6 +70,8 @@ export class Scanner {
   #tailFrom = 0
   #tailStartAt = 0
   #gate: CodeSpanGate
+  /** Reads ahead from a bar inside a rejected tag (`#commitsFrom`). */
+  #probe: TagLexer
 
   constructor(structure: Structure, output: Output, maxTagChars: number, maxPendingChars: number, maxGateChars: number) {
     this.#structure = structure
@@ -77,6 +79,7 @@ export class Scanner {
     this.#lexer = new TagLexer(maxTagChars)
     this.#maxPendingChars = maxPendingChars
     this.#gate = new CodeSpanGate(maxGateChars)
+    this.#probe = new TagLexer(maxTagChars)
   }
 
   /** Characters held: the tag being read, the pending partial tags, the text the code-span gate holds. */
@@ -197,7 +200,7 @@ export class Scanner {
     }
     if (this.#pending.length === 0 && structure.state.kind === 'outside' && output.fences.codeSpanOpenAt(code)) {
       // Perhaps in an inline code span: held until that is known.
-      this.#gate.begin(output.fences)
+      this.#gate.begin(output.fences, context)
       return this.#readGate(text, index)
     }
     this.#lexer.begin(code, context)
@@ -350,22 +353,38 @@ export class Scanner {
   }
 
   /**
-   * A rejected tag is cut short by the tag start `next`, a bar whose fragment
-   * may not have spaces (ASCII or box drawing, outside a block): the first bar
-   * inside it from which a fragment with spaces can begin (`‹ ‹| DSML`, where
-   * the marker starts at the second bar), or -1. Otherwise the tag at `next`
-   * reads whatever such a bar would.
+   * A rejected tag is cut short by the tag start `next`: the first bar
+   * inside it where a fragment begins that the tag hid, or -1 (then the tag
+   * is pending, its fate that of the tag at `next`). Such a fragment commits
+   * within the tag's text and `next` (`<|DS‹DSML›` read in a block, where the
+   * drifted word ran past it), or `next` is a bar whose fragment may not have
+   * spaces (ASCII or box drawing, outside a block) where one that may begins
+   * before it (`‹ ‹| DSML`).
    */
   #innerFragmentStart(tagText: string, next: number): number {
     const context = this.#structure.context()
-    if (!isBar(next) || canFollowFragmentBar(next, SPACE, context)) return -1
+    const spacedOnlyBefore = isBar(next) && !canFollowFragmentBar(next, SPACE, context)
+    let canBegin = -1
     for (let offset = 1; offset < tagText.length; offset++) {
       const bar = tagText.charCodeAt(offset)
       if (!isBar(bar)) continue
+      if (this.#commitsFrom(tagText, offset, next, context)) return offset
       const following = offset + 1 < tagText.length ? tagText.charCodeAt(offset + 1) : next
-      if (canFollowFragmentBar(bar, following, context)) return offset
+      if (canBegin === -1 && canFollowFragmentBar(bar, following, context)) canBegin = offset
     }
-    return -1
+    return spacedOnlyBefore ? canBegin : -1
+  }
+
+  /** Does a tag read from `tagText[offset]` (a bar) commit or complete within the rest of it and `next`? */
+  #commitsFrom(tagText: string, offset: number, next: number, context: TagContext): boolean {
+    const probe = this.#probe
+    probe.begin(tagText.charCodeAt(offset), context)
+    for (let index = offset + 1; index <= tagText.length; index++) {
+      const step = probe.step(index < tagText.length ? tagText.charCodeAt(index) : next)
+      if (step === STEP_REJECT) return false
+      if (step !== STEP_CONTINUE || probe.committed) return true
+    }
+    return false
   }
 
   #complete(tagText: string, inText: number, start: number, text: string, index: number): number {
@@ -411,11 +430,16 @@ export class Scanner {
    * on, or -1 when the re-read was queued.
    */
   #gateDecided(text: string, stop: number): number {
-    const inSpan = this.#gate.decision === 'code'
-    const held = this.#gate.take()
+    const gate = this.#gate
+    const inSpan = gate.decision === 'code'
+    const spanEnd = gate.spanEnd
+    const held = gate.take()
     if (inSpan) {
-      this.#output.emitText(held)
-      return stop
+      // The span, as it is; the few characters read after its closing run to judge it are read again.
+      this.#output.emitText(held.slice(0, spanEnd))
+      if (spanEnd === held.length) return stop
+      this.#queue.unshift({ text: held, start: spanEnd }, { text, start: stop })
+      return -1
     }
     this.#output.fences.markCodeSpansLiteral()
     this.#queue.unshift({ text: held, start: 0 }, { text, start: stop })

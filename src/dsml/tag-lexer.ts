@@ -493,13 +493,15 @@ export class TagLexer {
   #openingBars(code: number): StepResult {
     if (isBar(code)) {
       // After a spaced pair (`< | |`) a third bar rejects here, where it may start a tag of its own.
-      if (this.#spacedBars || this.#bars >= (this.#fragment ? MAX_MARKER_BARS : MAX_WORDLESS_BARS)) return STEP_REJECT
+      // A loose fragment's bars may run on, spaced (`‹ ‹| DSML`), up to the wordless limit.
+      const limit = this.#looseFragment ? MAX_WORDLESS_BARS : this.#spacedBars ? 0 : this.#fragment ? MAX_MARKER_BARS : MAX_WORDLESS_BARS
+      if (this.#bars >= limit) return STEP_REJECT
       this.#bars++
       this.#markerEnd = this.#length + 1
       return this.#accept()
     }
-    if (code === LATIN_CAPITAL_D && this.#bars <= MAX_MARKER_BARS) return this.#startWord()
-    if (isMarkerSpace(code) && this.#bars <= MAX_MARKER_BARS && (!this.#fragment || this.#looseFragment)) {
+    if (code === LATIN_CAPITAL_D && this.#bars <= this.#wordBars()) return this.#startWord()
+    if (isMarkerSpace(code) && this.#bars <= this.#wordBars() && (!this.#fragment || this.#looseFragment)) {
       this.#spaces = 1
       this.#state = SPACE_BEFORE_WORD
       return this.#accept()
@@ -523,7 +525,7 @@ export class TagLexer {
       this.#spaces++
       return this.#accept()
     }
-    if (isBar(code) && this.#bars < MAX_MARKER_BARS) {
+    if (isBar(code) && this.#bars < this.#wordBars()) {
       this.#bars++
       this.#spacedBars = true
       this.#markerEnd = this.#length + 1
@@ -542,6 +544,11 @@ export class TagLexer {
     this.#lettersOnly = isAsciiLetter(code)
     this.#state = WORDLESS_NAME
     return this.#accept()
+  }
+
+  /** Bars the word may follow: one or two; a loose fragment's run up to the wordless limit. */
+  #wordBars(): number {
+    return this.#looseFragment ? MAX_WORDLESS_BARS : MAX_MARKER_BARS
   }
 
   #startWord(): StepResult {

@@ -233,6 +233,11 @@ export const suite = defineSuite('dsml/drift', (test) => {
       [`<${FW_BAR}parameter${FW_BAR}${WORD}${FW_BAR}`, { maxHoldChars: 256, eagerStopChars: 1 }],
       [`<${FW_BAR} ${FW_BAR}tool${FW_BAR}${WORD} ${FW_BAR}invoke name="x">`, { maxHoldChars: 256, eagerStopChars: 1 }],
       [`<${M}tool_calls>\`\`\`\`<|X|`.repeat(3), { maxHoldChars: 256, eagerStopChars: 7 }],
+      [`<${M}tool_calls><${FW_BAR}DS${FW_BAR}${WORD}${FW_BAR}`, { maxHoldChars: 256 }],
+      [`<${M} calls><${FW_BAR}DS${FW_BAR}${FW_BAR}${WORD}${FW_BAR}${FW_BAR}`, { maxHoldChars: 300, eagerStopChars: 32, preset: 'strict' }],
+      [`${DOUBLE_BAR} ${DOUBLE_BAR} ${DOUBLE_BAR} ${DOUBLE_BAR} || ${WORD} ||invoke name="x">`, {}],
+      // a closing run right before markup that is removed would join the backticks after it: not trusted
+      [`\`\`\`\`</${M}invoke>\`\`\`\`<${M}/invoke>\`\`\`json\n`, { maxHoldChars: 256, eagerStopChars: 1 }],
     ] as const) {
       const events = assertChunkInvariant(text, options, assertEqual)
       assertEqual(reassemble(events), text, `conservation: ${JSON.stringify(text)}`)
