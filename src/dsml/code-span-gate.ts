@@ -77,14 +77,15 @@ export class CodeSpanGate {
     let index = from
     if (this.#runEnd === -1) {
       const tracker = this.#tracker!
-      const end = Math.min(text.length, from + this.#cap - this.#held.length)
-      index = tracker.track(text, from, end)
+      // Room is kept for the characters that judge a closing run, so the gate never holds more than its cap.
+      const room = this.#cap - AFTER_RUN - this.#held.length
+      index = tracker.track(text, from, Math.min(text.length, from + room))
       this.#held.append(text.slice(from, index))
       const watched = tracker.codeSpanDecision
       if (watched === 'code') this.#runEnd = this.#held.length
       else this.#decision = watched
       // At the cap, no closing run came: read as not in a span.
-      if (this.#decision === 'none' && this.#runEnd === -1 && this.#held.length >= this.#cap) this.#decision = 'text'
+      if (this.#decision === 'none' && this.#runEnd === -1 && this.#held.length >= this.#cap - AFTER_RUN) this.#decision = 'text'
     }
     if (this.#runEnd !== -1) {
       const take = Math.min(text.length - index, AFTER_RUN - this.#afterRun.length)

@@ -17,12 +17,14 @@ test('npm run report prints the capture report with every capture recovered as e
   expect(output).not.toContain('\uFF5C')
 })
 
-test('npm run report reads both capture files from inside the repository by default (no ../shared needed)', () => {
+test('npm run report reads its three capture files from inside the repository by default (no ../shared needed)', () => {
   const output = execFileSync(process.execPath, ['--import', 'tsx', 'src/cli/report.ts'], { cwd: root, encoding: 'utf8' })
   expect(output).toContain(`${root}src/cli/leaks-real.json`)
   expect(output).toContain(`${root}test/fixtures/leaks-wild-2.json`)
+  expect(output).toContain(`${root}test/fixtures/leaks-wild-3.json`)
   expect(output).toContain('21/21 captures give their expected calls and text')
   expect(output).toContain('11/12 captures give their expected calls and text')
+  expect(output).toContain('12/12 captures give their expected calls and text')
   expect(output).not.toContain('shared/fixtures')
 })
 
