@@ -17,7 +17,7 @@
  * @see https://spec.commonmark.org/0.31.2/#code-spans
  */
 
-import { Positions } from './positions.ts'
+import { Positions, SHORT_SEARCH } from './positions.ts'
 
 const BACKTICK = 0x60
 const BACKSLASH = 0x5c
@@ -41,7 +41,7 @@ export class CodeSpans {
   #baseline = 0
   decision: CodeSpanDecision = 'none'
   /** Where the next backticks are in the texts read (lines of one long text come in order). */
-  #backticks = new Positions(['`'])
+  #backticks: Positions | undefined
 
   /**
    * Would a place right after what was read be in a code span, if a run
@@ -107,7 +107,7 @@ export class CodeSpans {
         this.#endRun()
         if (this.decision !== 'none') return index
       }
-      const next = this.#nextBacktick(text, index)
+      const next = this.#nextBacktick(text, index, end)
       const stop = next === -1 || next >= end ? end : next
       this.#countBackslashes(text, index, stop)
       if (stop === end) return end
@@ -144,7 +144,7 @@ export class CodeSpans {
   #clear(): void {
     this.#run = 0
     this.#backslashes = 0
-    this.#unmatched.length = 0
+    if (this.#unmatched.length !== 0) this.#unmatched.length = 0
     this.#literal = false
   }
 
@@ -175,13 +175,17 @@ export class CodeSpans {
     copy.#runEscaped = this.#runEscaped
     copy.#backslashes = this.#backslashes
     copy.#literal = this.#literal
-    copy.#backticks = this.#backticks.clone()
+    copy.#backticks = this.#backticks?.clone()
     return copy
   }
 
-  /** The next backtick at or after `from`, or -1. */
-  #nextBacktick(text: string, from: number): number {
-    const at = this.#backticks.first(text, from)
+  /** The next backtick at or after `from` (and before `end`, in a short text), or -1. */
+  #nextBacktick(text: string, from: number, end: number): number {
+    if (text.length <= SHORT_SEARCH) {
+      for (let index = from; index < end; index++) if (text.charCodeAt(index) === BACKTICK) return index
+      return -1
+    }
+    const at = (this.#backticks ??= new Positions(['`'])).first(text, from)
     return at === text.length ? -1 : at
   }
 

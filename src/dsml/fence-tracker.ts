@@ -31,7 +31,7 @@
  */
 import { CodeSpans, type CodeSpanDecision } from './code-spans.ts'
 import { CARRIAGE_RETURN, GREATER_THAN, isLineBreak, LINE_FEED, SPACE, TAB } from './grammar.ts'
-import { Positions } from './positions.ts'
+import { Positions, SHORT_SEARCH } from './positions.ts'
 
 const BACKTICK = 0x60 // "`"
 const BACKSLASH = 0x5c // "\\"
@@ -60,8 +60,6 @@ const MAX_HEADING_LEVEL = 6
 /** A container that is a block quote; a list item is its content indent (≥ 2). */
 const QUOTE = -1
 
-/** Texts this short are searched one character at a time; longer ones with `indexOf`, cached (see `#nextLineBreak`). */
-const SHORT_SEARCH = 256
 
 type Phase =
   /** Matching the open containers' prefixes: indentation, `>`. */
@@ -157,7 +155,7 @@ export class FenceTracker {
   #literalOpening = false
 
   /** Where the next line breaks are in the texts read (ranges of one long text arrive in order). */
-  #lineBreaks = new Positions(['\n', '\r'])
+  #lineBreaks: Positions | undefined
 
   /** Inside a fenced code block, after everything tracked so far. */
   get inFence(): boolean {
@@ -245,7 +243,7 @@ export class FenceTracker {
    * inline text, a backtick or a backslash) would leave the tracker exactly as it is.
    */
   get quiet(): boolean {
-    return this.#phase === 'content' && this.#breakCharacter === 0 && (!this.#inline() || this.#spans.quiet)
+    return this.#phase === 'content' && this.#breakCharacter === 0 && ((this.#lineKind !== 'paragraph' && this.#lineKind !== 'heading') || this.#spans.quiet)
   }
 
   /** The current line's content is inline text (a paragraph's or a heading's). */
@@ -261,15 +259,26 @@ export class FenceTracker {
    */
   track(text: string, start = 0, end = text.length): number {
     let index = start
+    if (end - index <= SHORT_SEARCH && this.quiet) {
+      // Mid-line in a short text (a streamed delta): nothing changes before a line break, or in inline text a backtick or a backslash.
+      while (index < end && !wakesFenceTracker(text.charCodeAt(index))) index++
+      if (index === end) return end
+    }
+    return this.#trackFrom(text, index, end)
+  }
+
+  #trackFrom(text: string, start: number, end: number): number {
+    let index = start
     while (index < end) {
       if (this.#phase !== 'content' || this.#breakCharacter !== 0) {
         this.#step(text.charCodeAt(index))
         index++
       } else {
         // Mid-line: only the next line break matters, and in inline text its backtick runs.
+        const inline = this.#inline()
         const next = text.length <= SHORT_SEARCH ? lineBreakIn(text, index, end) : this.#nextLineBreak(text, index)
         const lineEnd = next === -1 || next >= end ? end : next
-        if (this.#inline()) {
+        if (inline) {
           const stop = this.#spans.scan(text, index, lineEnd)
           if (this.#spans.decision !== 'none') return stop
         }
@@ -314,13 +323,13 @@ export class FenceTracker {
     copy.#infoBackslashes = this.#infoBackslashes
     copy.#spans = this.#spans.clone()
     // The same text read on from here: where its next line breaks are is still known.
-    copy.#lineBreaks = this.#lineBreaks.clone()
+    copy.#lineBreaks = this.#lineBreaks?.clone()
     copy.#literalOpening = this.#literalOpening
     return copy
   }
 
   #nextLineBreak(text: string, from: number): number {
-    const at = this.#lineBreaks.first(text, from)
+    const at = (this.#lineBreaks ??= new Positions(['\n', '\r'])).first(text, from)
     return at === text.length ? -1 : at
   }
 

@@ -5,7 +5,7 @@
  * a time); and whether a text could open markup at all — the question the
  * engine's fast path and every fused shortcut ask before reading a text.
  */
-import { BARE_MARKERLESS_OPENERS, BARS, GREATER_THAN, isBar, isMarkupOnlyBar, isMarkerSpace, isTagNameCharacter, LATIN_CAPITAL_D, LESS_THAN, MARKERLESS_CLOSER_SET, MARKERLESS_OPENER_NAMES, MARKERLESS_OPENER_SET, MAX_CLOSER_SLASHES, MAX_MARKER_SPACES, SLASH, SPACED_MARKERLESS_OPENERS } from './grammar.ts'
+import { BARE_MARKERLESS_OPENERS, BARS, GREATER_THAN, isBar, isMarkupOnlyBar, isWhitespace, isMarkerSpace, isTagNameCharacter, LATIN_CAPITAL_D, LESS_THAN, MARKERLESS_CLOSER_SET, MARKERLESS_OPENER_NAMES, MARKERLESS_OPENER_SET, MAX_CLOSER_SLASHES, MAX_MARKER_SPACES, SLASH, SPACED_MARKERLESS_OPENERS } from './grammar.ts'
 
 /** What a tag starting at a place may be: which markerless names it may carry, and whether it is read by its shape. */
 export interface TagContext {
@@ -79,15 +79,16 @@ export const LONGEST_BARLESS_TAG_START =
  * Pieces of the markerless opener names searched for instead of `<` + name:
  * each starts with a character rarer in prose and code than `<` is in HTML,
  * and a search costs about one step per occurrence of its first character.
- * Each name is listed with where the piece sits in it (`offset`; a bare
- * opener's piece may take in its `>`).
+ * Each name is listed with where the piece starts in it. V4.1's opener that
+ * lost its marker (`< calls>`) is not searched for: it is markup only right
+ * before a marked tag, so it is looked for back from one
+ * (`lostMarkerOpenerBefore`).
  */
 const OPENER_ANCHORS: ReadonlyArray<{ anchor: string; names: ReadonlyArray<{ name: string; offset: number; bare: boolean; spaced: boolean }> }> = [
   { anchor: 'voke', names: ['invoke'] },
   { anchor: 'meter', names: ['parameter'] },
   { anchor: '_call', names: ['tool_calls', 'function_calls', 'tool_call', 'function_call'] },
   { anchor: 'ction>', names: ['function'] },
-  { anchor: 'alls>', names: ['calls'] },
 ].map(({ anchor, names }) => ({
   anchor,
   names: names.map((name) => ({
@@ -196,6 +197,26 @@ export function indexOfMarkerlessOpener(text: string, from: number): number {
   return new MarkerlessOpenerFinder().next(text, from)
 }
 
+/**
+ * Where V4.1's block opener that lost its marker (`< calls>`, `<calls>`:
+ * `SPACED_MARKERLESS_OPENERS`) begins, when only whitespace follows it up to
+ * `at`, and it starts at or after `from`; -1 when there is none. The scanner
+ * asks this at a bar its fast path stopped at, and at the end of a text, so
+ * that such an opener is read as a tag whenever a marked tag may follow it.
+ */
+export function lostMarkerOpenerBefore(text: string, from: number, at: number): number {
+  let end = at
+  while (end > from && isWhitespace(text.charCodeAt(end - 1))) end--
+  if (end - 1 < from || text.charCodeAt(end - 1) !== GREATER_THAN) return -1
+  for (const name of SPACED_MARKERLESS_OPENERS) {
+    const nameStart = end - 1 - name.length
+    if (nameStart < from) continue
+    const start = openerAt(text, nameStart, name, true, true)
+    if (start >= from) return start
+  }
+  return -1
+}
+
 /** The first bar at or after `from`, or -1. */
 export function indexOfBar(text: string, from: number): number {
   let first = -1
@@ -230,5 +251,5 @@ export function couldOpenMarkup(text: string): boolean {
   if (indexOfBar(text, 0) !== -1) return true
   const last = text.lastIndexOf('<')
   if (last === -1) return false
-  return last >= text.length - LONGEST_BARLESS_TAG_START || indexOfMarkerlessOpener(text, 0) !== -1
+  return last >= text.length - LONGEST_BARLESS_TAG_START || indexOfMarkerlessOpener(text, 0) !== -1 || lostMarkerOpenerBefore(text, 0, text.length) !== -1
 }

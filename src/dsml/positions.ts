@@ -10,6 +10,9 @@
  * does not occur again would be searched for to the end of it again and again.
  */
 
+/** Texts this short are searched a character at a time (cheaper than a call and its bookkeeping); longer ones with `Positions`. */
+export const SHORT_SEARCH = 256
+
 /** What is known of one text: per needle, its first position at or after `from[needle]` (-2: none to the end). */
 interface Searched {
   text: string | undefined

@@ -5,7 +5,8 @@
  * hands text and completed tags to the structure layer.
  *
  * - **Fast paths, asked of their owners.** Outside markup, a text the grammar
- *   clears (no bar, no `<` + markerless opener name, `LONGEST_BARLESS_TAG_START`) is emitted whole;
+ *   clears (no bar, no `<` + markerless opener name, `LONGEST_BARLESS_TAG_START`,
+ *   no lost-marker opener right before a bar or the end: `lostMarkerOpenerBefore`) is emitted whole;
  *   a `<` whose next character the grammar says cannot follow it
  *   (`canFollowLessThan`, the lexer's own first check) is text at once.
  * - **Pending partial tags.** A partial tag cut short by the start of another
@@ -27,7 +28,7 @@
  */
 import { CodeSpanGate } from './code-span-gate.ts'
 import { BARS, isBar, LESS_THAN, SPACE, TAG_START_CHARACTERS } from './grammar.ts'
-import { canFollowFragmentBar, MarkerlessOpenerFinder, SHORT_TEXT, type TagContext } from './markup-starts.ts'
+import { canFollowFragmentBar, lostMarkerOpenerBefore, MarkerlessOpenerFinder, SHORT_TEXT, type TagContext } from './markup-starts.ts'
 import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
 import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from './tag.ts'
@@ -255,19 +256,28 @@ export class Scanner {
   #plainUntil(text: string, from: number): number {
     const context = this.#structure.context()
     const opener = this.#openers.next(text, from)
-    const needle = Math.min(this.#bars.first(text, from), opener === -1 ? text.length : opener)
+    const bar = this.#bars.first(text, from)
+    const needle = Math.min(bar, opener === -1 ? text.length : opener)
     let plain: number
     if (needle < text.length) {
       plain = this.#chains.start(text, from, needle, context)
+      // Before a bar, a marked tag may begin: V4.1's opener that lost its marker may stand right before it.
+      if (needle === bar) plain = this.#beforeLostMarkerOpener(text, from, plain)
     } else {
       if (text !== this.#tailText || from < this.#tailFrom || this.#tailStartAt < from) {
         this.#tailText = text
         this.#tailFrom = from
-        this.#tailStartAt = this.#chains.start(text, from, text.length, context)
+        this.#tailStartAt = this.#beforeLostMarkerOpener(text, from, this.#chains.start(text, from, text.length, context))
       }
       plain = this.#tailStartAt
     }
     return this.#chains.firstLong(text, from, plain, context, this.#maxPendingChars)
+  }
+
+  /** `at`, or where a lost-marker opener with only whitespace after it up to `at` begins (it is then read as a tag). */
+  #beforeLostMarkerOpener(text: string, from: number, at: number): number {
+    const start = lostMarkerOpenerBefore(text, from, at)
+    return start === -1 ? at : start
   }
 
   // ── tags ──────────────────────────────────────────────────────────────

@@ -162,6 +162,16 @@ export const suite = defineSuite('dsml/drift', (test) => {
     assertEqual([callsOf(events), textOf(events)], [[BASH], 'Now:\n  '], 'indented: its own line still')
   })
 
+  test('issue 21 (lost-marker opener): after long prose and before a long blank gap, whole and at every split (the fast paths look back for it)', () => {
+    const d = dialect({ bar: ASCII_BAR })
+    const prose = 'This paragraph is long enough that the scanner reads it by substring search, not a character at a time. '.repeat(3)
+    const input = `${prose}\n< calls>${'\n'.repeat(80)}${d.invoke('bash', [d.param('command', 'ls -la')])}\n</|${WORD}|calls>`
+    const events = assertChunkInvariant(input, {}, assertEqual)
+    assertEqual([callsOf(events), textOf(events)], [[BASH], `${prose}\n`])
+    const released = `${prose}\n< calls>${'\n'.repeat(80)}and then prose.`
+    assertEqual(textOf(assertChunkInvariant(released, {}, assertEqual)), released, 'no marked tag after it: text')
+  })
+
   test('issue 21 (lost-marker opener): mid-line, before prose, or before markerless tags it is text', () => {
     const d = dialect()
     for (const text of ['The <calls> element.', '< calls> are made', '<calls>\nsome prose\n', '<calls>', 'x\n< calls>\n<invoke name="bash">\n</invoke>', 'see `<calls>`']) checkBenign(text)
