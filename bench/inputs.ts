@@ -302,3 +302,12 @@ export function driftLookAlikes(size: number, seed: number): string {
   }
   return parts.join('').slice(0, size)
 }
+
+/**
+ * One tag named after a tool whose text is not elements, then many generic
+ * closers: each closer must not read the whole text again (`Markup.closeBodyElement`).
+ */
+export function toolNameTagClosers(size: number): string {
+  const closer = `<a>x </${MARKER}parameter>`
+  return `<${MARKER}bash>junk ${closer.repeat(Math.max(1, Math.floor((size - 40) / closer.length)))}</${MARKER}bash>`
+}

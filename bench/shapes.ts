@@ -3,7 +3,7 @@
  * `run.ts` and the doubling runs it starts in fresh processes (`doubling.ts`).
  */
 import { createDsmlSanitizer, type DsmlSanitizerOptions, sanitizeText } from '../src/dsml/index.ts'
-import { ampersandParameter, bigParameter, blockDense, driftDense, driftLookAlikes, htmlText, lessThanDense, prose, tsxText, xmlParameters } from './inputs.ts'
+import { ampersandParameter, bigParameter, blockDense, driftDense, driftLookAlikes, htmlText, lessThanDense, prose, toolNameTagClosers, tsxText, xmlParameters } from './inputs.ts'
 import { measureInterleaved } from './measure.ts'
 
 export const MB = 1e6
@@ -90,6 +90,16 @@ export const SHAPES: Shape[] = [
     n: 1 * MB,
   },
   { key: 'g', label: '(g) look-alikes the drift rules read further: spaced full-width bars, `</ /`, `<|word|`, unclosed backtick runs', make: (size) => driftLookAlikes(size, 6), size: 1 * MB, n: 1 * MB },
+  {
+    key: 'h',
+    label: '(h) one tag named after a tool, its text not elements, then 1 MB of generic closers, maxHoldChars 4_000_000',
+    make: (size) => toolNameTagClosers(size),
+    options: { maxHoldChars: 4_000_000 },
+    size: 1 * MB,
+    n: 1 * MB,
+    doublingOptions: { maxHoldChars: 16_000_000 },
+    doublingNote: 'here maxHoldChars 16_000_000',
+  },
 ]
 
 /** Markup-dense text with no DSML in it, each compared with prose of the same size. */

@@ -14,9 +14,11 @@
  * (`JSON.stringify` in every encoder, comparing calls), and no real message
  * or tool argument nests that deep.
  *
- * A leaked call's values are parsed with `parseExactJson`: a value holding a
- * number whose literal a double cannot hold (`1e999`, a 20-digit id) keeps
- * its text, so a recovered argument never silently changes value.
+ * A leaked call's values are parsed with `parseExactJson` (a parameter value
+ * holding a number whose literal a double cannot hold, `1e999` or a 20-digit
+ * id, keeps its text) or, for a JSON text of arguments, with
+ * `parseJsonKeepingNumbers` (such a number becomes its literal text): a
+ * recovered argument never silently changes value.
  */
 
 export const QUOTE = 0x22
@@ -120,7 +122,7 @@ function decimalOf(literal: string): { negative: boolean; digits: string; expone
  * Does a JSON number literal keep its value through a double? `1e999`
  * (infinite), `1e-999` (zero) and `12345678901234567890` (digits lost) do not.
  */
-export function survivesDouble(literal: string): boolean {
+function survivesDouble(literal: string): boolean {
   const value = Number(literal)
   if (!Number.isFinite(value)) return false
   const written = decimalOf(literal)
@@ -139,17 +141,9 @@ function numberEnd(text: string, start: number): number {
   return index
 }
 
-/**
- * Like `parseBoundedJson`, but JSON holding a number whose literal does not
- * survive a round trip through a double (`survivesDouble`) is read as not
- * JSON: its reader keeps the text as it is. So `1e999` or `[1e999]` stay the
- * text `"1e999"`, `"[1e999]"` (never `Infinity`, which every encoder writes
- * as `null`), and a 20-digit id keeps its digits. One pass over the numbers
- * of text that parsed.
- */
-export function parseExactJson(text: string): { value: unknown } | undefined {
-  const parsed = parseBoundedJson(text)
-  if (parsed === undefined) return undefined
+/** Where the number tokens of JSON `text` that a double cannot hold (`survivesDouble`) are, outside strings: `[start, end]` pairs. */
+function lossyNumbers(text: string): number[] {
+  const found: number[] = []
   let inString = false
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index)
@@ -164,8 +158,43 @@ export function parseExactJson(text: string): { value: unknown } | undefined {
     }
     if (code !== MINUS && !isDigit(code)) continue
     const end = numberEnd(text, index)
-    if (!survivesDouble(text.slice(index, end))) return undefined
+    if (!survivesDouble(text.slice(index, end))) found.push(index, end)
     index = end - 1
   }
+  return found
+}
+
+/**
+ * Like `parseBoundedJson`, but JSON holding a number whose literal does not
+ * survive a round trip through a double (`survivesDouble`) is read as not
+ * JSON: its reader keeps the text as it is. So a parameter's `1e999` or
+ * `[1e999]` stays the text `"1e999"`, `"[1e999]"` (never `Infinity`, which
+ * every encoder writes as `null`), and a 20-digit id keeps its digits. One
+ * pass over the numbers of text that parsed.
+ */
+export function parseExactJson(text: string): { value: unknown } | undefined {
+  const parsed = parseBoundedJson(text)
+  if (parsed === undefined || lossyNumbers(text).length > 0) return undefined
   return parsed
+}
+
+/**
+ * Like `parseBoundedJson`, for a JSON text that holds a call's arguments
+ * (a raw JSON body, JSON in a tag, a special-token call): a number a double
+ * cannot hold becomes its literal text, a string (`{"id": 12345678901234567890}`
+ * reads `{ id: "12345678901234567890" }`), so one such number never costs the
+ * whole call, nor silently changes value.
+ */
+export function parseJsonKeepingNumbers(text: string): { value: unknown } | undefined {
+  const parsed = parseBoundedJson(text)
+  if (parsed === undefined) return undefined
+  const lossy = lossyNumbers(text)
+  if (lossy.length === 0) return parsed
+  let rewritten = ''
+  let copied = 0
+  for (let at = 0; at < lossy.length; at += 2) {
+    rewritten += text.slice(copied, lossy[at]) + JSON.stringify(text.slice(lossy[at], lossy[at + 1]))
+    copied = lossy[at + 1]!
+  }
+  return parseBoundedJson(rewritten + text.slice(copied))
 }

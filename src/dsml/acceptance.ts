@@ -19,6 +19,8 @@ export interface InvokeShape {
   usedBody: boolean
   /** A DSML marker was seen in its region. */
   confirmed: boolean
+  /** Ended by the block closer or the next invoke, not by its own closer. */
+  unclosed: boolean
 }
 
 /** A call to send, with its arguments as sent (fitted to the declared schema), or why it is removed. */
@@ -66,10 +68,15 @@ export class CallAcceptance {
     return required.length === 1 ? required[0] : undefined
   }
 
+  /** Did the request declare a tool of this name (`knownTools`, `tools`)? */
+  isDeclared(name: string): boolean {
+    return this.#resolved.knownTools?.has(name) === true
+  }
+
   /** Why markup with no marker naming `name` stays text, or undefined: only a declared tool's may be a call. */
   markerlessRejection(name: string): string | undefined {
     if (!this.#resolved.rescues.markerlessTags) return 'Markerless markup left as text: the markerlessTags rescue is off'
-    if (this.#resolved.knownTools?.has(name) !== true) return 'Markerless markup left as text: not a declared tool'
+    if (!this.isDeclared(name)) return 'Markerless markup left as text: not a declared tool'
     return undefined
   }
 
@@ -90,6 +97,7 @@ export class CallAcceptance {
       return 'DSML invoke outside a block removed: the orphanInvoke rescue is off'
     }
     if (invoke.loose && !rescues.looseParameters) return 'DSML invoke removed: a parameter was not closed properly (looseParameters is off)'
+    if (shape.unclosed && !rescues.unclosedInvoke) return 'DSML invoke removed: its closer is missing (the unclosedInvoke rescue is off)'
     if (shape.usedBody && !rescues.rawJsonBody) return 'DSML invoke removed: a raw JSON body needs the rawJsonBody rescue'
     if (invoke.markerless && !shape.confirmed) return this.markerlessRejection(invoke.name)
     return undefined

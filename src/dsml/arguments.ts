@@ -4,7 +4,7 @@
  * pollution-safe assignment.
  */
 import { ARGUMENT_WRAPPER_KEYS, asksForJson, CDATA_CLOSE, CDATA_OPEN, ENTITIES, FENCE, FENCED_JSON_INFO, SPECIAL_CALL_TYPE, TOOL_NAME_CARRIER, isElementNameCharacter, isToolName, isWhitespace, LESS_THAN, GREATER_THAN } from './grammar.ts'
-import { parseExactJson } from '../json-text.ts'
+import { parseExactJson, parseJsonKeepingNumbers } from '../json-text.ts'
 
 /** Longest entity name (`&apos;`): an `&` farther than this from the next `;` starts none. */
 const LONGEST_ENTITY = Math.max(...Object.keys(ENTITIES).map((name) => name.length))
@@ -62,7 +62,7 @@ export interface TypedValue {
  * breaks around it allowed), verbatim; undefined when it is not. A section
  * the value's closer cut short (its `]]>` never came) holds the rest of the value.
  */
-export function cdataContent(value: string): string | undefined {
+function cdataContent(value: string): string | undefined {
   const start = value.indexOf(CDATA_OPEN)
   if (start === -1 || value.slice(0, start).trim() !== '') return undefined
   const contentStart = start + CDATA_OPEN.length
@@ -108,7 +108,7 @@ export function parseJsonObjectBody(body: string): Record<string, unknown> | und
 }
 
 function parseJsonObject(text: string): object | undefined {
-  const parsed = parseExactJson(text)?.value // not JSON: no arguments
+  const parsed = parseJsonKeepingNumbers(text)?.value // not JSON: no arguments
   return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : undefined
 }
 
@@ -252,6 +252,6 @@ function stableJson(value: unknown): string {
 /** A key for comparing a call with a native one: name plus arguments, key order ignored. */
 export function callKey(name: string, args: unknown): string {
   // A string that is not JSON (or nests too deep) is compared as the string it is.
-  const value = typeof args === 'string' ? (parseExactJson(args) ?? { value: args }).value : args
+  const value = typeof args === 'string' ? (parseJsonKeepingNumbers(args) ?? { value: args }).value : args
   return `${name}\u0000${stableJson(value ?? {})}`
 }

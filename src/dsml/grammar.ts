@@ -143,6 +143,19 @@ export const BLOCK_NAMES: readonly string[] = [
   'function_call',
   'function',
 ]
+/** Letters a drifted block name keeps of DeepSeek's own: its first four. */
+const DRIFTED_BLOCK_NAME_PREFIX = 4
+const BLOCK_NAME_PREFIXES = new Set(BLOCK_NAMES.map((name) => name.slice(0, DRIFTED_BLOCK_NAME_PREFIX)))
+
+/**
+ * A name under a marker that is no known name but begins as a block name
+ * does (`tool_cals`, `tool_cimport`, `function_cals`): a block name that
+ * drifted (quantised V4 Flash drops and swaps letters of `tool_calls`).
+ */
+export function isDriftedBlockName(name: string): boolean {
+  return name.length > DRIFTED_BLOCK_NAME_PREFIX && BLOCK_NAME_PREFIXES.has(name.slice(0, DRIFTED_BLOCK_NAME_PREFIX).toLowerCase())
+}
+
 /** `tool name="x"` is seen as an invoke spelling. */
 export const INVOKE_NAMES: readonly string[] = ['invoke', 'tool']
 export const PARAMETER_NAMES: readonly string[] = ['parameter']

@@ -249,7 +249,8 @@ export class Markup {
     return this.#afterElement(region)
   }
 
-  finishInvoke(region: Region, invoke: Invoke, wrapped: boolean): State {
+  /** An invoke ends: a call, or removed with the reason. `unclosed`: ended by the block closer or the next invoke, not its own closer. */
+  finishInvoke(region: Region, invoke: Invoke, wrapped: boolean, unclosed = false): State {
     const unnamed = this.#nameUnnamed(invoke)
     if (unnamed !== undefined) {
       this.#drop(unnamed, toolOf(invoke))
@@ -267,7 +268,7 @@ export class Markup {
     const reason =
       args === undefined
         ? 'DSML invoke removed: no arguments'
-        : (this.#acceptance.rejectionOf(invoke, { wrapped, inBlock: region.inBlock, usedBody, confirmed: region.confirmed }) ??
+        : (this.#acceptance.rejectionOf(invoke, { wrapped, inBlock: region.inBlock, usedBody, confirmed: region.confirmed, unclosed }) ??
           this.#acceptance.argumentsRejection(invoke.name!, args))
     if (reason !== undefined) {
       if (!region.confirmed) return this.release()
@@ -304,9 +305,13 @@ export class Markup {
    * that open one) becomes arguments; text that is not elements stays in the body.
    */
   closeBodyElement(invoke: Invoke): void {
-    if (invoke.overflowed) return
+    if (invoke.overflowed || invoke.bodyUnreadable) return
     const children = parseXmlChildren(invoke.body.join(''), true)
-    if (children === undefined) return
+    if (children === undefined) {
+      // Text that is not elements: more text cannot make it so; not read again at every closer.
+      invoke.bodyUnreadable = true
+      return
+    }
     for (const [name, value] of Object.entries(children)) {
       setArgument(invoke.args, name, value)
       invoke.argumentCount++
@@ -321,6 +326,7 @@ export class Markup {
   finishToolNameTag(region: Region, invoke: Invoke): State {
     let reason: string | undefined = invoke.overflowed ? 'DSML tag named after a tool removed: it passed maxHoldChars' : undefined
     const body = invoke.body.join('')
+    if (reason === undefined && invoke.bodyUnreadable) reason = 'DSML tag named after a tool removed: its body is neither elements nor a JSON object'
     if (reason === undefined && body.trim() !== '') {
       const children = parseXmlChildren(body) ?? (invoke.argumentCount === 0 ? parseJsonObjectBody(body) : undefined)
       if (children === undefined) reason = 'DSML tag named after a tool removed: its body is neither elements nor a JSON object'

@@ -32,6 +32,11 @@ export interface DsmlRescues {
   toolNameTag?: boolean
   /** A block holding a tool name followed by a fenced JSON object. */
   fencedJson?: boolean
+  /**
+   * An invoke whose closer is missing before the block closer or the next
+   * invoke, every parameter of it closed (vLLM's parsers recover it too).
+   */
+  unclosedInvoke?: boolean
 }
 
 export type DsmlPreset = 'relaxed' | 'strict'
@@ -101,6 +106,7 @@ export interface ResolvedRescues {
   markerlessTags: boolean
   toolNameTag: boolean
   fencedJson: boolean
+  unclosedInvoke: boolean
 }
 
 const RESOLVED: unique symbol = Symbol('dsml-streams resolved options')
@@ -170,6 +176,7 @@ function presetRescues(preset: DsmlPreset): ResolvedRescues {
     markerlessTags: on,
     toolNameTag: on,
     fencedJson: on,
+    unclosedInvoke: on,
   }
 }
 

@@ -49,6 +49,8 @@ export interface Invoke {
   implied: boolean
   /** A parameter of it was cut short by an invoke or block tag: it never closed, so neither did the invoke. */
   cut: boolean
+  /** A tool-name tag's text held something that is not elements (`Markup.closeBodyElement`). */
+  bodyUnreadable: boolean
   /** The compact form's one unnamed argument (`<‹‹DSML››m>…`), named at the end by the declared schema. */
   unnamed: { value: unknown } | undefined
 }
@@ -175,6 +177,7 @@ export function newInvoke(name: string | undefined, markerless: boolean): Invoke
     overflowed: false,
     implied: false,
     cut: false,
+    bodyUnreadable: false,
     unnamed: undefined,
   }
 }

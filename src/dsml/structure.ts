@@ -27,7 +27,6 @@ import {
   inSpecialCalls,
   inToolNameTag,
   inWrappedTool,
-  type Invoke,
   loneBlock,
   newField,
   newInvoke,
@@ -52,7 +51,11 @@ export class Structure {
   #markup: Markup
   #outsideOpeners: boolean
 
+  /** Is a name a declared tool? (The acceptance's answer.) */
+  #declared: (name: string) => boolean
+
   constructor(resolved: ResolvedOptions, output: Output, acceptance: CallAcceptance) {
+    this.#declared = (name) => acceptance.isDeclared(name)
     this.#resolved = resolved
     this.#output = output
     this.#markup = new Markup(resolved, output, acceptance)
@@ -184,7 +187,7 @@ export class Structure {
    * (`fencedAt`). The caller reads it again as text.
    */
   handleTag(tag: Tag, text: string): boolean {
-    const meaning = meaningOf(tag)
+    const meaning = meaningOf(tag, this.#declared)
     for (;;) {
       const state = this.state
       if (this.fencedAt(tag.text.charCodeAt(0))) return false
@@ -464,7 +467,7 @@ export class Structure {
         return true
       }
       // The next invoke: this one ended without its closer. A call if every parameter closed.
-      this.state = closedBeforeCloser(invoke) ? markup.finishInvoke(region, invoke, wrapped) : markup.abandonInvoke(region, invoke, 'DSML invoke without its closer removed')
+      this.state = invoke.cut ? markup.abandonInvoke(region, invoke, 'DSML invoke without its closer removed') : markup.finishInvoke(region, invoke, wrapped, true)
       return false
     }
     if (tag.closing && (meaning === 'invoke' || meaning === 'empty')) {
@@ -484,7 +487,8 @@ export class Structure {
     }
     if (meaning === 'block') {
       // A block closer ends an invoke that lost its closer: a call if every parameter closed (as vLLM's parsers expect).
-      if (tag.closing && (wrapped || invoke.implied || closedBeforeCloser(invoke))) this.state = markup.finishInvoke(region, invoke, wrapped)
+      if (tag.closing && (wrapped || invoke.implied)) this.state = markup.finishInvoke(region, invoke, wrapped)
+      else if (tag.closing && !invoke.cut) this.state = markup.finishInvoke(region, invoke, wrapped, true)
       else this.state = markup.abandonInvoke(region, invoke, 'DSML invoke without its closer removed')
       return false
     }
@@ -581,7 +585,3 @@ function isToolNameTag(tag: Tag, meaning: TagMeaning): boolean {
   return meaning === 'unknown' && tag.marker === 'dsml' && !tag.closing && !tag.broken && isToolName(tag.name)
 }
 
-/** An invoke that ended without its closer, every parameter closed: it is as complete as one with its closer. */
-function closedBeforeCloser(invoke: Invoke): boolean {
-  return !invoke.cut
-}

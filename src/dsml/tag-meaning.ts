@@ -3,16 +3,24 @@
  * name's kind, a special token or a fragment; the tool it names; whether it
  * carries a markerless candidate on; how its removal is described.
  */
-import { isToolName, type TagKind } from './grammar.ts'
+import { isDriftedBlockName, isToolName, isToolNameElement, type TagKind } from './grammar.ts'
 import type { State } from './states.ts'
 import type { Tag } from './tag.ts'
 
 /** What a tag is, where it stands: its name's kind, or a special token, or a fragment that lost its `<`. */
 export type TagMeaning = TagKind | 'special' | 'fragment'
 
-export function meaningOf(tag: Tag): TagMeaning {
+/**
+ * `declared` says whether a name is a declared tool: a marked opener named
+ * like a drifted block (`<‹DSML›tool_cals>`) is a block, unless it names a
+ * declared tool (then it is a tag named after the tool) or the tool (an
+ * element such as `<‹DSML›ToolName>`); a marked closer so named is a block closer.
+ */
+export function meaningOf(tag: Tag, declared: (name: string) => boolean): TagMeaning {
   if (tag.special) return 'special'
   if (tag.fragment) return 'fragment'
+  const name = tag.kind === 'unknown' && tag.marker !== 'none' ? tag.name : ''
+  if (isDriftedBlockName(name) && !isToolNameElement(name) && (tag.closing || !declared(name))) return 'block'
   return tag.kind
 }
 

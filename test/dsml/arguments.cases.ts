@@ -54,7 +54,8 @@ export const suite = defineSuite('dsml/arguments', (test) => {
     assertEqual(typeValue('{"id": 12345678901234567890}', 'false'), { value: '{"id": 12345678901234567890}', ...kept }, 'digits would be lost')
     assertEqual(typeValue('1.5', 'false'), { value: 1.5, invalidJson: false }, 'finite: a number')
     assertEqual(typeValue('{"n": 1.50, "s": "1e999"}', 'false'), { value: { n: 1.5, s: '1e999' }, invalidJson: false }, 'inside a string: untouched')
-    assertEqual(parseJsonObjectBody('{"timeout": 1e999}'), undefined, 'a raw JSON body holding one is no arguments')
+    // A JSON text of arguments (a raw body, JSON in a tag, a special-token call): the number becomes its literal text, the call is kept.
+    assertEqual(parseJsonObjectBody('{"command": "ls", "id": 12345678901234567890, "t": 1e999, "s": "1e999", "n": 2}'), { command: 'ls', id: '12345678901234567890', t: '1e999', s: '1e999', n: 2 })
     assertEqual(JSON.stringify(typeValue('[1e999]', 'false').value), '"[1e999]"', 'never null once encoded')
   })
 

@@ -61,6 +61,10 @@ const SHAPES: Record<RescueName, Shape> = {
     input: `<${M}web_fetch>\n <url>https://example.test/a</url>\n <budgetTokens>3000</budgetTokens>\n</${M}web_fetch>`,
     call: { name: 'web_fetch', arguments: { url: 'https://example.test/a', budgetTokens: '3000' } },
   },
+  unclosedInvoke: {
+    input: block([invoke('bash', [param('command', 'ls')], { noCloser: true })]),
+    call: { name: 'bash', arguments: { command: 'ls' } },
+  },
   fencedJson: {
     input: `Let me read it.\n\n<${M}toolcall>Read\n\n\`\`\`json\n{"file_path":"/tmp/a.js","limit":20}\n\`\`\`\n`,
     call: { name: 'Read', arguments: { file_path: '/tmp/a.js', limit: 20 } },

@@ -135,6 +135,28 @@ export const suite = defineSuite('dsml/drift', (test) => {
     }
   })
 
+  test('issue 21 (drifted block names): a block opener or closer whose name drifted (tool_cals, tool_cimport) is a block tag; a declared tool of such a name is a tool-name tag', () => {
+    const d = dialect()
+    const call = d.invoke('bash', [d.param('command', 'ls -la')])
+    for (const [opener, closer] of [['tool_calls', 'tool_cals'], ['tool_cals', 'tool_cals'], ['tool_cimport', 'tool_cimport'], ['function_cals', 'function_calls']]) {
+      const input = `<${M}${opener}>\n${call}\n</${M}${closer}>`
+      checkFamily({ input, calls: [BASH] })
+      const events = assertChunkInvariant(`${input}\nafter`, {}, assertEqual)
+      assertEqual(textOf(events), '\nafter', `${opener}/${closer}: the text after the block is kept`)
+    }
+    const declared = { tools: [{ name: 'tool_status' }, { name: 'bash' }] }
+    const events = assertChunkInvariant(`<${M}tool_status>\n<check>all</check>\n</${M}tool_status>`, declared, assertEqual)
+    assertEqual(callsOf(events), [{ name: 'tool_status', arguments: { check: 'all' } }], 'a declared tool, not a block')
+  })
+
+  test('issue 21 (non-finite numbers in a JSON text of arguments): the number keeps its text, the call is kept', () => {
+    const id = '12345678901234567890'
+    const special = `<${FW_BAR}tool\u2581call\u2581begin${FW_BAR}>bash<${FW_BAR}tool\u2581sep${FW_BAR}>{"command":"ls","n":${id}}<${FW_BAR}tool\u2581call\u2581end${FW_BAR}>`
+    checkWhole({ input: special, calls: [{ name: 'bash', arguments: { command: 'ls', n: id } }] })
+    const d = dialect()
+    checkWhole({ input: d.block([d.invoke('bash', [], { body: `{"command":"ls","t":1e999}\n` })]), calls: [{ name: 'bash', arguments: { command: 'ls', t: '1e999' } }] })
+  })
+
   // ── CDATA values ────────────────────────────────────────────────────────
 
   test('issue 21 (CDATA values): the wrapper goes, the content stays verbatim; the schema types it', () => {
