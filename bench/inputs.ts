@@ -311,3 +311,9 @@ export function toolNameTagClosers(size: number): string {
   const closer = `<a>x </${MARKER}parameter>`
   return `<${MARKER}bash>junk ${closer.repeat(Math.max(1, Math.floor((size - 40) / closer.length)))}</${MARKER}bash>`
 }
+
+/** One long line of inline code spans each holding a tag start: every span is a code-span gate, and the line's only break is at the end. */
+export function spansOnOneLine(size: number): string {
+  const span = `\`<|a${'y'.repeat(300)}\` `
+  return `${span.repeat(Math.max(1, Math.floor((size - 4) / span.length)))}\nend`
+}

@@ -175,7 +175,6 @@ export class CodeSpans {
     copy.#runEscaped = this.#runEscaped
     copy.#backslashes = this.#backslashes
     copy.#literal = this.#literal
-    copy.#backticks = this.#backticks?.clone()
     return copy
   }
 

@@ -154,6 +154,13 @@ export class FenceTracker {
   /** A run at this line's start was made literal (`markCodeSpansLiteral`): so are the runs of the paragraph it opens. */
   #literalOpening = false
 
+  /**
+   * A clone reading ahead for a code-span gate (`clone`): it reads a
+   * character at a time, so it reads no further than the gate holds (the
+   * next line break of a long input may be far, and each gate searching to
+   * it would read the input again and again).
+   */
+  #watching = false
   /** Where the next line breaks are in the texts read (ranges of one long text arrive in order). */
   #lineBreaks: Positions | undefined
 
@@ -270,13 +277,14 @@ export class FenceTracker {
   #trackFrom(text: string, start: number, end: number): number {
     let index = start
     while (index < end) {
-      if (this.#phase !== 'content' || this.#breakCharacter !== 0) {
+      // A watching clone reads a character at a time: only as far as its gate holds, never searching ahead.
+      if (this.#watching || this.#phase !== 'content' || this.#breakCharacter !== 0) {
         this.#step(text.charCodeAt(index))
         index++
       } else {
         // Mid-line: only the next line break matters, and in inline text its backtick runs.
         const inline = this.#inline()
-        const next = text.length <= SHORT_SEARCH ? lineBreakIn(text, index, end) : this.#nextLineBreak(text, index)
+        const next = this.#nextLineBreak(text, index, end)
         const lineEnd = next === -1 || next >= end ? end : next
         if (inline) {
           const stop = this.#spans.scan(text, index, lineEnd)
@@ -322,13 +330,14 @@ export class FenceTracker {
     copy.#setextAllowed = this.#setextAllowed
     copy.#infoBackslashes = this.#infoBackslashes
     copy.#spans = this.#spans.clone()
-    // The same text read on from here: where its next line breaks are is still known.
-    copy.#lineBreaks = this.#lineBreaks?.clone()
+    copy.#watching = true
     copy.#literalOpening = this.#literalOpening
     return copy
   }
 
-  #nextLineBreak(text: string, from: number): number {
+  /** The next line break at or after `from` (or -1; in a short text, only up to `end`). */
+  #nextLineBreak(text: string, from: number, end: number): number {
+    if (text.length <= SHORT_SEARCH) return lineBreakIn(text, from, end)
     const at = (this.#lineBreaks ??= new Positions(['\n', '\r'])).first(text, from)
     return at === text.length ? -1 : at
   }

@@ -5,6 +5,7 @@
  * a time); and whether a text could open markup at all — the question the
  * engine's fast path and every fused shortcut ask before reading a text.
  */
+import { RecentTexts } from './positions.ts'
 import { BARE_MARKERLESS_OPENERS, BARS, GREATER_THAN, isBar, isMarkupOnlyBar, isWhitespace, isMarkerSpace, isTagNameCharacter, LATIN_CAPITAL_D, LESS_THAN, MARKERLESS_CLOSER_SET, MARKERLESS_OPENER_NAMES, MARKERLESS_OPENER_SET, MAX_CLOSER_SLASHES, MAX_MARKER_SPACES, SLASH, SPACED_MARKERLESS_OPENERS } from './grammar.ts'
 
 /** What a tag starting at a place may be: which markerless names it may carry, and whether it is read by its shape. */
@@ -124,43 +125,29 @@ interface AnchorSearches {
   firstFrom: number
 }
 
-function noSearches(): AnchorSearches {
-  return { text: undefined, from: OPENER_ANCHORS.map(() => Number.MAX_SAFE_INTEGER), found: OPENER_ANCHORS.map(() => -1), first: -2, firstFrom: 0 }
-}
-
 /**
  * Finds `<` + a whole markerless opener name in a text, again and again
  * from later positions: each anchor's next opener is remembered while it is
  * still ahead, so a scan over the whole text reads it about once per anchor.
- * As `Positions` does, it remembers the two texts searched last.
+ * As `Positions` does, it remembers the two longest texts searched lately.
  */
 export class MarkerlessOpenerFinder {
-  #recent = noSearches()
-  #older = noSearches()
+  #texts = new RecentTexts<AnchorSearches>(
+    () => ({ text: undefined, from: OPENER_ANCHORS.map(() => Number.MAX_SAFE_INTEGER), found: OPENER_ANCHORS.map(() => -1), first: -2, firstFrom: 0 }),
+    (searches) => {
+      searches.from.fill(Number.MAX_SAFE_INTEGER)
+      searches.first = -2
+    },
+  )
 
   /** Forgets what was found: the next text may be the same string read again from its start. */
   reset(): void {
-    this.#recent.text = undefined
-    this.#older.text = undefined
-  }
-
-  #of(text: string): AnchorSearches {
-    const recent = this.#recent
-    if (recent.text === text) return recent
-    const older = this.#older
-    this.#older = recent
-    this.#recent = older
-    if (older.text !== text) {
-      older.text = text
-      older.from.fill(Number.MAX_SAFE_INTEGER)
-      older.first = -2
-    }
-    return older
+    this.#texts.reset()
   }
 
   /** The first opener at or after `from`, or -1. */
   next(text: string, from: number): number {
-    const searches = this.#of(text)
+    const searches = this.#texts.of(text)
     const kept = searches.first
     if (kept !== -2 && from >= searches.firstFrom && (kept === -1 || kept >= from)) return kept
     let first = -1

@@ -4,14 +4,49 @@
  * reads it about once per needle. The scanner uses it for `<` and the bars,
  * the fence tracker for line breaks, the code spans for backticks.
  *
- * Two texts are remembered, the most recent ones: text held and read again
- * (a code-span gate's) comes between two reads of the input it came from,
- * and the input's searches must not start over each time, or a needle that
- * does not occur again would be searched for to the end of it again and again.
+ * Two texts are remembered (`RecentTexts`): text held and read again (a
+ * code-span gate's) comes between two reads of the input it came from, and
+ * the input's searches must not start over each time, or a needle that does
+ * not occur again would be searched for to the end of it again and again.
  */
 
 /** Texts this short are searched a character at a time (cheaper than a call and its bookkeeping); longer ones with `Positions`. */
 export const SHORT_SEARCH = 256
+
+/**
+ * What is known of the texts searched lately, one entry per text, for the
+ * two longest: a text searched again finds its entry, and a new one takes
+ * the entry of the shorter. The input being read is the longest text around
+ * (held text, read again between its reads, is at most `maxHoldChars`), so
+ * its searches are never started over; a shorter text searched over again
+ * costs at most its length, which the text that pushed it out paid for.
+ */
+export class RecentTexts<Entry extends { text: string | undefined }> {
+  #entries: [Entry, Entry]
+  #forget: (entry: Entry) => void
+
+  /** `make` makes an empty entry; `forget` empties one for a new text. */
+  constructor(make: () => Entry, forget: (entry: Entry) => void) {
+    this.#entries = [make(), make()]
+    this.#forget = forget
+  }
+
+  of(text: string): Entry {
+    const [first, second] = this.#entries
+    if (first.text === text) return first
+    if (second.text === text) return second
+    const entry = (first.text?.length ?? -1) <= (second.text?.length ?? -1) ? first : second
+    entry.text = text
+    this.#forget(entry)
+    return entry
+  }
+
+  /** Forgets every text: the next may be the same string read again from its start. */
+  reset(): void {
+    this.#entries[0].text = undefined
+    this.#entries[1].text = undefined
+  }
+}
 
 /** What is known of one text: per needle, its first position at or after `from[needle]` (-2: none to the end). */
 interface Searched {
@@ -26,52 +61,27 @@ interface Searched {
 
 export class Positions {
   #needles: readonly string[]
-  /** The text searched last, and the one before. */
-  #recent: Searched
-  #older: Searched
+  #texts: RecentTexts<Searched>
 
   constructor(needles: readonly string[]) {
     this.#needles = needles
-    this.#recent = this.#empty()
-    this.#older = this.#empty()
-  }
-
-  #empty(): Searched {
-    return { text: undefined, at: this.#needles.map(() => -2), from: this.#needles.map(() => Number.MAX_SAFE_INTEGER), first: -1, firstFrom: 0, firstCount: 0 }
-  }
-
-  /** A copy knowing what this knows, searching on its own from here. */
-  clone(): Positions {
-    const copy = new Positions(this.#needles)
-    copy.#recent = copySearched(this.#recent)
-    copy.#older = copySearched(this.#older)
-    return copy
+    this.#texts = new RecentTexts<Searched>(
+      () => ({ text: undefined, at: needles.map(() => -2), from: needles.map(() => Number.MAX_SAFE_INTEGER), first: -1, firstFrom: 0, firstCount: 0 }),
+      (searched) => {
+        searched.from.fill(Number.MAX_SAFE_INTEGER)
+        searched.first = -1
+      },
+    )
   }
 
   /** Forgets what was found: the next text may be the same string read again from its start. */
   reset(): void {
-    this.#recent.text = undefined
-    this.#older.text = undefined
-  }
-
-  /** What is known of `text`, as the most recent text. */
-  #of(text: string): Searched {
-    const recent = this.#recent
-    if (recent.text === text) return recent
-    const older = this.#older
-    this.#older = recent
-    this.#recent = older
-    if (older.text !== text) {
-      older.text = text
-      older.from.fill(Number.MAX_SAFE_INTEGER)
-      older.first = -1
-    }
-    return older
+    this.#texts.reset()
   }
 
   /** The first position at or after `from` where any of the first `count` needles starts, or `text.length`. */
   first(text: string, from: number, count = this.#needles.length): number {
-    const searched = this.#of(text)
+    const searched = this.#texts.of(text)
     const kept = searched.first
     if (kept >= from && count === searched.firstCount && from >= searched.firstFrom) return kept
     let first = text.length
@@ -91,8 +101,4 @@ export class Positions {
     searched.firstCount = count
     return first
   }
-}
-
-function copySearched(searched: Searched): Searched {
-  return { ...searched, at: [...searched.at], from: [...searched.from] }
 }

@@ -445,8 +445,8 @@ export class Scanner {
     const spanEnd = gate.spanEnd
     const held = gate.take()
     if (inSpan) {
-      // The span, as it is; the few characters read after its closing run to judge it are read again.
-      this.#output.emitText(held.slice(0, spanEnd))
+      // The span, as it is (a range of the held text, which is read again after it: one string, not two).
+      this.#output.emitRange(held, 0, spanEnd)
       if (spanEnd === held.length) return stop
       this.#queue.unshift({ text: held, start: spanEnd }, { text, start: stop })
       return -1
