@@ -312,8 +312,27 @@ export function toolNameTagClosers(size: number): string {
   return `<${MARKER}bash>junk ${closer.repeat(Math.max(1, Math.floor((size - 40) / closer.length)))}</${MARKER}bash>`
 }
 
-/** One long line of inline code spans each holding a tag start: every span is a code-span gate, and the line's only break is at the end. */
+/** One long line of inline code spans each holding a DSML tag: every span is a code-span gate, and the line's only break is at the end. */
 export function spansOnOneLine(size: number): string {
-  const span = `\`<|a${'y'.repeat(300)}\` `
+  const span = `\`<${MARKER}tool_calls>${'y'.repeat(300)}\` `
   return `${span.repeat(Math.max(1, Math.floor((size - 4) / span.length)))}\nend`
+}
+
+/**
+ * One long line of backtick runs of 1 to 360 backticks, each before a DSML
+ * block, again and again: a run of each length closes only a round later,
+ * past the hold cap, so every gate reaches the cap; the runs it read answer
+ * for the tags it held (`HeldRuns`), or each run inside would hold its own
+ * gate to the cap again.
+ */
+export function runsPastTheCap(size: number): string {
+  const block = `<${MARKER}tool_calls></${MARKER}tool_calls> `
+  const parts: string[] = []
+  let length = 0
+  for (let run = 1; length < size; run = (run % 360) + 1) {
+    const part = '`'.repeat(run) + block
+    parts.push(part)
+    length += part.length
+  }
+  return `${parts.join('')}\nend`
 }

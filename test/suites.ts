@@ -29,6 +29,7 @@ import * as cliLeaksReport from './cli/leaks-report.cases.ts'
 import * as cliLogText from './cli/log-text.cases.ts'
 import * as composition from './composition.cases.ts'
 import * as dsmlArguments from './dsml/arguments.cases.ts'
+import * as dsmlCodeSpanGate from './dsml/code-span-gate.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
 import * as dsmlDrift from './dsml/drift.cases.ts'
 import * as dsmlFamilies from './dsml/families.cases.ts'
@@ -94,6 +95,7 @@ const modules: Record<string, CasesModule> = {
   './cli/log-text.cases.ts': cliLogText,
   './composition.cases.ts': composition,
   './dsml/arguments.cases.ts': dsmlArguments,
+  './dsml/code-span-gate.cases.ts': dsmlCodeSpanGate,
   './dsml/config.cases.ts': dsmlConfig,
   './dsml/drift.cases.ts': dsmlDrift,
   './dsml/families.cases.ts': dsmlFamilies,

@@ -2,30 +2,44 @@
  * `CodeSpanGate`: where a tag starts after a backtick run that may open an
  * inline code span (`FenceTracker.codeSpanOpenAt`), whether it is markup or
  * documentation is known only ahead: it is in a code span exactly when a run
- * closes one of those runs before the paragraph ends (`code-spans.ts`). The
- * gate holds the text from there, read by a clone of the fence tracker that
- * watches, until one of the two comes first, the text ends, or the hold cap
- * is reached (then it is read as not in a span). The scanner emits held text
- * that was in a span as it is, and reads any other again as usual.
+ * closes one of those runs before the paragraph ends, and the span ends
+ * where the first of them closes (`code-spans.ts`). The gate holds the text
+ * from the tag's start, read by a clone of the fence tracker that watches,
+ * until where the span ends is settled (or that there is none: the
+ * paragraph ended first), the text ends, or the hold cap is reached.
  *
- * A closing run is trusted only when what follows it stays in the output: a
- * character that starts no tag, or a tag start the grammar already calls text
- * (`isTextTagStart`). Right before a tag that may be markup, removing that
- * markup could join the run with backticks after it into a longer one, and
- * the span a reader sees would not close there: the held text is then read
- * as not in a span.
+ * - **In a span** (`code`): the scanner emits the held text up to the span's
+ *   closing run as it is. Where the gate began does not change that run.
+ * - **Not in a span** (`text`): the runs unmatched there are literal
+ *   backticks, and the held text is read again as usual.
+ * - **Documentation** (`documentation`): a closing run right before a tag
+ *   that may be markup is trusted only so far: removing that markup could
+ *   join the run with backticks after it, and a reader would not see the span
+ *   close there. The held text up to the run is read again with its markup
+ *   removed and no call made from it (`Structure.documentation`): neither a
+ *   marker shown outside code nor a call run from an example.
+ * - **The cap**: unsettled when it holds `maxHoldChars`, the gate reads its
+ *   place as not in a span, and every run it read that no run closed by then
+ *   as literal backticks.
  *
- * The watch decides at the characters it depends on, so where the text was
- * split never matters; each character is held once and read again at most once.
+ * When the gate read its paragraph to the end, or to the cap, it keeps where
+ * the runs in what it held are (`HeldRuns`): a tag at a later place in it is
+ * decided from them, and no gate holds the same text again (but for the
+ * few characters read after a closing run to judge it). The watch decides at the characters it depends on, and the
+ * gate begins only where a tag was read, so where the text was split never
+ * matters, at the cap too.
  */
-import type { CodeSpanDecision } from './code-spans.ts'
+import { BACKTICK } from './code-spans.ts'
 import type { FenceTracker } from './fence-tracker.ts'
-import { isBar, LESS_THAN } from './grammar.ts'
+import { isBar, isLineBreak, LESS_THAN } from './grammar.ts'
 import type { TagContext } from './markup-starts.ts'
 import { isTextTagStart } from './partial-tags.ts'
 import { TextBuilder } from '../text-builder.ts'
 
-/** Characters after a closing run that decide whether it stands: a tag start, and up to two more (`</x`). */
+/** What the gate decided (see the file's doc); `none` while it holds on. */
+export type GateDecision = 'none' | 'code' | 'text' | 'documentation'
+
+/** Characters after a closing run that decide whether it stands: a tag start, and up to two more (`</x`, `isTextTagStart`). */
 const AFTER_RUN = 3
 
 export class CodeSpanGate {
@@ -34,11 +48,13 @@ export class CodeSpanGate {
   #tracker: FenceTracker | undefined
   #context: TagContext | undefined
   #held = new TextBuilder()
-  /** Where a closing run ended in the held text (-1: none yet); the characters after it are read to judge it. */
+  /** Where the last run closing the span ended in the held text (-1: none yet); the characters after it are read to judge it. */
   #runEnd = -1
-  /** Those characters, as read so far. */
-  #afterRun = ''
-  #decision: CodeSpanDecision = 'none'
+  /** Where the span ends is known: only the characters after its run are read. */
+  #settled = false
+  /** The held places its runs answer for end here (-1: none; see `take`). */
+  #answersBefore = -1
+  #decision: GateDecision = 'none'
 
   constructor(cap: number) {
     this.#cap = cap
@@ -52,12 +68,11 @@ export class CodeSpanGate {
     return this.#held.length
   }
 
-  /** Decided: `code` (the held text up to `spanEnd` is in a code span) or `text` (read it as usual); `none` while it holds on. */
-  get decision(): CodeSpanDecision {
+  get decision(): GateDecision {
     return this.#decision
   }
 
-  /** Where the code span ends in the held text (a `code` decision): what follows it is read as usual. */
+  /** Where the code span ends in the held text (a `code` or `documentation` decision): what follows it is read as usual. */
   get spanEnd(): number {
     return this.#runEnd
   }
@@ -69,30 +84,39 @@ export class CodeSpanGate {
     this.#context = context
     this.#decision = 'none'
     this.#runEnd = -1
-    this.#afterRun = ''
+    this.#settled = false
+    this.#answersBefore = -1
   }
 
   /** Holds `text` from `from` until the watch decides or the cap is reached. Returns where it stopped. */
   read(text: string, from: number): number {
     let index = from
-    if (this.#runEnd === -1) {
+    while (index < text.length && this.#decision === 'none') {
+      if (this.#settled) {
+        // The span's end is known: only the characters that judge its closing run are read.
+        const stop = Math.min(text.length, index + this.#runEnd + AFTER_RUN - this.#held.length)
+        this.#held.append(text.slice(index, stop))
+        index = stop
+        this.#judgeWhenRead()
+        continue
+      }
       const tracker = this.#tracker!
       // Room is kept for the characters that judge a closing run, so the gate never holds more than its cap.
       const room = this.#cap - AFTER_RUN - this.#held.length
-      index = tracker.track(text, from, Math.min(text.length, from + room))
-      this.#held.append(text.slice(from, index))
-      const watched = tracker.codeSpanDecision
-      if (watched === 'code') this.#runEnd = this.#held.length
-      else this.#decision = watched
-      // At the cap, no closing run came: read as not in a span.
-      if (this.#decision === 'none' && this.#runEnd === -1 && this.#held.length >= this.#cap - AFTER_RUN) this.#decision = 'text'
-    }
-    if (this.#runEnd !== -1) {
-      const take = Math.min(text.length - index, AFTER_RUN - this.#afterRun.length)
-      this.#afterRun += text.slice(index, index + take)
-      this.#held.append(text.slice(index, index + take))
-      index += take
-      if (this.#afterRun.length === AFTER_RUN) this.#judgeRun()
+      if (room <= 0) {
+        // At the cap, unsettled: read as not in a span (a run that closed it may end a span inside a longer one), and
+        // every run the gate read that no run closed by then is literal: its runs answer for every place it held.
+        this.#decision = 'text'
+        this.#answersBefore = this.#held.length
+        continue
+      }
+      const stop = tracker.track(text, index, Math.min(text.length, index + room))
+      this.#held.append(text.slice(index, stop))
+      index = stop
+      const back = tracker.takeCodeSpanClose()
+      // The run ended before the last character read (usually right before it).
+      if (back !== -1) this.#runEnd = this.#held.length - 1 - back
+      if (tracker.codeSpanSettlement !== 'open') this.#settle()
     }
     return index
   }
@@ -100,31 +124,122 @@ export class CodeSpanGate {
   /** The text ends: a run at its end may still close the span (and nothing after it can be markup). */
   finish(): void {
     if (this.#decision !== 'none') return
-    if (this.#runEnd === -1) {
+    if (!this.#settled) {
       const tracker = this.#tracker!
       tracker.endOfText()
-      if (tracker.codeSpanDecision !== 'code') {
-        this.#decision = 'text'
-        return
-      }
-      this.#runEnd = this.#held.length
+      if (tracker.takeCodeSpanClose() !== -1) this.#runEnd = this.#held.length
+      this.#settle()
     }
-    this.#judgeRun()
+    // With fewer characters known, a tag cannot complete after the run.
+    if (this.#decision === 'none') this.#decision = judgeRun(this.#held.toString().slice(this.#runEnd), this.#context!)
   }
 
-  /** The held text, once decided; the gate holds nothing after. */
-  take(): string {
+  /** Where the span ends is known: with no closing run, not in a span; else judged once its characters are read. */
+  #settle(): void {
+    this.#settled = true
+    if (this.#tracker!.codeSpanSettlement === 'paragraph-ended') this.#answersBefore = this.#paragraphEnd()
+    if (this.#runEnd === -1) this.#decision = 'text'
+    else this.#judgeWhenRead()
+  }
+
+  /**
+   * The last character held ended the paragraph: it ended where that
+   * character's line began (a line break ends the line it closes; a `\n`
+   * after a `\r` decides nothing).
+   */
+  #paragraphEnd(): number {
+    const held = this.#held.toString()
+    let lineStart = held.length - 1
+    while (lineStart > 0 && !isLineBreak(held.charCodeAt(lineStart - 1))) lineStart--
+    return Math.max(lineStart, 0)
+  }
+
+  #judgeWhenRead(): void {
+    const end = this.#runEnd
+    if (this.#held.length >= end + AFTER_RUN) this.#decision = judgeRun(this.#held.toString().slice(end, end + AFTER_RUN), this.#context!)
+  }
+
+  /**
+   * The held text, once decided, and where its runs are when they answer
+   * for the places it holds (`HeldRuns`): the watch read its paragraph to the
+   * end, or stopped at the cap. The gate holds nothing after.
+   */
+  take(): { held: string; runs: HeldRuns | undefined } {
+    const watchedRuns = this.#tracker!.watchedRuns
     this.#tracker = undefined
-    return this.#held.take()
+    const held = this.#held.take()
+    const answersBefore = this.#answersBefore
+    this.#answersBefore = -1
+    // The runs the watch read (inline text all of them): the first that many of the held text.
+    return { held, runs: answersBefore === -1 ? undefined : new HeldRuns(held, watchedRuns, answersBefore) }
+  }
+}
+
+/**
+ * A closing run stands (`code`) if what follows it stays in the output: a
+ * character that starts no tag, or a tag start the grammar already calls
+ * text. Before one that may be markup it is `documentation` (see the file's doc).
+ */
+function judgeRun(after: string, context: TagContext): 'code' | 'documentation' {
+  const first = after.length === 0 ? -1 : after.charCodeAt(0)
+  const startsTag = first === LESS_THAN || isBar(first)
+  // With fewer characters known (the text ended), a tag cannot complete after the run.
+  return !startsTag || after.length < AFTER_RUN || isTextTagStart(after, 0, context) ? 'code' : 'documentation'
+}
+
+/**
+ * The backtick runs of the text a gate held, by length, up to where the gate
+ * read every run (its paragraph's end, or its cap; every run in it is inline
+ * text). A place in it is in a span when a run unmatched there is closed in
+ * it: the first such run (`closerAfter`); a run it does not close is literal.
+ */
+export class HeldRuns {
+  readonly text: string
+  /** The places the runs answer for are before this one. */
+  readonly answersBefore: number
+  /** Per run length, where such runs start, in order. */
+  #starts = new Map<number, number[]>()
+
+  /** The first `count` runs of `text`, answering for places before `answersBefore`. */
+  constructor(text: string, count: number, answersBefore: number) {
+    this.text = text
+    this.answersBefore = answersBefore
+    for (let at = text.indexOf('`'), seen = 0; at !== -1 && seen < count; seen++) {
+      let end = at + 1
+      while (end < text.length && text.charCodeAt(end) === BACKTICK) end++
+      const length = end - at
+      let starts = this.#starts.get(length)
+      if (starts === undefined) this.#starts.set(length, (starts = []))
+      starts.push(at)
+      at = text.indexOf('`', end)
+    }
   }
 
-  /** A closing run stands if what follows it stays in the output (see the file's doc). */
-  #judgeRun(): void {
-    const after = this.#afterRun
-    const first = after.length === 0 ? -1 : after.charCodeAt(0)
-    const startsTag = first === LESS_THAN || isBar(first)
-    // With fewer characters known (the text ended), a tag cannot complete after the run.
-    const stands = !startsTag || after.length < AFTER_RUN || isTextTagStart(after, 0, this.#context!)
-    this.#decision = stands ? 'code' : 'text'
+  /**
+   * The end of the span a place after `from` is in, where `lengths` are the
+   * runs unmatched there, in order: the first of them a run closes (a later
+   * one closing first ends a span inside it), at the first run of its length
+   * after `from`. -1 when none closes.
+   */
+  closerAfter(from: number, lengths: readonly number[]): number {
+    for (const length of lengths) {
+      const starts = this.#starts.get(length)
+      if (starts === undefined) continue
+      // The first start after `from` (binary search).
+      let low = 0
+      let high = starts.length
+      while (low < high) {
+        const middle = (low + high) >> 1
+        if (starts[middle]! <= from) low = middle + 1
+        else high = middle
+      }
+      if (low < starts.length) return starts[low]! + length
+    }
+    return -1
+  }
+
+  /** How a closing run ending at `end` is judged, by the characters after it (see `CodeSpanGate`). */
+  judge(end: number, context: TagContext): 'code' | 'documentation' {
+    return judgeRun(this.text.slice(end, end + AFTER_RUN), context)
   }
 }

@@ -10,19 +10,28 @@
  * turn. Inside a span a backslash is literal, so only an opening run can be
  * escaped: `` \` `` leaves one backtick fewer to open. So whether a place is
  * in a code span is known only ahead of it: it is, exactly when a run
- * unmatched there is closed before the paragraph ends. `FenceTracker` feeds
+ * unmatched there is closed before the paragraph ends. Its span is that of
+ * the first such run that closes: a run closing a later one first ends a
+ * span inside it, and only the first unmatched run closing, or the
+ * paragraph's end, settles where the place's span ends. `FenceTracker` feeds
  * this the inline text of paragraphs (and headings) and says where a
- * paragraph ends; a *watch* reports which of the two comes first from a
- * place on (the scanner's `CodeSpanGate`).
+ * paragraph ends; a *watch* reports, from a place on, each run that closes
+ * the place's span so far, and whether the paragraph ended first (the
+ * scanner's `CodeSpanGate`).
  * @see https://spec.commonmark.org/0.31.2/#code-spans
  */
 
 import { Positions, SHORT_SEARCH } from './positions.ts'
 
-const BACKTICK = 0x60
-const BACKSLASH = 0x5c
+/** A backtick: runs of them open and close code spans (and fences, `fence-tracker.ts`). */
+export const BACKTICK = 0x60
+/** A backslash: outside code, it escapes the character after it. */
+export const BACKSLASH = 0x5c
 
-/** What a watch found: nothing yet, a run unmatched at the watched place closed (`code`), or the paragraph ended first (`text`). */
+/** What settled a watch: nothing yet (`open`), the first run unmatched at the place closing, or the paragraph's end (then every run of the paragraph was read). */
+export type CodeSpanSettlement = 'open' | 'first-run-closed' | 'paragraph-ended'
+
+/** What a watch found: nothing yet, a run unmatched at the watched place closed (`code`: the place is in a span), or the paragraph ended first (`text`). */
 export type CodeSpanDecision = 'none' | 'code' | 'text'
 
 export class CodeSpans {
@@ -34,12 +43,18 @@ export class CodeSpans {
   #runEscaped = false
   /** Backslashes right before the next character. */
   #backslashes = 0
-  /** Unmatched runs are read as literal backticks until the paragraph ends (`markLiteral`). */
-  #literal = false
+  /** The run being read is literal backticks: when it ends, it neither closes nor opens a span (`clearUnmatched`). */
+  #runLiteral = false
   #watch: 'off' | 'pending' | 'on' = 'off'
   /** Unmatched runs at the watched place. */
   #baseline = 0
+  /** Runs read since the watched place, until the watch settled (the one the place stood in not counted). */
+  watchedRuns = 0
   decision: CodeSpanDecision = 'none'
+  /** A run closing the watched place's span (so far) ended at the character just read; the watch's reader clears it. */
+  spanClosed = false
+  /** Where the watched place's span ends is known: its first unmatched run closed, or the paragraph ended (`open`: not yet). */
+  settlement: CodeSpanSettlement = 'open'
   /** Where the next backticks are in the texts read (lines of one long text come in order). */
   #backticks: Positions | undefined
 
@@ -49,15 +64,35 @@ export class CodeSpans {
    * the start of a line, the `run` backticks the fence tracker read first).
    */
   openAfter(run = 0): boolean {
-    if (this.#literal) return false
-    const length = run > 0 ? run : this.#run
-    const escaped = run > 0 ? this.#backslashes % 2 === 1 : this.#runEscaped
-    let unmatched = this.#unmatched.length
-    if (length > 0) {
-      const closes = this.#unmatched.indexOf(length)
-      unmatched = closes !== -1 ? closes : escaped && length === 1 ? unmatched : unmatched + 1
-    }
-    return unmatched > 0
+    const length = this.#endingRun(run)
+    if (length === 0) return this.#unmatched.length > 0
+    const closes = this.#unmatched.indexOf(length)
+    return (closes !== -1 ? closes : this.#unmatched.length + this.#opens(run)) > 0
+  }
+
+  /** The lengths of the runs unmatched at such a place (see `openAfter`), in order. */
+  unmatchedAfter(run = 0): number[] {
+    const length = this.#endingRun(run)
+    if (length === 0) return [...this.#unmatched]
+    const closes = this.#unmatched.indexOf(length)
+    if (closes !== -1) return this.#unmatched.slice(0, closes)
+    const opens = this.#opens(run)
+    return opens === 0 ? [...this.#unmatched] : [...this.#unmatched, length - (this.#escaped(run) ? 1 : 0)]
+  }
+
+  /** The length of the run that ends at the place asked about (`openAfter`): 0 for none, or one made literal. */
+  #endingRun(run: number): number {
+    if (run > 0) return run
+    return this.#runLiteral ? 0 : this.#run
+  }
+
+  #escaped(run: number): boolean {
+    return run > 0 ? this.#backslashes % 2 === 1 : this.#runEscaped
+  }
+
+  /** Does the run ending there, closing nothing, open a span? Not when escaped down to nothing. */
+  #opens(run: number): number {
+    return this.#escaped(run) && this.#endingRun(run) === 1 ? 0 : 1
   }
 
   /** No run being read, no backslash just before: text with no backtick, backslash or line break leaves this as it is. */
@@ -85,17 +120,18 @@ export class CodeSpans {
     this.#backslashes = 0
   }
 
-  /** `length` backticks read as one run at the start of a line's content (the fence tracker read them first). */
-  run(length: number): void {
+  /** `length` backticks read as one run at the start of a line's content (the fence tracker read them first); `literal`: made so before. */
+  run(length: number, literal = false): void {
     for (let count = 0; count < length; count++) this.step(BACKTICK)
+    if (literal && length > 0) this.#runLiteral = true
   }
 
   /**
    * Inline characters of one line, `text` from `start` to `end` (no line
-   * break among them), backticks found by search. Returns `end`, or where a
-   * watch decided: the character that ended the closing run, not read.
+   * break among them), backticks found by search. Not watching: a watch
+   * reads a character at a time (`step`), so that it stops where it decides.
    */
-  scan(text: string, start: number, end: number): number {
+  scan(text: string, start: number, end: number): void {
     let index = start
     while (index < end) {
       if (this.#run > 0) {
@@ -103,20 +139,18 @@ export class CodeSpans {
           this.#run++
           index++
         }
-        if (index === end) return end
+        if (index === end) return
         this.#endRun()
-        if (this.decision !== 'none') return index
       }
       const next = this.#nextBacktick(text, index, end)
       const stop = next === -1 || next >= end ? end : next
       this.#countBackslashes(text, index, stop)
-      if (stop === end) return end
+      if (stop === end) return
       this.#runEscaped = this.#backslashes % 2 === 1
       this.#backslashes = 0
       this.#run = 1
       index = stop + 1
     }
-    return end
   }
 
   /** A line break: it ends a run, and no backslash escapes across it (the paragraph may go on). */
@@ -128,7 +162,7 @@ export class CodeSpans {
   /** The paragraph ended (or a block began): its unmatched runs are literal backticks. */
   reset(): void {
     this.#clear()
-    if (this.#watch !== 'off' && this.decision === 'none') this.decision = 'text'
+    if (this.#watch !== 'off') this.#paragraphEnded()
   }
 
   /**
@@ -138,20 +172,30 @@ export class CodeSpans {
    */
   startParagraph(): void {
     this.#clear()
-    if (this.#watch === 'on' && this.decision === 'none') this.decision = 'text'
+    if (this.#watch === 'on') this.#paragraphEnded()
+  }
+
+  /** The watched place's paragraph ended: with no run closed, the place was not in a span; else its span ends where the last such run closed. */
+  #paragraphEnded(): void {
+    if (this.decision === 'none') this.decision = 'text'
+    if (this.settlement === 'open') this.settlement = 'paragraph-ended'
   }
 
   #clear(): void {
     this.#run = 0
     this.#backslashes = 0
     if (this.#unmatched.length !== 0) this.#unmatched.length = 0
-    this.#literal = false
+    this.#runLiteral = false
   }
 
-  /** The runs unmatched so far are literal (the gate decided without their closer): none opens a span until the paragraph ends. */
-  markLiteral(): void {
-    this.#literal = true
-    this.#unmatched.length = 0
+  /**
+   * The runs unmatched so far (the one being read too) are literal backticks:
+   * a closer for none of them comes before the paragraph ends (a code-span
+   * gate found none). Runs after them open and close spans as usual.
+   */
+  clearUnmatched(): void {
+    if (this.#unmatched.length !== 0) this.#unmatched.length = 0
+    if (this.#run > 0) this.#runLiteral = true
   }
 
   /**
@@ -161,6 +205,9 @@ export class CodeSpans {
    */
   watch(runAhead = false): void {
     this.decision = 'none'
+    this.spanClosed = false
+    this.settlement = 'open'
+    this.watchedRuns = 0
     if (this.#run > 0 || runAhead) this.#watch = 'pending'
     else {
       this.#watch = 'on'
@@ -174,7 +221,7 @@ export class CodeSpans {
     copy.#run = this.#run
     copy.#runEscaped = this.#runEscaped
     copy.#backslashes = this.#backslashes
-    copy.#literal = this.#literal
+    copy.#runLiteral = this.#runLiteral
     return copy
   }
 
@@ -198,11 +245,20 @@ export class CodeSpans {
   #endRun(): void {
     const length = this.#run
     this.#run = 0
-    if (!this.#literal) {
+    const literal = this.#runLiteral
+    this.#runLiteral = false
+    if (this.#watch === 'on' && this.settlement === 'open') this.watchedRuns++
+    if (!literal) {
       const closes = this.#unmatched.indexOf(length)
       if (closes !== -1) {
         this.#unmatched.length = closes
-        if (this.#watch === 'on' && closes < this.#baseline) this.decision = 'code'
+        if (this.#watch === 'on' && closes < this.#baseline) {
+          // The place is in a span ending here, unless a run unmatched before this one closes later.
+          this.decision = 'code'
+          this.spanClosed = true
+          this.#baseline = closes
+          if (closes === 0) this.settlement = 'first-run-closed'
+        }
       } else {
         const opener = this.#runEscaped ? length - 1 : length
         if (opener > 0) this.#unmatched.push(opener)

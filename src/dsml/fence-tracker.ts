@@ -29,12 +29,10 @@
  * its line, so the answer never depends on where the text was split.
  * @see https://spec.commonmark.org/0.31.2/#container-blocks-and-leaf-blocks
  */
-import { CodeSpans, type CodeSpanDecision } from './code-spans.ts'
+import { BACKSLASH, BACKTICK, CodeSpans, type CodeSpanDecision, type CodeSpanSettlement } from './code-spans.ts'
 import { CARRIAGE_RETURN, GREATER_THAN, isLineBreak, LINE_FEED, SPACE, TAB } from './grammar.ts'
 import { Positions, SHORT_SEARCH } from './positions.ts'
 
-const BACKTICK = 0x60 // "`"
-const BACKSLASH = 0x5c // "\\"
 const TILDE = 0x7e // "~"
 const NUMBER_SIGN = 0x23 // "#", an ATX heading
 const ASTERISK = 0x2a
@@ -149,9 +147,13 @@ export class FenceTracker {
   #setextAllowed = false
   /** Backslashes right before the next character of a backtick fence's info string. */
   #infoBackslashes = 0
+  /** Characters of that info string read so far. */
+  #infoLength = 0
+  /** A watched span's closing run ended this many characters before the last one read (`takeCodeSpanClose`). */
+  #spanCloseBack = 0
   /** Backtick runs in the current paragraph's inline text. */
   #spans = new CodeSpans()
-  /** A run at this line's start was made literal (`markCodeSpansLiteral`): so are the runs of the paragraph it opens. */
+  /** The run at this line's start, not yet in the code spans, was made literal (`clearCodeSpans`). */
   #literalOpening = false
 
   /**
@@ -195,30 +197,59 @@ export class FenceTracker {
    * (the first of a tag), so at the start of a line the paragraph goes on.
    */
   codeSpanOpenAt(code: number): boolean {
-    if (code === BACKTICK || isLineBreak(code)) return false
+    const run = this.#inlineRunAt(code)
+    if (run < 0) return false
+    return this.#freshParagraph() ? run > 0 : this.#spans.openAfter(run)
+  }
+
+  /** The lengths of the backtick runs unmatched where `code` would be read (see `codeSpanOpenAt`), in order. */
+  codeSpanLengthsAt(code: number): number[] {
+    const run = this.#inlineRunAt(code)
+    if (run < 0) return []
+    if (this.#freshParagraph()) return run > 0 ? [run] : []
+    return this.#spans.unmatchedAfter(run)
+  }
+
+  /**
+   * Is `code`, read next, inline text where a code span may be open? -1 if
+   * not; else the backticks at the line's start that are not in the code
+   * spans yet (0: none, or made literal). `code` is a character that starts
+   * no block (the first of a tag), so at the start of a line a paragraph goes on.
+   */
+  #inlineRunAt(code: number): number {
+    if (code === BACKTICK || isLineBreak(code)) return -1
     switch (this.#phase) {
       case 'content':
-        return this.#inline() && this.#spans.openAfter()
+        return this.#inline() ? 0 : -1
       case 'opening-run':
       case 'info':
         // `` `<tag `` at a line's start: the run is the line's first inline text; so is ```` ```x<tag ```` if a backtick follows.
-        if (!this.#runAhead()) return false
-        return this.#tip === 'paragraph' ? this.#spans.openAfter(this.#runLength) : !this.#literalOpening
+        if (!this.#runAhead()) return -1
+        return this.#literalOpening ? 0 : this.#runLength
       case 'continue':
       case 'starts':
       case 'after-marker':
       case 'hashes':
       case 'ordered':
-        return this.#tip === 'paragraph' && this.#spans.openAfter()
+        return 0
       default:
-        return false
+        return -1
     }
   }
 
-  /** The backtick runs unmatched so far are literal: none of them opens a code span (the paragraph's later runs neither). */
-  markCodeSpansLiteral(): void {
-    this.#spans.markLiteral()
-    if (this.#runAhead() && this.#tip !== 'paragraph') this.#literalOpening = true
+  /** At a line's start, before its content: does the content begin a new paragraph (the code spans there start afresh)? */
+  #freshParagraph(): boolean {
+    return this.#phase !== 'content' && this.#tip !== 'paragraph'
+  }
+
+  /**
+   * The backtick runs unmatched so far are literal backticks (a code-span
+   * gate found no closer for them before the paragraph ends); runs after
+   * them open and close spans as usual.
+   */
+  clearCodeSpans(): void {
+    this.#spans.clearUnmatched()
+    if (this.#runAhead()) this.#literalOpening = true
   }
 
   /**
@@ -230,7 +261,12 @@ export class FenceTracker {
     return this.#runCharacter === BACKTICK && (this.#phase === 'opening-run' || this.#phase === 'info')
   }
 
-  /** Watches from here (a clone): `codeSpanDecision` says whether the place is in a code span once a run or the paragraph's end decides it. */
+  /**
+   * Watches from here (a clone): `codeSpanDecision` says whether the place is
+   * in a code span once a run or the paragraph's end decides it; reading
+   * stops after each run that closes the place's span so far
+   * (`takeCodeSpanClose`), until where the span ends is settled.
+   */
   watchCodeSpan(): void {
     this.#spans.watch(this.#runAhead())
   }
@@ -239,10 +275,34 @@ export class FenceTracker {
     return this.#spans.decision
   }
 
+  /**
+   * Did a run closing the watched place's span end with the last character
+   * read? How many characters before that one it ended (0: right before it;
+   * more for a line's opening run, known to be inline text only at a backtick
+   * in what would be a fence's info), or -1. Asked once: it is cleared.
+   */
+  takeCodeSpanClose(): number {
+    if (!this.#spans.spanClosed) return -1
+    this.#spans.spanClosed = false
+    const back = this.#spanCloseBack
+    this.#spanCloseBack = 0
+    return back
+  }
+
+  /** Whether, and by what, where the watched place's span ends is known (or that it is in none). */
+  get codeSpanSettlement(): CodeSpanSettlement {
+    return this.#spans.settlement
+  }
+
+  /** Backtick runs of inline text read since the watched place, until it settled. */
+  get watchedRuns(): number {
+    return this.#spans.watchedRuns
+  }
+
   /** The text ends (a clone watching): a run being read ends, and the paragraph with it. */
   endOfText(): void {
     this.#endLine()
-    if (this.#spans.decision === 'none') this.#spans.reset()
+    this.#spans.reset()
   }
 
   /**
@@ -260,9 +320,9 @@ export class FenceTracker {
 
   /**
    * Reads more emitted text: `text`, or its part from `start` to `end`.
-   * Returns `end`, or (a clone watching a code span) where the watch decided:
-   * before the character that ended a closing run (`code`), or after the one
-   * that ended the paragraph (`text`).
+   * Returns `end`, or (a clone watching a code span) right after the
+   * character that ended a run closing the span (`takeCodeSpanClose`), or
+   * that ended the paragraph.
    */
   track(text: string, start = 0, end = text.length): number {
     let index = start
@@ -286,16 +346,12 @@ export class FenceTracker {
         const inline = this.#inline()
         const next = this.#nextLineBreak(text, index, end)
         const lineEnd = next === -1 || next >= end ? end : next
-        if (inline) {
-          const stop = this.#spans.scan(text, index, lineEnd)
-          if (this.#spans.decision !== 'none') return stop
-        }
+        if (inline) this.#spans.scan(text, index, lineEnd)
         if (lineEnd === end) return end
         this.#step(text.charCodeAt(lineEnd))
         index = lineEnd + 1
       }
-      const decision = this.#spans.decision
-      if (decision !== 'none') return decision === 'code' ? index - 1 : index
+      if (this.#spans.spanClosed || this.#spans.settlement !== 'open') return index
     }
     return end
   }
@@ -329,6 +385,7 @@ export class FenceTracker {
     copy.#breakBase = this.#breakBase
     copy.#setextAllowed = this.#setextAllowed
     copy.#infoBackslashes = this.#infoBackslashes
+    copy.#infoLength = this.#infoLength
     copy.#spans = this.#spans.clone()
     copy.#watching = true
     copy.#literalOpening = this.#literalOpening
@@ -521,14 +578,20 @@ export class FenceTracker {
   }
 
   #info(code: number): void {
-    if (this.#phase !== 'info') this.#infoBackslashes = 0
+    if (this.#phase !== 'info') {
+      this.#infoBackslashes = 0
+      this.#infoLength = 0
+    }
     this.#phase = 'info'
     if (code === BACKTICK && this.#runCharacter === BACKTICK) {
       // No fence: inline text, the opening run a backtick run of its own, then the info text (`` ```a` ``).
       this.#setContent('paragraph', code, this.#runLength, this.#infoBackslashes, true)
+      // A watched span's closing run, if any, was the opening run, which ended before the info.
+      if (this.#spans.spanClosed) this.#spanCloseBack = this.#infoLength
       return
     }
     this.#infoBackslashes = code === BACKSLASH ? this.#infoBackslashes + 1 : 0
+    this.#infoLength++
   }
 
   #fenceLine(code: number): void {
@@ -545,12 +608,10 @@ export class FenceTracker {
     }
   }
 
-  /** A new paragraph (or heading, or leaf) begins: its code spans afresh, literal if its opening run was made so. */
+  /** A new paragraph (or heading, or leaf) begins: its code spans afresh. */
   #newInlineText(paragraph: boolean): void {
     if (paragraph) this.#spans.startParagraph()
     else this.#spans.reset()
-    if (paragraph && this.#literalOpening) this.#spans.markLiteral()
-    this.#literalOpening = false
   }
 
   /**
@@ -564,7 +625,8 @@ export class FenceTracker {
     this.#phase = 'content'
     if (kind !== 'paragraph' || this.#tip !== 'paragraph') this.#newInlineText(kind === 'paragraph')
     if (!this.#inline()) return
-    this.#spans.run(leadingRun)
+    this.#spans.run(leadingRun, this.#literalOpening)
+    this.#literalOpening = false
     if (textAfterRun) this.#spans.other()
     for (let count = 0; count < backslashes; count++) this.#spans.step(BACKSLASH)
     this.#spans.step(code)
@@ -640,7 +702,7 @@ export class FenceTracker {
     if (this.#phase === 'content' && this.#inline()) this.#spans.endLine()
     else if (this.#phase === 'opening-run' && this.#runCharacter === BACKTICK && this.#runLength < 3) {
       if (this.#tip !== 'paragraph') this.#newInlineText(true)
-      this.#spans.run(this.#runLength)
+      this.#spans.run(this.#runLength, this.#literalOpening)
       this.#spans.endLine()
     }
     this.#literalOpening = false

@@ -47,6 +47,8 @@ export class Markup {
   #held = new TextBuilder()
   /** Text after a lone block opener: released if the block turns out empty. */
   #gap = new TextBuilder()
+  /** Calls completed now are not made (`Structure.documentation`). */
+  documentation = false
 
   constructor(resolved: ResolvedOptions, output: Output, acceptance: CallAcceptance) {
     this.#resolved = resolved
@@ -56,6 +58,16 @@ export class Markup {
 
   get heldChars(): number {
     return this.#held.length + this.#gap.length
+  }
+
+  /** The region's text so far, as a release would emit it. */
+  heldText(): string {
+    return this.#held.toString() + this.#gap.toString()
+  }
+
+  /** Does the region's text hold a backtick (so that, released, it could open a code span)? */
+  holdsBacktick(): boolean {
+    return this.#held.toString().includes('`') || this.#gap.toString().includes('`')
   }
 
   /** Text after a lone block opener, so far. */
@@ -347,6 +359,10 @@ export class Markup {
     region.confirmed = true
     for (const parameter of invalidJson) {
       output.diagnose('invalid-json', '', `Parameter "${parameter}" of "${name}" is not JSON (or nests deeper than ${MAX_JSON_DEPTH}, or holds a number a double cannot hold); used as a string`, name)
+    }
+    if (this.documentation) {
+      output.diagnose('dropped-markup', this.#held.take(), `Call to "${name}" removed, not run: it stood in inline code, whose closing backticks the markup right after it could join to others`, name)
+      return
     }
     const verdict = this.#acceptance.verdict(name, args)
     if (verdict.kind !== 'call') {

@@ -15,9 +15,10 @@
  *   markup can never join the text on its two sides into a marker. The chain
  *   is capped (`maxPendingChars`); past the cap it is removed and reported,
  *   never released, for the same reason.
- * - **Code spans.** Where a tag starts after a backtick run that may open an
- *   inline code span, the text from there is held by the `CodeSpanGate` until
- *   it is known to be in a span (emitted as it is) or not (read as usual).
+ * - **Code spans.** A tag that starts after a backtick run that may open an
+ *   inline code span is read again from its start through the
+ *   `CodeSpanGate`, which holds the text until it is known to be in a span
+ *   (emitted as it is, or read as documentation) or not (read as usual).
  * - **Re-reads.** A rejected tag is text up to its first bar, and is read
  *   again from there (a bar may start a fragment); cut short by another tag
  *   start, from its first bar that can begin a fragment, if any; a fragment followed by a
@@ -26,7 +27,7 @@
  *   bounded number of times: only the few characters before a tag commits can
  *   be re-read.
  */
-import { CodeSpanGate } from './code-span-gate.ts'
+import { CodeSpanGate, type HeldRuns } from './code-span-gate.ts'
 import { BARS, isBar, LESS_THAN, SPACE, TAG_START_CHARACTERS } from './grammar.ts'
 import { canFollowFragmentBar, lostMarkerOpenerBefore, MarkerlessOpenerFinder, SHORT_TEXT, type TagContext } from './markup-starts.ts'
 import type { Output } from './output.ts'
@@ -40,6 +41,8 @@ import { TextBuilder } from '../text-builder.ts'
 interface QueuedText {
   text: string
   start: number
+  /** Read as documentation: its markup removed, no call made from it (`CodeSpanGate`'s `documentation`). */
+  documentation?: boolean
 }
 
 export class Scanner {
@@ -71,6 +74,12 @@ export class Scanner {
   #tailFrom = 0
   #tailStartAt = 0
   #gate: CodeSpanGate
+  /** The runs of the paragraph a gate read to its end, while its held text is read again. */
+  #heldRuns: HeldRuns | undefined
+  /** The tag being read starts after a backtick run that may open an inline code span (`#spanAtTag`). */
+  #tagMayBeInSpan = false
+  /** Reading text as documentation (see `QueuedText`): no gate, no call. */
+  #documentation = false
   /** Reads ahead from a bar inside a rejected tag (`#commitsFrom`). */
   #probe: TagLexer
 
@@ -138,8 +147,16 @@ export class Scanner {
   #drainQueue(): void {
     while (this.#queue.length > 0) {
       const next = this.#queue.shift()!
+      this.#readAs(next.documentation === true)
       this.#read(next.text, next.start)
     }
+    this.#readAs(false)
+  }
+
+  /** Reading goes on as documentation, or not. */
+  #readAs(documentation: boolean): void {
+    this.#documentation = documentation
+    this.#structure.documentation = documentation
   }
 
   /** Reads `text` from `index`; stops early when a re-read was queued (the rest of `text` is queued after it). */
@@ -199,15 +216,12 @@ export class Scanner {
       output.emitRange(text, index, index + 1)
       return index + 1
     }
-    if (this.#pending.length === 0 && structure.state.kind === 'outside' && output.fences.codeSpanOpenAt(code)) {
-      // Perhaps in an inline code span: held until that is known.
-      this.#gate.begin(output.fences, context)
-      return this.#readGate(text, index)
-    }
     this.#lexer.begin(code, context)
     this.#lexing = true
     this.#tagStart = index
     this.#tagBudget = budget
+    // After a backtick run that may open an inline code span: decided once the tag is read, if it is one (`#spanAtTag`).
+    this.#tagMayBeInSpan = !this.#documentation && structure.state.kind === 'outside' && output.fences.codeSpanOpenAt(code)
     return index + 1
   }
 
@@ -398,15 +412,26 @@ export class Scanner {
   }
 
   #complete(tagText: string, inText: number, start: number, text: string, index: number): number {
+    if (this.#tagMayBeInSpan) {
+      this.#tagMayBeInSpan = false
+      const resumed = this.#spanAtTag(tagText, start, text, index)
+      if (resumed !== undefined) return resumed
+    }
     const lexed = this.#lexer.tag()
     const prefix = this.#pending.take()
     const input = start === -1 ? undefined : text
     const tag = this.#tag === undefined ? (this.#tag = new Tag(lexed, tagText, input, start)) : this.#tag.read(lexed, tagText, input, start)
     const taken = lexed.length < tagText.length ? tagText.slice(0, lexed.length) : tagText
-    if (!this.#structure.handleTag(tag, prefix + taken)) {
+    const outcome = this.#structure.handleTag(tag, prefix + taken)
+    if (outcome === 'fenced') {
       // Released text before the tag opened a fence: its first character is text, and reading goes on after it.
       this.#structure.consumeText(prefix + tagText.charAt(0))
       return this.#reread(tagText, 1, inText, text, index)
+    }
+    if (outcome === 'code-span') {
+      // Released text before the tag left a code span open: the tag is read again where it starts.
+      this.#structure.consumeText(prefix)
+      return this.#reread(tagText, 0, inText, text, index)
     }
     if (taken !== tagText) return this.#reread(tagText, lexed.length, inText, text, index)
     return index
@@ -427,6 +452,35 @@ export class Scanner {
 
   // ── the code-span gate ────────────────────────────────────────────────
 
+  /**
+   * A tag read from `text[start]` (-1: begun in an earlier text) up to
+   * `index`, after a backtick run that may open an inline code span: is it
+   * in one? Known from the runs of a paragraph a gate read to its end;
+   * otherwise a gate holds the text from the tag's start (after any pending
+   * partial tags) until it is known. Undefined when it is not in a span (the
+   * tag is read as usual); else where reading `text` goes on, or -1 when a
+   * re-read was queued. Only a tag is asked, never text: where tags start
+   * does not depend on how the text was split, so neither does what the gate
+   * holds, up to its cap.
+   */
+  #spanAtTag(tagText: string, start: number, text: string, index: number): number | undefined {
+    const fences = this.#output.fences
+    const context = this.#structure.context()
+    const runs = this.#heldRuns
+    if (runs !== undefined && runs.text === text && start !== -1 && start < runs.answersBefore && this.#pending.length === 0) {
+      const spanEnd = runs.closerAfter(start, fences.codeSpanLengthsAt(tagText.charCodeAt(0)))
+      if (spanEnd !== -1) return this.#spanFound(runs.judge(spanEnd, context), text, start, spanEnd, undefined)
+      fences.clearCodeSpans()
+      return undefined
+    }
+    this.#gate.begin(fences, context)
+    const prefix = this.#pending.take()
+    // Read again from the tag's start (its partial tags before it first), through the gate.
+    if (prefix.length === 0 && start !== -1) return start
+    this.#queue.unshift({ text: prefix + tagText, start: 0 }, { text, start: index })
+    return -1
+  }
+
   /** Text held at the code-span gate, from `index`. Returns where reading goes on, or -1 when a re-read was queued. */
   #readGate(text: string, index: number): number {
     const stop = this.#gate.read(text, index)
@@ -441,18 +495,36 @@ export class Scanner {
    */
   #gateDecided(text: string, stop: number): number {
     const gate = this.#gate
-    const inSpan = gate.decision === 'code'
+    const decision = gate.decision
     const spanEnd = gate.spanEnd
-    const held = gate.take()
-    if (inSpan) {
-      // The span, as it is (a range of the held text, which is read again after it: one string, not two).
-      this.#output.emitRange(held, 0, spanEnd)
-      if (spanEnd === held.length) return stop
-      this.#queue.unshift({ text: held, start: spanEnd }, { text, start: stop })
-      return -1
-    }
-    this.#output.fences.markCodeSpansLiteral()
+    const { held, runs } = gate.take()
+    // The runs of the paragraph the gate read to its end answer for the places after in it.
+    this.#heldRuns = runs
+    if (decision === 'code' || decision === 'documentation') return this.#spanFound(decision, held, 0, spanEnd, { text, start: stop })
+    this.#output.fences.clearCodeSpans()
     this.#queue.unshift({ text: held, start: 0 }, { text, start: stop })
+    return -1
+  }
+
+  /**
+   * A code span in `spanText` from `start` to `spanEnd` (its closing run's
+   * end): emitted as it is (`code`), or read as documentation, then reading
+   * goes on in `spanText` after it. `then` is where reading goes on after
+   * `spanText` when that is the gate's held text; undefined when it is the
+   * text being read. Returns where reading the text being read goes on, or
+   * -1 when what remains was queued.
+   */
+  #spanFound(decision: 'code' | 'documentation', spanText: string, start: number, spanEnd: number, then: QueuedText | undefined): number {
+    const rest: QueuedText[] = then === undefined ? [{ text: spanText, start: spanEnd }] : [{ text: spanText, start: spanEnd }, then]
+    if (decision === 'code') {
+      // The span, as it is (a range of its text).
+      this.#output.emitRange(spanText, start, spanEnd)
+      if (then === undefined) return spanEnd
+      if (spanEnd === spanText.length) return then.start
+    } else {
+      rest.unshift({ text: spanText.slice(start, spanEnd), start: 0, documentation: true })
+    }
+    this.#queue.unshift(...rest)
     return -1
   }
 

@@ -62,6 +62,15 @@ export class Structure {
     this.#outsideOpeners = resolved.rescues.markerlessTags || resolved.rescues.wrappedTool
   }
 
+  /**
+   * The text read is documentation (an example in inline code whose closing
+   * backticks removed markup could join to others): its markup is removed,
+   * and no call is made from it.
+   */
+  set documentation(on: boolean) {
+    this.#markup.documentation = on
+  }
+
   // ── what the scanner asks ─────────────────────────────────────────────
 
   get heldChars(): number {
@@ -182,15 +191,17 @@ export class Structure {
 
   /**
    * A completed tag; `text` is its text, with any pending partial tags
-   * before it. False when the tag is not markup after all: the region it
-   * began in was released, and the released text opened a fence around it
-   * (`fencedAt`). The caller reads it again as text.
+   * before it. `handled`, or why the tag is not markup here after all: the
+   * region it began in was released, and the released text opened a fence
+   * around it (`fenced`: the caller reads it again as text), or a backtick
+   * run that may open a code span before it (`code-span`: the caller reads it
+   * again from its start, where that is decided).
    */
-  handleTag(tag: Tag, text: string): boolean {
+  handleTag(tag: Tag, text: string): 'handled' | 'fenced' | 'code-span' {
     const meaning = meaningOf(tag, this.#declared)
     for (;;) {
       const state = this.state
-      if (this.fencedAt(tag.text.charCodeAt(0))) return false
+      if (this.fencedAt(tag.text.charCodeAt(0))) return 'fenced'
       if (state.kind !== 'outside' && !state.region.confirmed) {
         // A markered tag either carries a markerless candidate on (confirming it as DSML) or ends it;
         // a candidate that needs a marker right after it ends at any other tag.
@@ -199,14 +210,28 @@ export class Structure {
           this.state = this.#markup.release()
           continue
         }
+        if (confirms && this.#inCodeSpanIfReleased(tag)) {
+          // The candidate's text left a backtick run open: the tag may be documentation, decided where it starts.
+          this.state = this.#markup.release()
+          return 'code-span'
+        }
         if (confirms) {
           state.region.confirmed = true
           state.region.needsMarker = false
         }
       }
       if (tag.driftedWord) this.#reportDrift(state, tag)
-      if (this.#transition(state, tag, meaning, text)) return true
+      if (this.#transition(state, tag, meaning, text)) return 'handled'
     }
+  }
+
+  /** Would the tag start where a code span may be open, were the candidate it confirms released as text? */
+  #inCodeSpanIfReleased(tag: Tag): boolean {
+    const fences = this.#output.fences
+    if (!fences.codeSpanOpenAt(tag.text.charCodeAt(0)) && !this.#markup.holdsBacktick()) return false
+    const released = fences.clone()
+    released.track(this.#markup.heldText())
+    return released.codeSpanOpenAt(tag.text.charCodeAt(0))
   }
 
   /** A drifted marker word read as the marker (once per region): informational, nothing removed. */

@@ -8,6 +8,10 @@
  * node. `<` and `&` are left out of the alphabet: raw HTML and autolinks take
  * precedence over code spans, and the tracker does not follow them.
  *
+ * The engine end to end, too: a DSML call written inside a span the
+ * reference reads as code, among random Markdown, is emitted as it is and
+ * never run, whole and in pieces.
+ *
  * Node only (vitest): the portable suites run under Deno and Bun without npm
  * packages.
  */
@@ -16,6 +20,7 @@ import fc from 'fast-check'
 import { describe, expect, test } from 'vitest'
 import { inCodeSpanAt } from '../support/code-text.ts'
 import { createFenceTracker } from '../../src/dsml/fence-tracker.ts'
+import { normalizeEvents, runChunks } from '../support/chunking.ts'
 
 const PROBE = 'Q'
 const PIECES = [
@@ -56,6 +61,24 @@ const documents = fc
     return pieces.map((piece) => (piece === PROBE ? `${PROBE}${probes++}Z` : piece)).join('')
   })
 
+/** A call as the model writes it, built at run time; `QQQ` marks its text in the reference's tree. */
+const BAR = '\uFF5C'
+const MARKER = `${BAR}DSML${BAR}`
+const CALL = `<${MARKER}tool_calls><${MARKER}invoke name="bash"><${MARKER}parameter name="command" string="true">QQQ</${MARKER}parameter></${MARKER}invoke></${MARKER}tool_calls>`
+
+/** Markdown around the span: backtick runs, escapes, block structure, and `<` and bars that start no markup. */
+const NOISE = ['`', '`', '``', '```', '\\', '\\`', '\n', '\n\n', ' ', 'a', '<|x', '< /', 'a < b', '|', '> ', '- ', '# ', '~~~', '*']
+const noise = fc.array(fc.constantFrom(...NOISE), { maxLength: 12 }).map((pieces) => pieces.join(''))
+
+/** Does the reference put the call's text in an inline code node? */
+function callInSpanByCommonMark(document: string): boolean {
+  const walker = parser.parse(document).walker()
+  for (let event = walker.next(); event !== null; event = walker.next()) {
+    if (event.entering && event.node.type === 'code' && (event.node.literal ?? '').includes('QQQ')) return true
+  }
+  return false
+}
+
 describe('dsml/code-spans against CommonMark', () => {
   test('issue 21 (inline code spans): the regression cases agree with the reference', () => {
     for (const document of [
@@ -77,5 +100,31 @@ describe('dsml/code-spans against CommonMark', () => {
       }),
       { numRuns: 5000 },
     )
+  })
+
+  test('issue 21 (inline code spans are documentation): a call in a span the reference reads as code runs nothing, whole and in pieces', () => {
+    let spans = 0
+    let verbatim = 0
+    fc.assert(
+      fc.property(noise, noise, fc.constantFrom('`', '``'), fc.integer({ min: 1, max: 9 }), (before, after, run, chunk) => {
+        // A document opening with four spaces is an indented code block, which the engine does not track (DESIGN.md §5.4).
+        const document = before.trimStart() + run + CALL + run + ' ' + after
+        if (!callInSpanByCommonMark(document)) return
+        spans++
+        const whole = normalizeEvents(runChunks([document]))
+        expect(whole.filter((event) => event.type === 'tool-call')).toEqual([])
+        const pieces = Array.from({ length: Math.ceil(document.length / chunk) }, (_, index) => document.slice(index * chunk, (index + 1) * chunk))
+        expect(normalizeEvents(runChunks(pieces))).toEqual(whole)
+        // Kept verbatim unless the span's closing run stands right before a tag start
+        // that may be markup (then the span is documentation: its markup removed, README Policy 4).
+        if (/[<|]/.test(after)) return
+        verbatim++
+        expect(whole).toEqual([{ type: 'text', text: document }])
+      }),
+      { numRuns: 3000 },
+    )
+    // The generator must reach the cases it tests.
+    expect(spans).toBeGreaterThan(1000)
+    expect(verbatim).toBeGreaterThan(300)
   })
 })

@@ -247,6 +247,12 @@ export const suite = defineSuite('dsml/drift', (test) => {
     // Past the cap, what was held is read as not in a span: the leak is removed.
     assert(!leaksMarkup(textOf(runChunks([input], { maxHoldChars: 256 }))), 'removed past the cap')
     assertEqual(textOf(runChunks([input], { maxHoldChars: 65_536 })), input, 'within the cap: a span, kept')
+    // The gate holds from a tag it read, never from a tag start that turns out to be text (`<div>`, `<` at a chunk's
+    // end): where the cap falls does not depend on how the text was split.
+    const short = dialect().block([dialect().invoke('bash', [dialect().param('command', 'ls')])])
+    const capped = `\`${'x'.repeat(200)}<div>${'y'.repeat(150)}${short}\` z`
+    const events = assertChunkInvariant(capped, { maxHoldChars: 256 }, assertEqual)
+    assertEqual([callsOf(events), textOf(events)], [[], capped], 'the span closes within the cap counted from the block')
   })
 
   test('issue 21 (non-finite numbers, unwrap on a match): values keep their text; a wrapper whose keys the schema lacks stays', () => {
