@@ -336,3 +336,15 @@ export function runsPastTheCap(size: number): string {
   }
   return `${parts.join('')}\nend`
 }
+
+/** Prose of escaped backtick runs (`` \`` ``, each opening one backtick fewer than it would close), no DSML: the code spans' unmatched runs stay few. */
+export function escapedRuns(size: number): string {
+  const unit = 'see \\`` here '
+  return unit.repeat(Math.max(1, Math.floor(size / unit.length)))
+}
+
+/** One paragraph running to the end of the text, a DSML block after each escaped run: the runs the first gate read answer for every later block. */
+export function blocksToTheEnd(size: number): string {
+  const unit = `\\\`\` <${MARKER}tool_calls></${MARKER}tool_calls> `
+  return unit.repeat(Math.max(1, Math.floor(size / unit.length)))
+}

@@ -3,7 +3,7 @@
  * `run.ts` and the doubling runs it starts in fresh processes (`doubling.ts`).
  */
 import { createDsmlSanitizer, type DsmlSanitizerOptions, sanitizeText } from '../src/dsml/index.ts'
-import { ampersandParameter, bigParameter, blockDense, driftDense, driftLookAlikes, htmlText, lessThanDense, prose, runsPastTheCap, spansOnOneLine, toolNameTagClosers, tsxText, xmlParameters } from './inputs.ts'
+import { ampersandParameter, bigParameter, blockDense, blocksToTheEnd, driftDense, escapedRuns, driftLookAlikes, htmlText, lessThanDense, prose, runsPastTheCap, spansOnOneLine, toolNameTagClosers, tsxText, xmlParameters } from './inputs.ts'
 import { measureInterleaved } from './measure.ts'
 
 export const MB = 1e6
@@ -102,6 +102,8 @@ export const SHAPES: Shape[] = [
   },
   { key: 'i', label: '(i) one line of inline code spans, each holding a DSML tag (a code-span gate each)', make: (size) => spansOnOneLine(size), size: 1 * MB, n: 1 * MB },
   { key: 'j', label: '(j) one line of backtick runs of 1–360 backticks, each before a DSML block (every gate reaches the cap)', make: (size) => runsPastTheCap(size), size: 1 * MB, n: 1 * MB },
+  { key: 'k', label: '(k) prose of escaped backtick runs, no DSML', make: (size) => escapedRuns(size), size: 1 * MB, n: 1 * MB },
+  { key: 'l', label: '(l) one paragraph to the end of the text: an escaped run, then a DSML block, again and again', make: (size) => blocksToTheEnd(size), size: 1 * MB, n: 1 * MB },
 ]
 
 /** Markup-dense text with no DSML in it, each compared with prose of the same size. */

@@ -33,14 +33,14 @@ import { BACKTICK } from './code-spans.ts'
 import type { FenceTracker } from './fence-tracker.ts'
 import { isBar, isLineBreak, LESS_THAN } from './grammar.ts'
 import type { TagContext } from './markup-starts.ts'
-import { isTextTagStart } from './partial-tags.ts'
+import { TAG_START_DECIDED_WITHIN, tagStartAhead } from './partial-tags.ts'
 import { TextBuilder } from '../text-builder.ts'
 
 /** What the gate decided (see the file's doc); `none` while it holds on. */
 export type GateDecision = 'none' | 'code' | 'text' | 'documentation'
 
-/** Characters after a closing run that decide whether it stands: a tag start, and up to two more (`</x`, `isTextTagStart`). */
-const AFTER_RUN = 3
+/** Characters after a closing run that decide whether it stands: as many as decide a tag start there. */
+const AFTER_RUN = TAG_START_DECIDED_WITHIN
 
 export class CodeSpanGate {
   #cap: number
@@ -50,6 +50,8 @@ export class CodeSpanGate {
   #held = new TextBuilder()
   /** Where the last run closing the span ended in the held text (-1: none yet); the characters after it are read to judge it. */
   #runEnd = -1
+  /** Those characters, once the span's end is settled (up to `AFTER_RUN`). */
+  #afterRun = ''
   /** Where the span ends is known: only the characters after its run are read. */
   #settled = false
   /** The held places its runs answer for end here (-1: none; see `take`). */
@@ -84,6 +86,7 @@ export class CodeSpanGate {
     this.#context = context
     this.#decision = 'none'
     this.#runEnd = -1
+    this.#afterRun = ''
     this.#settled = false
     this.#answersBefore = -1
   }
@@ -94,20 +97,20 @@ export class CodeSpanGate {
     while (index < text.length && this.#decision === 'none') {
       if (this.#settled) {
         // The span's end is known: only the characters that judge its closing run are read.
-        const stop = Math.min(text.length, index + this.#runEnd + AFTER_RUN - this.#held.length)
+        const stop = Math.min(text.length, index + AFTER_RUN - this.#afterRun.length)
         this.#held.append(text.slice(index, stop))
+        this.#afterRun += text.slice(index, stop)
         index = stop
-        this.#judgeWhenRead()
+        this.#judge(false)
         continue
       }
       const tracker = this.#tracker!
       // Room is kept for the characters that judge a closing run, so the gate never holds more than its cap.
       const room = this.#cap - AFTER_RUN - this.#held.length
       if (room <= 0) {
-        // At the cap, unsettled: read as not in a span (a run that closed it may end a span inside a longer one), and
-        // every run the gate read that no run closed by then is literal: its runs answer for every place it held.
-        this.#decision = 'text'
+        // At the cap, unsettled: every run read with no closer by then is literal, and its runs answer for every place held.
         this.#answersBefore = this.#held.length
+        this.#settle()
         continue
       }
       const stop = tracker.track(text, index, Math.min(text.length, index + room))
@@ -116,30 +119,49 @@ export class CodeSpanGate {
       const back = tracker.takeCodeSpanClose()
       // The run ended before the last character read (usually right before it).
       if (back !== -1) this.#runEnd = this.#held.length - 1 - back
+      if (tracker.codeSpanSettlement === 'paragraph-ended') this.#answersBefore = this.#paragraphEnd()
       if (tracker.codeSpanSettlement !== 'open') this.#settle()
     }
     return index
   }
 
-  /** The text ends: a run at its end may still close the span (and nothing after it can be markup). */
+  /**
+   * The text ends, or is interrupted (then what is held is decided as if it
+   * ended there): a run at its end may still close the span, and nothing
+   * after the run can be markup.
+   */
   finish(): void {
     if (this.#decision !== 'none') return
     if (!this.#settled) {
       const tracker = this.#tracker!
       tracker.endOfText()
       if (tracker.takeCodeSpanClose() !== -1) this.#runEnd = this.#held.length
+      // The text's end ended the paragraph: the runs answer for every place held.
+      this.#answersBefore = this.#held.length
       this.#settle()
     }
-    // With fewer characters known, a tag cannot complete after the run.
-    if (this.#decision === 'none') this.#decision = judgeRun(this.#held.toString().slice(this.#runEnd), this.#context!)
+    this.#judge(true)
   }
 
-  /** Where the span ends is known: with no closing run, not in a span; else judged once its characters are read. */
+  /**
+   * Where the span ends is known, or the cap stops the watch: with no
+   * closing run, the place is not in a span; with one, it is, and the run
+   * is judged once the characters after it are read.
+   */
   #settle(): void {
     this.#settled = true
-    if (this.#tracker!.codeSpanSettlement === 'paragraph-ended') this.#answersBefore = this.#paragraphEnd()
-    if (this.#runEnd === -1) this.#decision = 'text'
-    else this.#judgeWhenRead()
+    if (this.#runEnd === -1) {
+      this.#decision = 'text'
+      return
+    }
+    this.#afterRun = this.#held.toString().slice(this.#runEnd, this.#runEnd + AFTER_RUN)
+    this.#judge(false)
+  }
+
+  #judge(textEnded: boolean): void {
+    if (this.#decision !== 'none') return
+    const verdict = judgeRun(this.#afterRun, this.#context!, textEnded)
+    if (verdict !== undefined) this.#decision = verdict
   }
 
   /**
@@ -152,11 +174,6 @@ export class CodeSpanGate {
     let lineStart = held.length - 1
     while (lineStart > 0 && !isLineBreak(held.charCodeAt(lineStart - 1))) lineStart--
     return Math.max(lineStart, 0)
-  }
-
-  #judgeWhenRead(): void {
-    const end = this.#runEnd
-    if (this.#held.length >= end + AFTER_RUN) this.#decision = judgeRun(this.#held.toString().slice(end, end + AFTER_RUN), this.#context!)
   }
 
   /**
@@ -177,14 +194,18 @@ export class CodeSpanGate {
 
 /**
  * A closing run stands (`code`) if what follows it stays in the output: a
- * character that starts no tag, or a tag start the grammar already calls
- * text. Before one that may be markup it is `documentation` (see the file's doc).
+ * character that starts no tag, or a tag start the grammar reads as text
+ * (`tagStartAhead`). Before one that may be markup it is `documentation`
+ * (see the file's doc). Undefined while the characters read do not tell yet;
+ * where the text ended, a tag cannot complete after the run.
  */
-function judgeRun(after: string, context: TagContext): 'code' | 'documentation' {
-  const first = after.length === 0 ? -1 : after.charCodeAt(0)
-  const startsTag = first === LESS_THAN || isBar(first)
-  // With fewer characters known (the text ended), a tag cannot complete after the run.
-  return !startsTag || after.length < AFTER_RUN || isTextTagStart(after, 0, context) ? 'code' : 'documentation'
+function judgeRun(after: string, context: TagContext, textEnded: boolean): 'code' | 'documentation' | undefined {
+  if (after.length === 0) return textEnded ? 'code' : undefined
+  const first = after.charCodeAt(0)
+  if (first !== LESS_THAN && !isBar(first)) return 'code'
+  const ahead = tagStartAhead(after, 0, context)
+  if (ahead === 'undecided') return textEnded ? 'code' : undefined
+  return ahead === 'text' ? 'code' : 'documentation'
 }
 
 /**
@@ -238,8 +259,8 @@ export class HeldRuns {
     return -1
   }
 
-  /** How a closing run ending at `end` is judged, by the characters after it (see `CodeSpanGate`). */
+  /** How a closing run ending at `end` is judged, by the characters after it (see `CodeSpanGate`); where they do not tell, as documentation. */
   judge(end: number, context: TagContext): 'code' | 'documentation' {
-    return judgeRun(this.text.slice(end, end + AFTER_RUN), context)
+    return judgeRun(this.text.slice(end, end + AFTER_RUN), context, false) ?? 'documentation'
   }
 }

@@ -31,11 +31,12 @@ export const BACKSLASH = 0x5c
 /** What settled a watch: nothing yet (`open`), the first run unmatched at the place closing, or the paragraph's end (then every run of the paragraph was read). */
 export type CodeSpanSettlement = 'open' | 'first-run-closed' | 'paragraph-ended'
 
-/** What a watch found: nothing yet, a run unmatched at the watched place closed (`code`: the place is in a span), or the paragraph ended first (`text`). */
-export type CodeSpanDecision = 'none' | 'code' | 'text'
-
 export class CodeSpans {
-  /** Lengths of the unmatched runs, in order. */
+  /**
+   * Lengths of the unmatched runs, in order, each once: a run of a length
+   * already unmatched is never the one a later run closes (that closes the
+   * earlier, and every run after it was inside its span), so it is not kept.
+   */
   #unmatched: number[] = []
   /** Backticks of the run being read (0: none). */
   #run = 0
@@ -50,7 +51,6 @@ export class CodeSpans {
   #baseline = 0
   /** Runs read since the watched place, until the watch settled (the one the place stood in not counted). */
   watchedRuns = 0
-  decision: CodeSpanDecision = 'none'
   /** A run closing the watched place's span (so far) ended at the character just read; the watch's reader clears it. */
   spanClosed = false
   /** Where the watched place's span ends is known: its first unmatched run closed, or the paragraph ended (`open`: not yet). */
@@ -76,8 +76,8 @@ export class CodeSpans {
     if (length === 0) return [...this.#unmatched]
     const closes = this.#unmatched.indexOf(length)
     if (closes !== -1) return this.#unmatched.slice(0, closes)
-    const opens = this.#opens(run)
-    return opens === 0 ? [...this.#unmatched] : [...this.#unmatched, length - (this.#escaped(run) ? 1 : 0)]
+    const opener = length - (this.#escaped(run) ? 1 : 0)
+    return opener === 0 || this.#unmatched.includes(opener) ? [...this.#unmatched] : [...this.#unmatched, opener]
   }
 
   /** The length of the run that ends at the place asked about (`openAfter`): 0 for none, or one made literal. */
@@ -177,7 +177,6 @@ export class CodeSpans {
 
   /** The watched place's paragraph ended: with no run closed, the place was not in a span; else its span ends where the last such run closed. */
   #paragraphEnded(): void {
-    if (this.decision === 'none') this.decision = 'text'
     if (this.settlement === 'open') this.settlement = 'paragraph-ended'
   }
 
@@ -204,7 +203,6 @@ export class CodeSpans {
    * (the fence tracker holds it at the start of a line).
    */
   watch(runAhead = false): void {
-    this.decision = 'none'
     this.spanClosed = false
     this.settlement = 'open'
     this.watchedRuns = 0
@@ -254,14 +252,13 @@ export class CodeSpans {
         this.#unmatched.length = closes
         if (this.#watch === 'on' && closes < this.#baseline) {
           // The place is in a span ending here, unless a run unmatched before this one closes later.
-          this.decision = 'code'
           this.spanClosed = true
           this.#baseline = closes
           if (closes === 0) this.settlement = 'first-run-closed'
         }
       } else {
         const opener = this.#runEscaped ? length - 1 : length
-        if (opener > 0) this.#unmatched.push(opener)
+        if (opener > 0 && !this.#unmatched.includes(opener)) this.#unmatched.push(opener)
       }
     }
     if (this.#watch === 'pending') {

@@ -29,7 +29,7 @@
  * its line, so the answer never depends on where the text was split.
  * @see https://spec.commonmark.org/0.31.2/#container-blocks-and-leaf-blocks
  */
-import { BACKSLASH, BACKTICK, CodeSpans, type CodeSpanDecision, type CodeSpanSettlement } from './code-spans.ts'
+import { BACKSLASH, BACKTICK, CodeSpans, type CodeSpanSettlement } from './code-spans.ts'
 import { CARRIAGE_RETURN, GREATER_THAN, isLineBreak, LINE_FEED, SPACE, TAB } from './grammar.ts'
 import { Positions, SHORT_SEARCH } from './positions.ts'
 
@@ -262,17 +262,13 @@ export class FenceTracker {
   }
 
   /**
-   * Watches from here (a clone): `codeSpanDecision` says whether the place is
-   * in a code span once a run or the paragraph's end decides it; reading
-   * stops after each run that closes the place's span so far
-   * (`takeCodeSpanClose`), until where the span ends is settled.
+   * Watches from here (a clone): the place is in a code span once a run
+   * closes one unmatched there (`takeCodeSpanClose`; reading stops after each
+   * such run), until where the span ends is settled (`codeSpanSettlement`);
+   * it is in none if the paragraph ends first.
    */
   watchCodeSpan(): void {
     this.#spans.watch(this.#runAhead())
-  }
-
-  get codeSpanDecision(): CodeSpanDecision {
-    return this.#spans.decision
   }
 
   /**

@@ -197,9 +197,11 @@ export function canEndMarkerlessOpenerName(mask: number, length: number, code: n
 
 /**
  * The compact form (seen from V4 Flash in an agent's evaluation logs):
- * `<‹‹DSML››r=NAME>` opens an invoke of NAME, `<‹‹DSML››m>VALUE</‹‹DSML››m>`
- * holds its one argument, unnamed, and `</‹‹DSML››r>` closes it. Read only
- * after the word `DSML`: the names are too short to mean anything alone.
+ * `<‹‹DSML››r=NAME>` (or `func=NAME`) opens an invoke of NAME,
+ * `<‹‹DSML››m>VALUE</‹‹DSML››m>` holds its one argument, unnamed, and
+ * `</‹‹DSML››r>` closes it. Read only after the word `DSML`, and only where
+ * the name means nothing else: `</‹‹DSML››func>` is a cut-short block closer
+ * (`nameKind`), which ends the invoke before it all the same.
  */
 export const COMPACT_NAMES: readonly string[] = ['r', 'func', 'm']
 const COMPACT_KINDS: readonly TagKind[] = ['invoke', 'invoke', 'parameter']

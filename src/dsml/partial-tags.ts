@@ -14,7 +14,7 @@
  */
 import { isBar, LESS_THAN, SLASH } from './grammar.ts'
 import { ALL_NAMES, canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, couldOpenMarkup, LONGEST_BARLESS_TAG_START, type TagContext, SHORT_TEXT } from './markup-starts.ts'
-import { STEP_CONTINUE } from './tag.ts'
+import { STEP_CONTINUE, STEP_REJECT } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
 
 /**
@@ -34,6 +34,35 @@ export function isTextTagStart(text: string, index: number, context: TagContext)
   const third = text.charCodeAt(index + 2)
   return third !== LESS_THAN && !canFollowClosingSlash(third, context)
 }
+
+/** How many characters from a tag start `tagStartAhead` reads at most: past them, one with no bar has been decided. */
+export const TAG_START_DECIDED_WITHIN = LONGEST_BARLESS_TAG_START + 1
+
+/**
+ * What the tag start at `index` is, by the characters after it (at most
+ * `TAG_START_DECIDED_WITHIN` of them): `text` when it stays text — a start
+ * `isTextTagStart` clears, or a `<` the lexer rejects before any bar or
+ * other `<` (a bar could begin a fragment; a `<`, a tag whose fate this one
+ * follows); `tag` when it may be markup; `undecided` when the text ends
+ * before that is known.
+ */
+export function tagStartAhead(text: string, index: number, context: TagContext): 'text' | 'tag' | 'undecided' {
+  if (isTextTagStart(text, index, context)) return 'text'
+  if (text.charCodeAt(index) !== LESS_THAN) return index + 1 < text.length ? 'tag' : 'undecided'
+  const probe = (sharedProbe ??= new TagLexer(TAG_START_DECIDED_WITHIN + 1))
+  probe.begin(LESS_THAN, context)
+  const end = Math.min(text.length, index + TAG_START_DECIDED_WITHIN)
+  for (let at = index + 1; at < end; at++) {
+    const code = text.charCodeAt(at)
+    if (code === LESS_THAN || isBar(code)) return 'tag'
+    const step = probe.step(code)
+    if (step === STEP_REJECT) return 'text'
+    if (step !== STEP_CONTINUE) return 'tag'
+  }
+  return end === index + TAG_START_DECIDED_WITHIN ? 'tag' : 'undecided'
+}
+
+let sharedProbe: TagLexer | undefined
 
 export class PartialTagChains {
   /** Reads one tag start at a time; never more than `LONGEST_BARLESS_TAG_START` characters. */

@@ -33,8 +33,16 @@ export class RecentTexts<Entry extends { text: string | undefined }> {
 
   of(text: string): Entry {
     const [first, second] = this.#entries
-    if (first.text === text) return first
-    if (second.text === text) return second
+    // An equal text may be another string (a gate's held text equal to the last one): kept as the entry's, the next
+    // comparison is of one string with itself, at once, not of their characters again.
+    if (first.text === text) {
+      first.text = text
+      return first
+    }
+    if (second.text === text) {
+      second.text = text
+      return second
+    }
     const entry = (first.text?.length ?? -1) <= (second.text?.length ?? -1) ? first : second
     entry.text = text
     this.#forget(entry)

@@ -37,7 +37,9 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions | ResolvedOpti
 /**
  * Can this character disturb an idle sanitizer? A text holding none of these
  * passes an idle sanitizer unchanged and leaves it exactly as it was (see
- * `DsmlSanitizer.idle`): a `<`, a bar, a line break.
+ * `DsmlSanitizer.idle`): a `<`, a bar, or what the fence tracker follows
+ * (`wakesFenceTracker`: a line break, and a backtick or a backslash of
+ * inline code spans).
  */
 export function disturbsIdleSanitizer(code: number): boolean {
   return code === LESS_THAN || isBar(code) || wakesFenceTracker(code)

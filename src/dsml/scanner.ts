@@ -25,9 +25,11 @@
  *   word that is not a tag name is read again after its marker. Re-reads go
  *   through a queue, never through a nested call. Each character is read a
  *   bounded number of times: only the few characters before a tag commits can
- *   be re-read.
+ *   be re-read, and text a code-span gate held is read again once (the runs
+ *   the gate read answer for the tags in it, so no other gate holds it again).
  */
 import { CodeSpanGate, type HeldRuns } from './code-span-gate.ts'
+import { BACKTICK } from './code-spans.ts'
 import { BARS, isBar, LESS_THAN, SPACE, TAG_START_CHARACTERS } from './grammar.ts'
 import { canFollowFragmentBar, lostMarkerOpenerBefore, MarkerlessOpenerFinder, SHORT_TEXT, type TagContext } from './markup-starts.ts'
 import type { Output } from './output.ts'
@@ -41,8 +43,14 @@ import { TextBuilder } from '../text-builder.ts'
 interface QueuedText {
   text: string
   start: number
-  /** Read as documentation: its markup removed, no call made from it (`CodeSpanGate`'s `documentation`). */
-  documentation?: boolean
+  /**
+   * Read as documentation: its markup removed, no call made from it
+   * (`CodeSpanGate`'s `documentation`); what it opened ends with it
+   * (`#endDocumentation`).
+   */
+  documentation: boolean
+  /** The runs of the text a code-span gate held, when this is that text (`HeldRuns`): they answer for the tags in it. */
+  runs: HeldRuns | undefined
 }
 
 export class Scanner {
@@ -74,10 +82,8 @@ export class Scanner {
   #tailFrom = 0
   #tailStartAt = 0
   #gate: CodeSpanGate
-  /** The runs of the paragraph a gate read to its end, while its held text is read again. */
+  /** The runs of the text being read, when it is text a code-span gate held (see `QueuedText`). */
   #heldRuns: HeldRuns | undefined
-  /** The tag being read starts after a backtick run that may open an inline code span (`#spanAtTag`). */
-  #tagMayBeInSpan = false
   /** Reading text as documentation (see `QueuedText`): no gate, no call. */
   #documentation = false
   /** Reads ahead from a bar inside a rejected tag (`#commitsFrom`). */
@@ -103,6 +109,7 @@ export class Scanner {
   }
 
   scan(input: string): void {
+    this.#heldRuns = undefined
     this.#candidates.reset()
     this.#bars.reset()
     this.#openers.reset()
@@ -145,11 +152,36 @@ export class Scanner {
   }
 
   #drainQueue(): void {
-    while (this.#queue.length > 0) {
-      const next = this.#queue.shift()!
-      this.#readAs(next.documentation === true)
+    for (;;) {
+      const next = this.#queue[0]
+      if (this.#documentation && next?.documentation !== true) {
+        this.#endDocumentation()
+        continue
+      }
+      if (next === undefined) break
+      this.#queue.shift()
+      this.#readAs(next.documentation)
+      this.#heldRuns = next.runs
       this.#read(next.text, next.start)
     }
+    this.#heldRuns = undefined
+  }
+
+  /**
+   * Documentation was read: what it opened ends with it, as at the end of
+   * the input but with no call made — a tag its end cut short (whose re-reads
+   * are documentation too, read first), the pending partial tags, then the
+   * markup — and reading goes on as usual.
+   */
+  #endDocumentation(): void {
+    if (this.#lexing) {
+      const step = this.#lexer.finish()
+      this.#lexing = false
+      this.#decide(step, '', 0, 0)
+      return
+    }
+    this.#flushPending()
+    this.#structure.endOfInput()
     this.#readAs(false)
   }
 
@@ -220,8 +252,6 @@ export class Scanner {
     this.#lexing = true
     this.#tagStart = index
     this.#tagBudget = budget
-    // After a backtick run that may open an inline code span: decided once the tag is read, if it is one (`#spanAtTag`).
-    this.#tagMayBeInSpan = !this.#documentation && structure.state.kind === 'outside' && output.fences.codeSpanOpenAt(code)
     return index + 1
   }
 
@@ -279,10 +309,11 @@ export class Scanner {
       if (needle === bar) plain = this.#beforeLostMarkerOpener(text, from, plain)
     } else {
       if (text !== this.#tailText || from < this.#tailFrom || this.#tailStartAt < from) {
-        this.#tailText = text
         this.#tailFrom = from
         this.#tailStartAt = this.#beforeLostMarkerOpener(text, from, this.#chains.start(text, from, text.length, context))
       }
+      // This string (an equal one may be another: see `RecentTexts.of`).
+      this.#tailText = text
       plain = this.#tailStartAt
     }
     return this.#chains.firstLong(text, from, plain, context, this.#maxPendingChars)
@@ -412,26 +443,23 @@ export class Scanner {
   }
 
   #complete(tagText: string, inText: number, start: number, text: string, index: number): number {
-    if (this.#tagMayBeInSpan) {
-      this.#tagMayBeInSpan = false
-      const resumed = this.#spanAtTag(tagText, start, text, index)
-      if (resumed !== undefined) return resumed
-    }
     const lexed = this.#lexer.tag()
     const prefix = this.#pending.take()
     const input = start === -1 ? undefined : text
     const tag = this.#tag === undefined ? (this.#tag = new Tag(lexed, tagText, input, start)) : this.#tag.read(lexed, tagText, input, start)
     const taken = lexed.length < tagText.length ? tagText.slice(0, lexed.length) : tagText
-    const outcome = this.#structure.handleTag(tag, prefix + taken)
+    let outcome = this.#structure.handleTag(tag, prefix + taken)
+    if (outcome === 'code-span') {
+      // The tag stands where an inline code span may be open: decided before it is read as markup.
+      const resumed = this.#spanAtTag(prefix, tagText, start, text, index)
+      if (resumed !== undefined) return resumed
+      // Not in a span (the runs before it are literal backticks now): read as usual.
+      outcome = this.#structure.handleTag(tag, prefix + taken)
+    }
     if (outcome === 'fenced') {
       // Released text before the tag opened a fence: its first character is text, and reading goes on after it.
       this.#structure.consumeText(prefix + tagText.charAt(0))
       return this.#reread(tagText, 1, inText, text, index)
-    }
-    if (outcome === 'code-span') {
-      // Released text before the tag left a code span open: the tag is read again where it starts.
-      this.#structure.consumeText(prefix)
-      return this.#reread(tagText, 0, inText, text, index)
     }
     if (taken !== tagText) return this.#reread(tagText, lexed.length, inText, text, index)
     return index
@@ -446,38 +474,48 @@ export class Scanner {
   #reread(tagText: string, from: number, inText: number, text: string, index: number): number {
     const back = tagText.length - from
     if (back <= inText) return index - back
-    this.#queue.unshift({ text: tagText.slice(from), start: 0 }, { text, start: index })
+    this.#queue.unshift(this.#piece(tagText.slice(from)), this.#rest(text, index))
     return -1
+  }
+
+  /** The text being read, from `start`, queued to be read as it is now (as documentation or not, with its runs). */
+  #rest(text: string, start: number): QueuedText {
+    return { text, start, documentation: this.#documentation, runs: this.#heldRuns }
+  }
+
+  /** A piece of the text being read (a tag's text, read again), queued to be read as it is now: its own text, so no runs answer for it. */
+  #piece(text: string): QueuedText {
+    return { text, start: 0, documentation: this.#documentation, runs: undefined }
   }
 
   // ── the code-span gate ────────────────────────────────────────────────
 
   /**
    * A tag read from `text[start]` (-1: begun in an earlier text) up to
-   * `index`, after a backtick run that may open an inline code span: is it
-   * in one? Known from the runs of a paragraph a gate read to its end;
-   * otherwise a gate holds the text from the tag's start (after any pending
-   * partial tags) until it is known. Undefined when it is not in a span (the
-   * tag is read as usual); else where reading `text` goes on, or -1 when a
-   * re-read was queued. Only a tag is asked, never text: where tags start
-   * does not depend on how the text was split, so neither does what the gate
-   * holds, up to its cap.
+   * `index`, after the pending partial tags `prefix`, stands where an inline
+   * code span may be open (`Structure.handleTag`): is it in one? Known from
+   * the runs of the text a gate held, when that is the text being read and
+   * they answer there; otherwise a gate holds the text from the tag's start
+   * (its partial tags first) until it is known. Undefined when it is not in a
+   * span (the tag is read as usual); else where reading `text` goes on, or -1
+   * when a re-read was queued. Only a tag is asked, never text: where tags
+   * start does not depend on how the text was split, so neither does what a
+   * gate holds, up to its cap.
    */
-  #spanAtTag(tagText: string, start: number, text: string, index: number): number | undefined {
+  #spanAtTag(prefix: string, tagText: string, start: number, text: string, index: number): number | undefined {
     const fences = this.#output.fences
     const context = this.#structure.context()
     const runs = this.#heldRuns
-    if (runs !== undefined && runs.text === text && start !== -1 && start < runs.answersBefore && this.#pending.length === 0) {
+    if (runs !== undefined && start !== -1 && prefix.length === 0 && start < runs.answersBefore) {
       const spanEnd = runs.closerAfter(start, fences.codeSpanLengthsAt(tagText.charCodeAt(0)))
-      if (spanEnd !== -1) return this.#spanFound(runs.judge(spanEnd, context), text, start, spanEnd, undefined)
+      if (spanEnd !== -1) return this.#spanFound(runs.judge(spanEnd, context), text, start, spanEnd, runs, undefined)
       fences.clearCodeSpans()
       return undefined
     }
     this.#gate.begin(fences, context)
-    const prefix = this.#pending.take()
     // Read again from the tag's start (its partial tags before it first), through the gate.
     if (prefix.length === 0 && start !== -1) return start
-    this.#queue.unshift({ text: prefix + tagText, start: 0 }, { text, start: index })
+    this.#queue.unshift({ text: prefix + tagText, start: 0, documentation: false, runs: undefined }, this.#rest(text, index))
     return -1
   }
 
@@ -488,47 +526,50 @@ export class Scanner {
   }
 
   /**
-   * The gate decided: text in a code span comes out as it is (documentation);
-   * any other is read again as usual, the runs before it now literal
-   * backticks, and then `text` from `stop`. Returns where reading `text` goes
-   * on, or -1 when the re-read was queued.
+   * The gate decided: a code span comes out as it is, or is read as
+   * documentation; text not in one is read again as usual, the runs before
+   * it now literal backticks; then `text` from `stop`. Returns where reading
+   * `text` goes on, or -1 when the re-read was queued.
    */
   #gateDecided(text: string, stop: number): number {
     const gate = this.#gate
     const decision = gate.decision
     const spanEnd = gate.spanEnd
     const { held, runs } = gate.take()
-    // The runs of the paragraph the gate read to its end answer for the places after in it.
-    this.#heldRuns = runs
-    if (decision === 'code' || decision === 'documentation') return this.#spanFound(decision, held, 0, spanEnd, { text, start: stop })
+    const then = this.#rest(text, stop)
+    if (decision === 'code' || decision === 'documentation') return this.#spanFound(decision, held, 0, spanEnd, runs, then)
     this.#output.fences.clearCodeSpans()
-    this.#queue.unshift({ text: held, start: 0 }, { text, start: stop })
+    this.#queue.unshift({ text: held, start: 0, documentation: false, runs }, then)
     return -1
   }
 
   /**
    * A code span in `spanText` from `start` to `spanEnd` (its closing run's
-   * end): emitted as it is (`code`), or read as documentation, then reading
-   * goes on in `spanText` after it. `then` is where reading goes on after
-   * `spanText` when that is the gate's held text; undefined when it is the
-   * text being read. Returns where reading the text being read goes on, or
-   * -1 when what remains was queued.
+   * end): emitted as it is (`code`); or (`documentation`) its content read as
+   * documentation, then its closing run as usual text. Reading then goes on
+   * in `spanText` after it, with `runs` for its places, then at `then` when
+   * `spanText` is a gate's held text (undefined: it is the text being read).
+   * Returns where reading the text being read goes on, or -1 when what
+   * remains was queued.
    */
-  #spanFound(decision: 'code' | 'documentation', spanText: string, start: number, spanEnd: number, then: QueuedText | undefined): number {
-    const rest: QueuedText[] = then === undefined ? [{ text: spanText, start: spanEnd }] : [{ text: spanText, start: spanEnd }, then]
+  #spanFound(decision: 'code' | 'documentation', spanText: string, start: number, spanEnd: number, runs: HeldRuns | undefined, then: QueuedText | undefined): number {
+    let resume = spanEnd
+    const queued: QueuedText[] = []
     if (decision === 'code') {
       // The span, as it is (a range of its text).
       this.#output.emitRange(spanText, start, spanEnd)
       if (then === undefined) return spanEnd
-      if (spanEnd === spanText.length) return then.start
     } else {
-      rest.unshift({ text: spanText.slice(start, spanEnd), start: 0, documentation: true })
+      resume = closingRunStart(spanText, start, spanEnd)
+      queued.push({ text: spanText.slice(start, resume), start: 0, documentation: true, runs: undefined })
     }
-    this.#queue.unshift(...rest)
+    if (resume < spanText.length) queued.push({ text: spanText, start: resume, documentation: false, runs })
+    if (then !== undefined) queued.push(then)
+    this.#queue.unshift(...queued)
     return -1
   }
 
-  /** The text ends (or is interrupted) while the gate holds: it decides, and what it held is read. */
+  /** The text ends (or is interrupted) while the gate holds: it decides, and what it held is read (then nothing: an empty text). */
   #endGate(): void {
     while (this.#gate.holding) {
       this.#gate.finish()
@@ -558,6 +599,13 @@ export class Scanner {
     const text = this.#pending.take()
     this.#structure.consumeText(text)
   }
+}
+
+/** Where the backtick run ending at `end` in `text` (not before `start`) begins. */
+function closingRunStart(text: string, start: number, end: number): number {
+  let at = end
+  while (at > start && text.charCodeAt(at - 1) === BACKTICK) at--
+  return at
 }
 
 function hasBar(text: string): boolean {

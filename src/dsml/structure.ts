@@ -46,6 +46,8 @@ type BlockState = Extract<State, { kind: 'lone-block' | 'block' }>
 
 export class Structure {
   state: State = OUTSIDE
+  /** Reading documentation (`documentation`): no code span is asked about, no call made. */
+  #documentation = false
   #resolved: ResolvedOptions
   #output: Output
   #markup: Markup
@@ -68,6 +70,7 @@ export class Structure {
    * and no call is made from it.
    */
   set documentation(on: boolean) {
+    this.#documentation = on
     this.#markup.documentation = on
   }
 
@@ -191,17 +194,22 @@ export class Structure {
 
   /**
    * A completed tag; `text` is its text, with any pending partial tags
-   * before it. `handled`, or why the tag is not markup here after all: the
-   * region it began in was released, and the released text opened a fence
-   * around it (`fenced`: the caller reads it again as text), or a backtick
-   * run that may open a code span before it (`code-span`: the caller reads it
-   * again from its start, where that is decided).
+   * before it. `handled`, or why it is not read as markup yet: it stands in
+   * a code fence (the region it began in was released, and the released
+   * text opened one: `fenced`, the caller reads it again as text), or
+   * outside markup after a backtick run that may open an inline code span
+   * (`code-span`: the caller decides that first — then the tag is in the
+   * span, or the runs before it are literal backticks and it is asked
+   * again). Every tag read as markup outside a region is asked this, however
+   * it came to stand there: a candidate it ended or confirmed, or an eager
+   * stop, released first.
    */
   handleTag(tag: Tag, text: string): 'handled' | 'fenced' | 'code-span' {
     const meaning = meaningOf(tag, this.#declared)
     for (;;) {
       const state = this.state
       if (this.fencedAt(tag.text.charCodeAt(0))) return 'fenced'
+      if (state.kind === 'outside' && this.#mayBeInCodeSpan(tag)) return 'code-span'
       if (state.kind !== 'outside' && !state.region.confirmed) {
         // A markered tag either carries a markerless candidate on (confirming it as DSML) or ends it;
         // a candidate that needs a marker right after it ends at any other tag.
@@ -225,8 +233,14 @@ export class Structure {
     }
   }
 
+  /** Does the tag start, outside markup, where an inline code span may be open? Not in documentation (it is in one). */
+  #mayBeInCodeSpan(tag: Tag): boolean {
+    return !this.#documentation && this.#output.fences.codeSpanOpenAt(tag.text.charCodeAt(0))
+  }
+
   /** Would the tag start where a code span may be open, were the candidate it confirms released as text? */
   #inCodeSpanIfReleased(tag: Tag): boolean {
+    if (this.#documentation) return false
     const fences = this.#output.fences
     if (!fences.codeSpanOpenAt(tag.text.charCodeAt(0)) && !this.#markup.holdsBacktick()) return false
     const released = fences.clone()

@@ -107,7 +107,7 @@ export interface DsmlSanitizer {
   readonly heldChars: number
   /**
    * A chunk with none of the characters `disturbsIdleSanitizer` names (`<`,
-   * bars, line breaks) would come out unchanged and leave the sanitizer
+   * bars, line breaks, backticks, backslashes) would come out unchanged and leave the sanitizer
    * exactly as it is: nothing held, nothing just removed, mid-line. A caller
    * may skip feeding such a chunk.
    */

@@ -44,7 +44,7 @@ function watch(marked: string, step: number): Watched {
     clone.endOfText()
     if (clone.takeCodeSpanClose() !== -1) closes.push(text.length - at)
   }
-  return { decision: clone.codeSpanDecision, closes, settlement: clone.codeSpanSettlement }
+  return { decision: closes.length > 0 ? 'code' : 'text', closes, settlement: clone.codeSpanSettlement }
 }
 
 function checkWatch(marked: string, expected: Watched): void {
@@ -129,24 +129,33 @@ export const suite = defineSuite('dsml/code-span-gate', (test) => {
     // The same when the paragraph's end settled a span; not when its first run closing did (the paragraph was not read to its end).
     assertEqual(gate('` a `` @x `` b\nc\n\nd').runs?.answersBefore, 'x `` b\nc\n'.length)
     assertEqual(gate('a `@x` b').runs, undefined)
-    for (const marked of ['a `@x` b', `a \`@x\`${call}`, 'a `@x`<b>', `\` a \`\` @x \`\` b \`${call}`, 'a `@x ``y`` z\n\nw']) {
+    // HTML after the span: its tag start is decided by the lexer (`tagStartAhead`), past its first characters.
+    for (const html of ['<p>', '<img src=x>', '<td>', '<table>', '<pre>', '<code>']) assertEqual(gate(`a \`@x\`${html} end`).decision, 'code', html)
+    assertEqual(gate('a `@x`<invoke name="y">').decision, 'documentation', 'a markerless opener may be markup')
+    for (const marked of ['a `@x` b', `a \`@x\`${call}`, 'a `@x`<b>', 'a `@x`<table> end', `\` a \`\` @x \`\` b \`${call}`, 'a `@x ``y`` z\n\nw']) {
       const whole = gate(marked)
       const single = gateByCharacters(marked)
-      assertEqual([single.decision, single.spanEnd, single.held], [whole.decision, whole.spanEnd, whole.held], `one character at a time: ${JSON.stringify(marked)}`)
+      // The gate may read on after the run to judge it; what it read past the span is read again as usual.
+      const decided = (result: { decision: GateDecision; spanEnd: number; held: string }): unknown[] => [result.decision, result.spanEnd, result.decision === 'text' ? result.held : result.held.slice(0, result.spanEnd)]
+      assertEqual(decided(single), decided(whole), `one character at a time: ${JSON.stringify(marked)}`)
     }
   })
 
-  test('issue 21 (inline code spans): the gate never holds more than its cap; unsettled at the cap means not in a span', () => {
-    for (const cap of [8, 16, 40]) {
+  test('issue 21 (inline code spans): the gate never holds more than its cap; at the cap, a place no run closed yet is not in a span', () => {
+    for (const cap of [24, 40, 64]) {
       const result = gateByCharacters(`a \`@${'x'.repeat(100)}\` b`, cap)
       assertEqual(result.decision, 'text', `cap ${cap}`)
       assert(result.held.length <= cap, `cap ${cap}: held ${result.held.length}`)
     }
-    // A run closed the place's span within the cap, but a longer span around it could still have closed: not settled, so not in a span.
-    const result = gateByCharacters(`\` a \`\` @x \`\` ${'y'.repeat(100)} \``, 24)
-    assertEqual(result.decision, 'text')
-    assert(result.held.length <= 24, `held ${result.held.length}`)
-    assertEqual(gateByCharacters(`\` a \`\` @x \`\` ${'y'.repeat(10)} \``, 24).decision, 'code', 'settled within the cap')
+    // A run closed the place's span before the cap, a longer span around it could still close after: it is in a span,
+    // which ends at that run (the runs still unmatched at the cap are literal).
+    for (const tail of ['y'.repeat(100), 'y'.repeat(10)]) {
+      const result = gateByCharacters(`\` a \`\` @x \`\` ${tail} \``, 24)
+      assertEqual([result.decision, result.held.slice(0, result.spanEnd)], ['code', 'x ``'])
+      assert(result.held.length <= 24, `held ${result.held.length}`)
+    }
+    const settled = gateByCharacters(`\` a \`\` @x \`\` ${'y'.repeat(10)} \``, 64)
+    assertEqual([settled.decision, settled.held.slice(0, settled.spanEnd)], ['code', `x \`\` ${'y'.repeat(10)} \``], 'settled within the cap')
   })
 
   test('issue 21 (inline code spans): a paragraph read to its end answers for its later places, from the runs unmatched there', () => {

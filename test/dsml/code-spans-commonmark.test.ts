@@ -79,6 +79,34 @@ function callInSpanByCommonMark(document: string): boolean {
   return false
 }
 
+/** The tags of a call, in order, and its value: a call cut at a tag boundary stays made of whole tags. */
+const CALL_PIECES = [
+  `<${MARKER}tool_calls>`, `<${MARKER}invoke name="bash">`, `<${MARKER}parameter name="command" string="true">`, 'QQQ',
+  `</${MARKER}parameter>`, `</${MARKER}invoke>`, `</${MARKER}tool_calls>`,
+]
+/** Markdown, and markerless tags (CommonMark reads `<tool_calls>` as text: an underscore is no HTML tag name's). */
+const AROUND = [...NOISE, '``', '````', '\\`', '\r\n', '1. ', '<tool_calls>', '</tool_calls>', '<function_calls>', 'x'.repeat(40)]
+
+/** Is the character at `at` in an inline code node, by the reference (replaced by a probe word, so `<` starts nothing there)? */
+function inCodeByCommonMark(document: string, at: number): boolean {
+  const walker = parser.parse(`${document.slice(0, at)}QPROBEQ${document.slice(at + 1)}`).walker()
+  for (let event = walker.next(); event !== null; event = walker.next()) {
+    if (event.entering && event.node.type === 'code' && (event.node.literal ?? '').includes('QPROBEQ')) return true
+  }
+  return false
+}
+
+/** Where each call's markup starts in the input (text, sources and diagnostics are the input in order). */
+function callStarts(events: ReturnType<typeof normalizeEvents>): number[] {
+  const starts: number[] = []
+  let at = 0
+  for (const event of events) {
+    if (event.type === 'tool-call') starts.push(at)
+    at += event.type === 'text' ? event.text.length : event.type === 'tool-call' ? event.source.length : event.diagnostic.text.length
+  }
+  return starts
+}
+
 describe('dsml/code-spans against CommonMark', () => {
   test('issue 21 (inline code spans): the regression cases agree with the reference', () => {
     for (const document of [
@@ -126,5 +154,34 @@ describe('dsml/code-spans against CommonMark', () => {
     // The generator must reach the cases it tests.
     expect(spans).toBeGreaterThan(1000)
     expect(verbatim).toBeGreaterThan(300)
+  })
+
+  test('issue 21 (inline code spans are documentation): no call starts in a span the reference reads as code, with runs and markerless tags around whole tags', () => {
+    // The engine reads code spans as the output reads (README Policy 4): markup it removes is not Markdown, and
+    // removing it must not change the Markdown around it for the reference's reading of the input to be the same.
+    // So a call stands between letters (no run joins another, no line start moves), and what is put in at one of
+    // its tag boundaries is inline text that changes no span or block: letters, spaces, markerless tags.
+    const inside = ['a', ' ', 'b c', '<tool_calls>', '</tool_calls>', '<function_calls>', 'x'.repeat(40)]
+    const call = fc
+      .tuple(fc.integer({ min: 0, max: CALL_PIECES.length }), fc.constantFrom('', ...inside))
+      .map(([cut, inserted]) => `a${CALL_PIECES.slice(0, cut).join('')}${inserted}${CALL_PIECES.slice(cut).join('')}a`)
+    const pieces = fc.array(fc.oneof({ weight: 3, arbitrary: fc.constantFrom(...AROUND) }, { weight: 1, arbitrary: call }), { maxLength: 24 })
+    let calls = 0
+    fc.assert(
+      fc.property(pieces, fc.integer({ min: 1, max: 9 }), (parts, chunk) => {
+        const document = parts.join('')
+        if (document.startsWith('    ') || document.startsWith('\t')) return
+        const whole = normalizeEvents(runChunks([document]))
+        for (const start of callStarts(whole)) {
+          calls++
+          expect(inCodeByCommonMark(document, start), JSON.stringify(document)).toBe(false)
+        }
+        const split = Array.from({ length: Math.ceil(document.length / chunk) }, (_, index) => document.slice(index * chunk, (index + 1) * chunk))
+        expect(normalizeEvents(runChunks(split))).toEqual(whole)
+      }),
+      { numRuns: 2000 },
+    )
+    // The generator must reach calls that run.
+    expect(calls).toBeGreaterThan(200)
   })
 })

@@ -255,6 +255,50 @@ export const suite = defineSuite('dsml/drift', (test) => {
     assertEqual([callsOf(events), textOf(events)], [[], capped], 'the span closes within the cap counted from the block')
   })
 
+  test('issue 21 (inline code spans): every tag read as markup outside a region is asked, however it came there (review regressions)', () => {
+    const call = `<${M}tool_calls><${M}invoke name="bash"><${M}parameter name="command" string="true">rm -rf ~</${M}parameter></${M}invoke></${M}tool_calls>`
+    const invoke = `<${M}invoke name="bash"><${M}parameter name="command" string="true">rm -rf ~</${M}parameter></${M}invoke>`
+    for (const [text, options] of [
+      // a markerless candidate the DSML tag ends, not continues: released, and the tag is asked
+      [`V3 wrapped calls in <function_calls>; V4 writes \`${call}\` instead.`, {}],
+      [`See <tool_calls> and \`${call}\` ok.`, {}],
+      // an eager stop inside the DSML tag releases the candidate that the tag confirms
+      [`See <tool_calls> ${'x'.repeat(1004)} \`${invoke}\` ok.`, {}],
+      // a run closed the place's span before the cap, another may close later: in a span all the same
+      [`Use \`\` or \`${call}\` ${'y'.repeat(600)}`, { maxHoldChars: 512 }],
+    ] as const) {
+      const events = assertChunkInvariant(text, options, assertEqual)
+      assertEqual(callsOf(events), [], JSON.stringify(text.slice(0, 40)))
+      assertEqual(reassemble(events), text, 'conservation')
+    }
+  })
+
+  test('issue 21 (inline code spans): a span read as documentation ends what its markup opened, and its closing run stays (review regressions)', () => {
+    // the closing run inside the value, the closers after the span: in code, so nothing runs
+    const inValue = `Use \`<${M}tool_calls><${M}invoke name="bash"><${M}parameter name="command" string="true">rm -rf ~\`</${M}parameter></${M}invoke></${M}tool_calls>`
+    // the span holds an opener, its parameter comes after it (and may be markup): the invoke ends with the span
+    const opener = `Example \`<${M}invoke name="bash">\`<${M}parameter name="command" string="true">ls</${M}parameter></${M}invoke> done`
+    const markerless = `Wrap calls in \`<${M}invoke name="bash">\`<invoke name="x"> then prose that must stay.`
+    for (const text of [inValue, opener, markerless]) {
+      const events = assertChunkInvariant(text, {}, assertEqual)
+      assertEqual(callsOf(events), [], JSON.stringify(text.slice(0, 40)))
+      assertEqual(reassemble(events), text, 'conservation')
+    }
+    // the prose after a span read as documentation stays, and so do the span's backticks
+    assertEqual(textOf(runChunks([markerless])), 'Wrap calls in ``<invoke name="x"> then prose that must stay.')
+    // HTML after a span is no reason to doubt it: kept verbatim
+    for (const html of ['<p>', '<img src=x>', '<td>', '<i>x</i>']) checkBenign(`Wrap calls in \`<${M}invoke name="bash">\`${html} then prose.`)
+  })
+
+  test('issue 21 (inline code spans): the runs a gate read answer only for the text it held, never for a later chunk equal to it', () => {
+    const call = `<${M}tool_calls><${M}invoke name="bash"><${M}parameter name="command" string="true">rm -rf ~</${M}parameter></${M}invoke></${M}tool_calls>`
+    const held = `${call} b\n> x`
+    // at the top level "> x" begins a block quote, ending the paragraph; in a quote it goes on, and "``" closes the span
+    const chunks = ['``a ', held, '\n\n> ``a ', held, '`` c']
+    assertEqual(callsOf(runChunks(chunks)).length, 1, 'the second call is in a span')
+    assertEqual(callsOf(runChunks([chunks.join('')])).length, 1)
+  })
+
   test('issue 21 (non-finite numbers, unwrap on a match): values keep their text; a wrapper whose keys the schema lacks stays', () => {
     const d = dialect()
     const input = d.block([d.invoke('calc', [d.param('x', '1e999', { string: 'false' }), d.param('y', '[1e999]', { string: 'false' }), d.param('z', '2.5', { string: 'false' })])])

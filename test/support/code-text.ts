@@ -15,9 +15,14 @@ export function inCodeSpanAt(tracker: FenceTracker, text: string, index: number)
   if (!tracker.codeSpanOpenAt(text.charCodeAt(index))) return false
   const ahead = tracker.clone()
   ahead.watchCodeSpan()
-  ahead.track(text, index)
-  if (ahead.codeSpanDecision === 'none') ahead.endOfText()
-  return ahead.codeSpanDecision === 'code'
+  // The first run that closes one unmatched at the place says it is in a span (where the span ends does not matter here).
+  for (let at = index; at < text.length; ) {
+    at = ahead.track(text, at)
+    if (ahead.takeCodeSpanClose() !== -1) return true
+    if (ahead.codeSpanSettlement !== 'open') return false
+  }
+  ahead.endOfText()
+  return ahead.takeCodeSpanClose() !== -1
 }
 
 /** `text` with every character in code (a fence or a code span) replaced by a line break, so the text on either side never joins. */
