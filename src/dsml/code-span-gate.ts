@@ -16,18 +16,22 @@
  *   that may be markup is trusted only so far: removing that markup could
  *   join the run with backticks after it, and a reader would not see the span
  *   close there. The held text up to the run is read again with its markup
- *   removed and no call made from it (`Structure.documentation`): neither a
+ *   removed and no call made from it (`Structure.documentation`), what it
+ *   opened ending with it, and the run is read as usual after: neither a
  *   marker shown outside code nor a call run from an example.
- * - **The cap**: unsettled when it holds `maxHoldChars`, the gate reads its
- *   place as not in a span, and every run it read that no run closed by then
- *   as literal backticks.
+ * - **The cap**: unsettled when only the characters to judge a run would
+ *   still fit in `maxHoldChars`, the gate reads its place as in the span of
+ *   the last run that closed one unmatched there, if any (a run closing an
+ *   earlier one could only make that span longer); else as not in a span. In
+ *   both, every run it read that no run closed by then is literal.
  *
- * When the gate read its paragraph to the end, or to the cap, it keeps where
- * the runs in what it held are (`HeldRuns`): a tag at a later place in it is
- * decided from them, and no gate holds the same text again (but for the
- * few characters read after a closing run to judge it). The watch decides at the characters it depends on, and the
- * gate begins only where a tag was read, so where the text was split never
- * matters, at the cap too.
+ * When the gate read its paragraph to the end (or the text to its end), or to
+ * the cap, it keeps where the runs in what it held are (`HeldRuns`): a tag at
+ * a later place in it is decided from them, and no gate holds the same text
+ * again (but for the few characters read after a closing run to judge it).
+ * The watch decides at the characters it depends on, and the gate begins
+ * only where a tag was read, so where the text was split never matters, at
+ * the cap too.
  */
 import { BACKTICK } from './code-spans.ts'
 import type { FenceTracker } from './fence-tracker.ts'

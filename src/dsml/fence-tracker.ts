@@ -194,7 +194,9 @@ export class FenceTracker {
    * being read ends at `code`): then it is in one exactly when a run closes
    * one of them before the paragraph ends, which a clone watching ahead
    * tells (`watchCodeSpan`). `code` is a character that starts no block
-   * (the first of a tag), so at the start of a line the paragraph goes on.
+   * (the first of a tag), so at the start of a line the paragraph goes on —
+   * but after a list item's marker a new paragraph may begin (`- <tag`): then
+   * this says "may be open", and the watch settles at once.
    */
   codeSpanOpenAt(code: number): boolean {
     const run = this.#inlineRunAt(code)

@@ -68,8 +68,7 @@ export class Scanner {
   #tagParts: string[] = []
   /** The eager-stop budget when the tag began. */
   #tagBudget = Infinity
-  /** Partial tags cut short by the tag being read (see the file's doc). */
-  /** Partial tags read so far that may still join into markup: a chain of `<` is one piece per tag, so it is kept flat (a `+=` chain would keep one string per tag alive in every diagnostic it ends in). */
+  /** Partial tags cut short by the tag being read (see the file's doc), which may still join into markup: a chain of `<` is one piece per tag, so it is kept flat (a `+=` chain would keep one string per tag alive in every diagnostic it ends in). */
   #pending = new TextBuilder()
   /** Texts still to read, in order: a re-read piece, then the rest of the text it came from. */
   #queue: QueuedText[] = []

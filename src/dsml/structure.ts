@@ -238,7 +238,12 @@ export class Structure {
     return !this.#documentation && this.#output.fences.codeSpanOpenAt(tag.text.charCodeAt(0))
   }
 
-  /** Would the tag start where a code span may be open, were the candidate it confirms released as text? */
+  /**
+   * Would the tag start where a code span may be open, were the candidate it
+   * confirms released as text? A clone of the tracker reads the candidate's
+   * held text (at most `eagerStopChars`, a character at a time as every
+   * clone does); the pending partial tags before the tag hold no backtick.
+   */
   #inCodeSpanIfReleased(tag: Tag): boolean {
     if (this.#documentation) return false
     const fences = this.#output.fences
