@@ -165,6 +165,8 @@ export class FenceTracker {
   #watching = false
   /** Where the next line breaks are in the texts read (ranges of one long text arrive in order). */
   #lineBreaks: Positions | undefined
+  /** Where the next characters that can wake a quiet tracker are (`WAKING_CHARACTERS`), likewise. */
+  #wakes: Positions | undefined
 
   /** Inside a fenced code block, after everything tracked so far. */
   get inFence(): boolean {
@@ -324,10 +326,15 @@ export class FenceTracker {
    */
   track(text: string, start = 0, end = text.length): number {
     let index = start
-    if (end - index <= SHORT_SEARCH && this.quiet) {
-      // Mid-line in a short text (a streamed delta): nothing changes before a line break, or in inline text a backtick or a backslash.
-      while (index < end && !wakesFenceTracker(text.charCodeAt(index))) index++
-      if (index === end) return end
+    if (this.quiet) {
+      // Mid-line: nothing changes before a line break, or in inline text a backtick or a backslash. In a long text (ranges
+      // of one input arrive in order) where they are is searched once; a watching clone reads no further than `end`.
+      if (this.#watching || text.length <= SHORT_SEARCH) {
+        while (index < end && !wakesFenceTracker(text.charCodeAt(index))) index++
+      } else {
+        index = (this.#wakes ??= new Positions(WAKING_CHARACTERS)).first(text, index)
+      }
+      if (index >= end) return end
     }
     return this.#trackFrom(text, index, end)
   }
@@ -800,9 +807,14 @@ export class FenceTracker {
   }
 }
 
-/** Can `code` change a quiet tracker? A line break; and in inline text a backtick, or a backslash (which may escape one). */
+/** What can change a quiet tracker: a line break; and in inline text a backtick, or a backslash (which may escape one). */
+const WAKING_CHARACTERS: readonly string[] = ['\n', '\r', '`', '\\']
+const WAKING = new Uint8Array(128)
+for (const character of WAKING_CHARACTERS) WAKING[character.charCodeAt(0)] = 1
+
+/** Can `code` change a quiet tracker (`WAKING_CHARACTERS`)? */
 export function wakesFenceTracker(code: number): boolean {
-  return isLineBreak(code) || code === BACKTICK || code === BACKSLASH
+  return code < 128 && WAKING[code] === 1
 }
 
 export function createFenceTracker(): FenceTracker {
