@@ -49,7 +49,8 @@ export function disturbsIdleSanitizer(code: number): boolean {
 class LazySanitizer implements DsmlSanitizer {
   #resolved: ResolvedOptions
   #engine: Engine | undefined
-  #fences = new FenceTracker()
+  /** The code fences and spans of the text so far; undefined before any (an idle stream waiting for its first text holds none). */
+  #fences: FenceTracker | undefined
   #acceptance: CallAcceptance | undefined
   #ended = false
 
@@ -63,11 +64,12 @@ class LazySanitizer implements DsmlSanitizer {
     if (this.#resolved.mode === 'off') return chunk.length > 0 ? [{ type: 'text', text: chunk }] : []
     if (this.#engine !== undefined) return this.#engine.feed(chunk)
     if (chunk.length === 0) return []
+    const fences = (this.#fences ??= new FenceTracker())
     if (!couldHoldMarkup(chunk, this.#resolved.maxPendingChars)) {
-      this.#fences.track(chunk)
+      fences.track(chunk)
       return [{ type: 'text', text: chunk }]
     }
-    this.#engine = new Engine(this.#resolved, this.#fences, (this.#acceptance ??= new CallAcceptance(this.#resolved)))
+    this.#engine = new Engine(this.#resolved, fences, (this.#acceptance ??= new CallAcceptance(this.#resolved)))
     return this.#engine.feed(chunk)
   }
 
@@ -81,14 +83,11 @@ class LazySanitizer implements DsmlSanitizer {
   endText(): SanitizerEvent[] {
     if (this.#ended) throw new TypeError('Cannot end a text of the DSML sanitizer: end() was already called')
     const engine = this.#engine
-    if (engine === undefined) {
-      if (!this.#fences.quiet) this.#fences = new FenceTracker()
-      return []
-    }
+    // The next text starts as a new sanitizer would: no engine until it could hold markup, no fence or span open.
+    this.#fences = undefined
+    if (engine === undefined) return []
     const events = this.#resolved.mode === 'off' ? [] : engine.end()
-    // The next text starts as a new sanitizer would: no engine until it could hold markup, no fence open.
     this.#engine = undefined
-    this.#fences = new FenceTracker()
     return events
   }
 
@@ -110,6 +109,7 @@ class LazySanitizer implements DsmlSanitizer {
 
   get idle(): boolean {
     if (this.#ended) return false
-    return this.#engine === undefined ? this.#fences.quiet : this.#engine.idle()
+    // A text not begun is at the start of a line, where any character may begin a block: not quiet.
+    return this.#engine === undefined ? (this.#fences?.quiet ?? false) : this.#engine.idle()
   }
 }
