@@ -163,9 +163,12 @@ export class FenceTracker {
    * it would read the input again and again).
    */
   #watching = false
-  /** Where the next line breaks are in the texts read (ranges of one long text arrive in order). */
-  #lineBreaks: Positions | undefined
-  /** Where the next characters that can wake a quiet tracker are (`WAKING_CHARACTERS`), likewise. */
+  /**
+   * Where the next characters that can wake a quiet tracker are in the texts
+   * read (`WAKING_CHARACTERS`, the line breaks first; ranges of one long text
+   * arrive in order): one search for each, whether a quiet stretch or a line's
+   * end is asked for.
+   */
   #wakes: Positions | undefined
 
   /** Inside a fenced code block, after everything tracked so far. */
@@ -400,7 +403,7 @@ export class FenceTracker {
   /** The next line break at or after `from` (or -1; in a short text, only up to `end`). */
   #nextLineBreak(text: string, from: number, end: number): number {
     if (text.length <= SHORT_SEARCH) return lineBreakIn(text, from, end)
-    const at = (this.#lineBreaks ??= new Positions(['\n', '\r'])).first(text, from)
+    const at = (this.#wakes ??= new Positions(WAKING_CHARACTERS)).first(text, from, LINE_BREAKS)
     return at === text.length ? -1 : at
   }
 
@@ -809,6 +812,8 @@ export class FenceTracker {
 
 /** What can change a quiet tracker: a line break; and in inline text a backtick, or a backslash (which may escape one). */
 const WAKING_CHARACTERS: readonly string[] = ['\n', '\r', '`', '\\']
+/** How many of `WAKING_CHARACTERS`, from the first, are line breaks. */
+const LINE_BREAKS = 2
 const WAKING = new Uint8Array(128)
 for (const character of WAKING_CHARACTERS) WAKING[character.charCodeAt(0)] = 1
 

@@ -32,7 +32,8 @@ export class RecentTexts<Entry extends { text: string | undefined }> {
   }
 
   of(text: string): Entry {
-    const [first, second] = this.#entries
+    const first = this.#entries[0]
+    const second = this.#entries[1]
     // An equal text may be another string (a gate's held text equal to the last one): kept as the entry's, the next
     // comparison is of one string with itself, at once, not of their characters again.
     if (first.text === text) {
