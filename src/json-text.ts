@@ -1,6 +1,7 @@
 /**
  * JSON text from outside, read raw: JSON's structural characters (RFC 8259
- * §2) as char codes, for the scanners that read JSON text without parsing it
+ * §2) as char codes and where a string ends (`endOfJsonString`), for the
+ * scanners that read JSON text without parsing it
  * (a string's body in `sse/plain-json-string.ts`, one value's span in
  * `lingma/json-span.ts`); and `parseBoundedJson`, the one way such text is
  * parsed.
@@ -36,6 +37,18 @@ export function isJsonWhitespace(code: number): boolean {
   return code === SPACE || code === 0x09 || code === 0x0a || code === 0x0d
 }
 
+/** The index just past the JSON string that opens at `start` (a quote); the text's length when it never closes. */
+export function endOfJsonString(text: string, start: number): number {
+  let index = start + 1
+  while (index < text.length) {
+    const code = text.charCodeAt(index)
+    if (code === BACKSLASH) index += 2
+    else if (code === QUOTE) return index + 1
+    else index++
+  }
+  return text.length
+}
+
 /** The deepest nesting of arrays and objects read as JSON from outside. */
 export const MAX_JSON_DEPTH = 512
 
@@ -54,13 +67,9 @@ function fewOpeners(text: string): boolean {
 /** Whether `text`'s brackets and braces, outside strings, never nest deeper than `MAX_JSON_DEPTH`. One pass. */
 function nestsWithinLimit(text: string): boolean {
   let depth = 0
-  let inString = false
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index)
-    if (inString) {
-      if (code === BACKSLASH) index++
-      else if (code === QUOTE) inString = false
-    } else if (code === QUOTE) inString = true
+    if (code === QUOTE) index = endOfJsonString(text, index) - 1
     else if (code === OPEN_BRACKET || code === OPEN_BRACE) {
       if (++depth > MAX_JSON_DEPTH) return false
     } else if (code === CLOSE_BRACKET || code === CLOSE_BRACE) depth--
@@ -144,16 +153,10 @@ function numberEnd(text: string, start: number): number {
 /** Where the number tokens of JSON `text` that a double cannot hold (`survivesDouble`) are, outside strings: `[start, end]` pairs. */
 function lossyNumbers(text: string): number[] {
   const found: number[] = []
-  let inString = false
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index)
-    if (inString) {
-      if (code === BACKSLASH) index++
-      else if (code === QUOTE) inString = false
-      continue
-    }
     if (code === QUOTE) {
-      inString = true
+      index = endOfJsonString(text, index) - 1
       continue
     }
     if (code !== MINUS && !isDigit(code)) continue

@@ -2,9 +2,10 @@
  * `parseBoundedJson` (src/json-text.ts), the one reader of JSON from outside:
  * JSON nested at most MAX_JSON_DEPTH arrays and objects deep parses; one level
  * deeper is not JSON; brackets inside strings (escaped quotes included) do not
- * count; text that is not JSON is not JSON at any depth.
+ * count; text that is not JSON is not JSON at any depth. `endOfJsonString`,
+ * where every reader of raw JSON text finds a string's end.
  */
-import { MAX_JSON_DEPTH, parseBoundedJson } from '../src/json-text.ts'
+import { endOfJsonString, MAX_JSON_DEPTH, parseBoundedJson } from '../src/json-text.ts'
 import { assertEqual } from './support/assert.ts'
 import { defineSuite } from './support/harness.ts'
 
@@ -28,6 +29,14 @@ export const suite = defineSuite('json-text', (test) => {
     assertEqual(parseBoundedJson(inString)?.value, JSON.parse(inString), 'brackets in strings')
     const siblings = `[${Array.from({ length: 5000 }, () => '[]').join(',')}]`
     assertEqual((parseBoundedJson(siblings)?.value as unknown[]).length, 5000, '5,000 siblings, depth 2')
+  })
+
+  test('endOfJsonString: just past the closing quote, escaped quotes and backslashes read past; an unclosed string runs to the end', () => {
+    const text = `x${JSON.stringify('a"b\\')}:1`
+    assertEqual(endOfJsonString(text, 1), text.indexOf(':'), 'escaped quote and backslash')
+    assertEqual(endOfJsonString('""', 0), 2, 'empty string')
+    assertEqual(endOfJsonString('"a\\\\"b', 0), 5, 'an escaped backslash does not escape the quote after it')
+    assertEqual(endOfJsonString('"ab\\"c', 0), 6, 'unclosed (the quote escaped): the text ends first')
   })
 
   test('not JSON at any depth: undefined, never a throw; scalars and null are JSON', () => {

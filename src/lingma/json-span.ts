@@ -6,24 +6,12 @@
  * the text is expected to be valid JSON (the caller has parsed it).
  */
 
-import { BACKSLASH, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, isJsonWhitespace, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../json-text.ts'
-
-/** The index just past the string that opens at `start` (a quote). */
-function skipString(text: string, start: number): number {
-  let index = start + 1
-  while (index < text.length) {
-    const code = text.charCodeAt(index)
-    if (code === BACKSLASH) index += 2
-    else if (code === QUOTE) return index + 1
-    else index++
-  }
-  return text.length
-}
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, endOfJsonString, isJsonWhitespace, OPEN_BRACE, OPEN_BRACKET, QUOTE } from '../json-text.ts'
 
 /** The index just past the value that starts at `start`. */
 function skipValue(text: string, start: number): number {
   const first = text.charCodeAt(start)
-  if (first === QUOTE) return skipString(text, start)
+  if (first === QUOTE) return endOfJsonString(text, start)
   if (first !== OPEN_BRACE && first !== OPEN_BRACKET) {
     let index = start
     while (index < text.length) {
@@ -38,7 +26,7 @@ function skipValue(text: string, start: number): number {
   while (index < text.length) {
     const code = text.charCodeAt(index)
     if (code === QUOTE) {
-      index = skipString(text, index)
+      index = endOfJsonString(text, index)
       continue
     }
     if (code === OPEN_BRACE || code === OPEN_BRACKET) depth++
@@ -65,7 +53,7 @@ export function topLevelValueSpan(text: string, key: string): [number, number] |
   for (;;) {
     index = skipWhitespace(text, index)
     if (text.charCodeAt(index) !== QUOTE) return found
-    const keyEnd = skipString(text, index)
+    const keyEnd = endOfJsonString(text, index)
     const name = JSON.parse(text.slice(index, keyEnd)) as string
     index = skipWhitespace(text, keyEnd)
     if (text.charCodeAt(index) !== COLON) return found
