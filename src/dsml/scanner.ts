@@ -305,11 +305,11 @@ export class Scanner {
     if (needle < text.length) {
       plain = this.#chains.start(text, from, needle, context)
       // Before a bar, a marked tag may begin: V4.1's opener that lost its marker may stand right before it.
-      if (needle === bar) plain = this.#beforeLostMarkerOpener(text, from, plain)
+      if (needle === bar) plain = this.#beforeLostMarkerOpener(text, from, plain, context)
     } else {
       if (text !== this.#tailText || from < this.#tailFrom || this.#tailStartAt < from) {
         this.#tailFrom = from
-        this.#tailStartAt = this.#beforeLostMarkerOpener(text, from, this.#chains.start(text, from, text.length, context))
+        this.#tailStartAt = this.#beforeLostMarkerOpener(text, from, this.#chains.start(text, from, text.length, context), context)
       }
       // This string (an equal one may be another: see `RecentTexts.of`).
       this.#tailText = text
@@ -318,10 +318,14 @@ export class Scanner {
     return this.#chains.firstLong(text, from, plain, context, this.#maxPendingChars)
   }
 
-  /** `at`, or where a lost-marker opener with only whitespace after it up to `at` begins (it is then read as a tag). */
-  #beforeLostMarkerOpener(text: string, from: number, at: number): number {
+  /**
+   * `at`, or where a lost-marker opener with only whitespace after it up to
+   * `at` begins (it is then read as a tag), moved back to the start of the
+   * chain of partial tags pending before it (their fate is the opener's).
+   */
+  #beforeLostMarkerOpener(text: string, from: number, at: number, context: TagContext): number {
     const start = lostMarkerOpenerBefore(text, from, at)
-    return start === -1 ? at : start
+    return start === -1 ? at : this.#chains.start(text, from, start, context)
   }
 
   // ── tags ──────────────────────────────────────────────────────────────

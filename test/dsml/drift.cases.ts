@@ -194,6 +194,20 @@ export const suite = defineSuite('dsml/drift', (test) => {
     assertEqual(textOf(assertChunkInvariant(released, {}, assertEqual)), released, 'no marked tag after it: text')
   })
 
+  test('issue 21 (lost-marker opener): a partial tag pending right before it shares its fate, whole as at every split (fuzz counterexample)', () => {
+    // `<` then `< calls>` then a marked tag: the lone `<` is a partial tag cut short by the opener. Read split, it waits
+    // (pending) and goes with the opener; read whole, the fast path once stopped at the opener and let it out as text.
+    const d = dialect()
+    const input = `<< calls>${d.param('n', '1', { string: 'false' })}<tool_call name="bash">`
+    const options = { preset: 'relaxed', maxHoldChars: 256, eagerStopChars: 32 } as const
+    const events = assertChunkInvariant(input, options, assertEqual)
+    assertEqual(textOf(events), '', 'the markup cut short by the end goes, the pending < with it')
+    assertEqual(reassemble(events), input, 'conservation')
+    const lineBreak = `Text\n<< calls>\n${d.invoke('bash', [d.param('command', 'ls -la')])}\n</${M}calls>`
+    const recovered = assertChunkInvariant(lineBreak, {}, assertEqual)
+    assertEqual([callsOf(recovered), textOf(recovered)], [[BASH], 'Text\n'])
+  })
+
   test('issue 21 (lost-marker opener): mid-line, before prose, or before markerless tags it is text', () => {
     const d = dialect()
     for (const text of ['The <calls> element.', '< calls> are made', '<calls>\nsome prose\n', '<calls>', 'x\n< calls>\n<invoke name="bash">\n</invoke>', 'see `<calls>`']) checkBenign(text)
