@@ -179,9 +179,14 @@ function searchAnchor(text: string, anchor: number, from: number): number {
   return -1
 }
 
-/** The first `<` followed by a whole markerless opener name at or after `from`, or -1. */
+/** The first `<` followed by a whole markerless opener name at or after `from`, or -1 (one search per anchor, nothing kept). */
 export function indexOfMarkerlessOpener(text: string, from: number): number {
-  return new MarkerlessOpenerFinder().next(text, from)
+  let first = -1
+  for (let anchor = 0; anchor < OPENER_ANCHORS.length; anchor++) {
+    const found = searchAnchor(text, anchor, from)
+    if (found !== -1 && (first === -1 || found < first)) first = found
+  }
+  return first
 }
 
 /**

@@ -22,29 +22,36 @@ export const SHORT_SEARCH = 256
  * costs at most its length, which the text that pushed it out paid for.
  */
 export class RecentTexts<Entry extends { text: string | undefined }> {
-  #entries: [Entry, Entry]
+  #first: Entry | undefined
+  /** Made when a second text is searched (held text read again between reads of the input). */
+  #second: Entry | undefined
+  #make: () => Entry
   #forget: (entry: Entry) => void
 
   /** `make` makes an empty entry; `forget` empties one for a new text. */
   constructor(make: () => Entry, forget: (entry: Entry) => void) {
-    this.#entries = [make(), make()]
+    this.#make = make
     this.#forget = forget
   }
 
   of(text: string): Entry {
-    const first = this.#entries[0]
-    const second = this.#entries[1]
+    const first = (this.#first ??= this.#make())
     // An equal text may be another string (a gate's held text equal to the last one): kept as the entry's, the next
     // comparison is of one string with itself, at once, not of their characters again.
     if (first.text === text) {
       first.text = text
       return first
     }
+    if (first.text === undefined) return this.#take(first, text)
+    const second = (this.#second ??= this.#make())
     if (second.text === text) {
       second.text = text
       return second
     }
-    const entry = (first.text?.length ?? -1) <= (second.text?.length ?? -1) ? first : second
+    return this.#take((first.text?.length ?? -1) <= (second.text?.length ?? -1) ? first : second, text)
+  }
+
+  #take(entry: Entry, text: string): Entry {
     entry.text = text
     this.#forget(entry)
     return entry
@@ -52,8 +59,8 @@ export class RecentTexts<Entry extends { text: string | undefined }> {
 
   /** Forgets every text: the next may be the same string read again from its start. */
   reset(): void {
-    this.#entries[0].text = undefined
-    this.#entries[1].text = undefined
+    if (this.#first !== undefined) this.#first.text = undefined
+    if (this.#second !== undefined) this.#second.text = undefined
   }
 }
 

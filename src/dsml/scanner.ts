@@ -85,8 +85,9 @@ export class Scanner {
   #heldRuns: HeldRuns | undefined
   /** Reading text as documentation (see `QueuedText`): no gate, no call. */
   #documentation = false
-  /** Reads ahead from a bar inside a rejected tag (`#commitsFrom`). */
-  #probe: TagLexer
+  /** Reads ahead from a bar inside a rejected tag (`#commitsFrom`); made when first needed. */
+  #probe: TagLexer | undefined
+  #maxTagChars: number
 
   constructor(structure: Structure, output: Output, maxTagChars: number, maxPendingChars: number, maxGateChars: number) {
     this.#structure = structure
@@ -94,7 +95,7 @@ export class Scanner {
     this.#lexer = new TagLexer(maxTagChars)
     this.#maxPendingChars = maxPendingChars
     this.#gate = new CodeSpanGate(maxGateChars)
-    this.#probe = new TagLexer(maxTagChars)
+    this.#maxTagChars = maxTagChars
   }
 
   /** Characters held: the tag being read, the pending partial tags, the text the code-span gate holds. */
@@ -435,7 +436,7 @@ export class Scanner {
 
   /** Does a tag read from `tagText[offset]` (a bar) commit or complete within the rest of it and `next`? */
   #commitsFrom(tagText: string, offset: number, next: number, context: TagContext): boolean {
-    const probe = this.#probe
+    const probe = (this.#probe ??= new TagLexer(this.#maxTagChars))
     probe.begin(tagText.charCodeAt(offset), context)
     for (let index = offset + 1; index <= tagText.length; index++) {
       const step = probe.step(index < tagText.length ? tagText.charCodeAt(index) : next)

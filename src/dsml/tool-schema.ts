@@ -110,7 +110,7 @@ export function coerceValue(value: unknown, schema: unknown): unknown {
   if (types.has('number') || types.has('integer')) {
     // Only JSON's number syntax (no hex, no `+5`, no `.5`), and only where no digit is lost (`parseExactJson`).
     const number = parseJson(text)
-    if (typeof number === 'number' && (types.has('number') ? Number.isFinite(number) : Number.isSafeInteger(number))) return number
+    if (typeof number === 'number' && (types.has('number') || Number.isSafeInteger(number))) return number
   }
   if (types.has('null') && text === 'null') return null
   if ((types.has('object') && text.startsWith('{')) || (types.has('array') && text.startsWith('['))) {
@@ -133,7 +133,10 @@ function coerceProperties(args: Record<string, unknown>, schema: unknown): Recor
  * undefined: only when they match the schema's properties better than the
  * wrapper does. The wrapper matches none (the schema does not name it); the
  * wrapped keys must all be properties, at least one (as vLLM unwraps).
- * Otherwise the wrapper stays as given.
+ * Otherwise the wrapper stays as given. A wrapped JSON text is read exactly
+ * (`parseExactJson`): one holding a number a double cannot hold is not
+ * unwrapped (vLLM keeps `{"x":[1e999]}` wrapped), where a JSON body's
+ * arguments keep such a number as its text.
  */
 function unwrapped(args: Record<string, unknown>, schema: ToolSchema): Record<string, unknown> | undefined {
   const keys = Object.keys(args)
