@@ -49,6 +49,50 @@ export function endOfJsonString(text: string, start: number): number {
   return text.length
 }
 
+const MINUS = 0x2d
+const PLUS = 0x2b
+const DIGIT_ZERO = 0x30
+const DIGIT_ONE = 0x31
+const DIGIT_NINE = 0x39
+const FULL_STOP = 0x2e
+const SMALL_E = 0x65
+const CAPITAL_E = 0x45
+
+export function isAsciiDigit(code: number): boolean {
+  return code >= DIGIT_ZERO && code <= DIGIT_NINE
+}
+
+/** The index just past the JSON number that starts at `start` (reading no further than `length`), or -1 when none starts there. */
+export function endOfJsonNumber(text: string, start: number, length = text.length): number {
+  let index = start
+  if (text.charCodeAt(index) === MINUS) index++
+  let code = text.charCodeAt(index)
+  if (code === DIGIT_ZERO) {
+    index++
+  } else if (code >= DIGIT_ONE && code <= DIGIT_NINE) {
+    index++
+    while (index < length && isAsciiDigit(text.charCodeAt(index))) index++
+  } else {
+    return -1
+  }
+  if (text.charCodeAt(index) === FULL_STOP) {
+    index++
+    const digits = index
+    while (index < length && isAsciiDigit(text.charCodeAt(index))) index++
+    if (index === digits) return -1
+  }
+  code = text.charCodeAt(index)
+  if (code === SMALL_E || code === CAPITAL_E) {
+    index++
+    code = text.charCodeAt(index)
+    if (code === PLUS || code === MINUS) index++
+    const digits = index
+    while (index < length && isAsciiDigit(text.charCodeAt(index))) index++
+    if (index === digits) return -1
+  }
+  return index
+}
+
 /** The deepest nesting of arrays and objects read as JSON from outside. */
 export const MAX_JSON_DEPTH = 512
 
@@ -89,17 +133,6 @@ export function parseBoundedJson(text: string): { value: unknown } | undefined {
 
 // ── exact numbers ─────────────────────────────────────────────────────────
 
-const MINUS = 0x2d
-const PLUS = 0x2b
-const DIGIT_ZERO = 0x30
-const DIGIT_NINE = 0x39
-const FULL_STOP = 0x2e
-const SMALL_E = 0x65
-const CAPITAL_E = 0x45
-
-function isDigit(code: number): boolean {
-  return code >= DIGIT_ZERO && code <= DIGIT_NINE
-}
 
 /** A number literal's value as significant digits and a decimal exponent (`0.0120` → `12`, -3); zero has no digits. */
 function decimalOf(literal: string): { negative: boolean; digits: string; exponent: number } {
@@ -139,17 +172,6 @@ function survivesDouble(literal: string): boolean {
   return written.digits === read.digits && written.exponent === read.exponent
 }
 
-/** Where each number token of JSON `text` ends, from `start` (a `-` or a digit). */
-function numberEnd(text: string, start: number): number {
-  let index = start
-  while (index < text.length) {
-    const code = text.charCodeAt(index)
-    if (!(isDigit(code) || code === MINUS || code === PLUS || code === FULL_STOP || code === SMALL_E || code === CAPITAL_E)) break
-    index++
-  }
-  return index
-}
-
 /** Where the number tokens of JSON `text` that a double cannot hold (`survivesDouble`) are, outside strings: `[start, end]` pairs. */
 function lossyNumbers(text: string): number[] {
   const found: number[] = []
@@ -159,8 +181,8 @@ function lossyNumbers(text: string): number[] {
       index = endOfJsonString(text, index) - 1
       continue
     }
-    if (code !== MINUS && !isDigit(code)) continue
-    const end = numberEnd(text, index)
+    const end = code === MINUS || isAsciiDigit(code) ? endOfJsonNumber(text, index) : -1
+    if (end === -1) continue
     if (!survivesDouble(text.slice(index, end))) found.push(index, end)
     index = end - 1
   }

@@ -16,43 +16,12 @@
  * key written with an escape) is not plain: the caller then decodes, so "not
  * plain" is always safe. Results of a call are left on the scanner's fields.
  */
-import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, OPEN_BRACE, OPEN_BRACKET, QUOTE, SPACE } from '../json-text.ts'
+import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, endOfJsonNumber, OPEN_BRACE, OPEN_BRACKET, QUOTE, SPACE } from '../json-text.ts'
 import { CLOSED, PlainStringScanner, scanString } from '../sse/plain-json-string.ts'
 import { CHUNK_KEY_MEANINGS, type ChunkKeyMeaning } from './decoder.ts'
 
 /** Nesting the scanner follows (one bit per level in `arrays`); deeper is not plain. */
 const MAX_DEPTH = 32
-
-/** Index after a JSON number starting at `start`, or -1. */
-function skipNumber(data: string, start: number, length: number): number {
-  let index = start
-  if (data.charCodeAt(index) === 0x2d) index++
-  let code = data.charCodeAt(index)
-  if (code === 0x30) {
-    index++
-  } else if (code >= 0x31 && code <= 0x39) {
-    index++
-    while (index < length && (code = data.charCodeAt(index)) >= 0x30 && code <= 0x39) index++
-  } else {
-    return -1
-  }
-  if (data.charCodeAt(index) === 0x2e) {
-    index++
-    const digits = index
-    while (index < length && (code = data.charCodeAt(index)) >= 0x30 && code <= 0x39) index++
-    if (index === digits) return -1
-  }
-  code = data.charCodeAt(index)
-  if (code === 0x65 || code === 0x45) {
-    index++
-    code = data.charCodeAt(index)
-    if (code === 0x2b || code === 0x2d) index++
-    const digits = index
-    while (index < length && (code = data.charCodeAt(index)) >= 0x30 && code <= 0x39) index++
-    if (index === digits) return -1
-  }
-  return index
-}
 
 // What a key means for its value (from the decoder's `CHUNK_KEY_MEANINGS`).
 const KEY_OTHER = 0
@@ -163,7 +132,7 @@ function isPlainJson(scan: PlainJsonScanner, data: string): boolean {
           if (!data.startsWith('null', index)) return false
           index += 4
         } else {
-          index = skipNumber(data, index, length)
+          index = endOfJsonNumber(data, index, length)
           if (index === -1) return false
         }
         if (valueKind === KEY_CHOICES) choicesIsArray = false

@@ -20,6 +20,7 @@
  *   such event whole (the SSE decoder `ready` for it) skips the SSE parser
  *   too. Any other event drops the shape.
  */
+import { isAsciiDigit } from '../json-text.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 import { createPartRepair, type PartRepair, type PartRepairOptions } from '../parts/part-repair.ts'
 import type { Part } from '../parts/part.ts'
@@ -86,9 +87,6 @@ interface Shape {
 
 const LINE_FEED = 0x0a
 
-function isDigit(code: number): boolean {
-  return code >= 0x30 && code <= 0x39
-}
 
 export interface DialectRepair {
   /** Repaired SSE text of this read, or `undefined` when it is exactly the read as it came (`text()`). */
@@ -220,7 +218,7 @@ class Repair implements DialectRepair {
       const counterEnd = to - shape.after.length
       if (counterEnd < start || source.substring(counterEnd, to) !== shape.after) return false
       let counterStart = counterEnd
-      while (counterStart > start && isDigit(source.charCodeAt(counterStart - 1))) counterStart--
+      while (counterStart > start && isAsciiDigit(source.charCodeAt(counterStart - 1))) counterStart--
       if (counterStart === counterEnd || counterEnd - counterStart > 15) return false
       end = counterStart - shape.middle.length
       if (end < start || source.substring(end, counterStart) !== shape.middle) return false
