@@ -3,7 +3,7 @@
  * newlines, `string="true|false"` typing, raw JSON bodies, XML children, and
  * pollution-safe assignment.
  */
-import { ARGUMENT_WRAPPER_KEYS, asksForJson, CDATA_CLOSE, CDATA_OPEN, ENTITIES, FENCE, FENCED_JSON_INFO, SPECIAL_CALL_TYPE, TOOL_NAME_CARRIER, isElementNameCharacter, isToolName, isWhitespace, LESS_THAN, GREATER_THAN } from './grammar.ts'
+import { ARGUMENT_WRAPPER_KEYS, asksForJson, CDATA_CLOSE, CDATA_OPEN, ENTITIES, FENCE, FENCED_JSON_INFO, SPECIAL_CALL_TYPE, TOOL_NAME_CARRIER, isBlank, isElementNameCharacter, isToolName, isWhitespace, LESS_THAN, GREATER_THAN } from './grammar.ts'
 import { parseExactJson, parseJsonKeepingNumbers } from '../json-text.ts'
 
 /** Longest entity name (`&apos;`): an `&` farther than this from the next `;` starts none. */
@@ -64,11 +64,11 @@ export interface TypedValue {
  */
 function cdataContent(value: string): string | undefined {
   const start = value.indexOf(CDATA_OPEN)
-  if (start === -1 || value.slice(0, start).trim() !== '') return undefined
+  if (start === -1 || !isBlank(value, 0, start)) return undefined
   const contentStart = start + CDATA_OPEN.length
   const end = value.indexOf(CDATA_CLOSE, contentStart)
   if (end === -1) return value.slice(contentStart)
-  if (value.slice(end + CDATA_CLOSE.length).trim() !== '') return undefined
+  if (!isBlank(value, end + CDATA_CLOSE.length)) return undefined
   return value.slice(contentStart, end)
 }
 

@@ -67,7 +67,7 @@ export class CodeSpans {
     const length = this.#endingRun(run)
     if (length === 0) return this.#unmatched.length > 0
     const closes = this.#unmatched.indexOf(length)
-    return (closes !== -1 ? closes : this.#unmatched.length + this.#opens(run)) > 0
+    return closes !== -1 ? closes > 0 : this.#unmatched.length > 0 || this.#openerLength(run, length) > 0
   }
 
   /** The lengths of the runs unmatched at such a place (see `openAfter`), in order. */
@@ -76,7 +76,7 @@ export class CodeSpans {
     if (length === 0) return [...this.#unmatched]
     const closes = this.#unmatched.indexOf(length)
     if (closes !== -1) return this.#unmatched.slice(0, closes)
-    const opener = length - (this.#escaped(run) ? 1 : 0)
+    const opener = this.#openerLength(run, length)
     return opener === 0 || this.#unmatched.includes(opener) ? [...this.#unmatched] : [...this.#unmatched, opener]
   }
 
@@ -90,9 +90,9 @@ export class CodeSpans {
     return run > 0 ? this.#backslashes % 2 === 1 : this.#runEscaped
   }
 
-  /** Does the run ending there, closing nothing, open a span? Not when escaped down to nothing. */
-  #opens(run: number): number {
-    return this.#escaped(run) && this.#endingRun(run) === 1 ? 0 : 1
+  /** The length of the span the run ending there opens when it closes nothing: a backtick fewer when escaped (0: none). */
+  #openerLength(run: number, length: number): number {
+    return this.#escaped(run) ? length - 1 : length
   }
 
   /** No run being read, no backslash just before: text with no backtick, backslash or line break leaves this as it is. */

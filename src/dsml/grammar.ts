@@ -58,7 +58,8 @@ export function isBar(code: number): boolean {
 /**
  * Bars that never sit next to the word `DSML` in prose: full-width and `‖`.
  * A fragment in these bars that lost its `<` is markup wherever it stands,
- * whatever its spacing (`‹DSML ›invoke`, `‹DSMLtool_use>`). ASCII `|` and `│`
+ * with a bar lost or drifted spacing (`‹DSML ›invoke`, `‹DSMLtool_use>`; up
+ * to `MAX_MARKER_SPACES` in each gap, as every marker). ASCII `|` and `│`
  * also draw tables and trees (`| DSML |` is a Markdown table cell), so such
  * drifted fragments in them are read only inside an open block.
  */
@@ -78,6 +79,12 @@ export function isLineBreak(code: number): boolean {
 /** Space, tab or a line break. */
 export function isWhitespace(code: number): boolean {
   return code === SPACE || code === TAB || code === LINE_FEED || code === CARRIAGE_RETURN
+}
+
+/** Is `text` from `start` to `end` whitespace only (`isWhitespace`)? */
+export function isBlank(text: string, start = 0, end = text.length): boolean {
+  for (let index = start; index < end; index++) if (!isWhitespace(text.charCodeAt(index))) return false
+  return true
 }
 
 export function isAsciiLetter(code: number): boolean {
@@ -172,8 +179,9 @@ export const MARKERLESS_CLOSER_NAMES: readonly string[] = ['invoke', 'parameter'
 /**
  * Markerless openers read only bare, `>` right after the name: `<function>`
  * (JSON-in-tag and element-style calls), `<calls>`. The words are everywhere
- * in talk about code, so a text is searched for `ction>` and `alls>`, not for
- * every "function" and "calls".
+ * in talk about code, so a text is searched for `ction>`, not for every
+ * "function"; `<calls>` is looked for back from a marked tag
+ * (`lostMarkerOpenerBefore`, in `markup-starts.ts`).
  */
 export const BARE_MARKERLESS_OPENERS: readonly string[] = ['function', 'calls']
 /**

@@ -2,7 +2,8 @@
  * `Positions`: where a few needles next occur in a text, searched with
  * `indexOf` and remembered while still ahead, so a scan over a long text
  * reads it about once per needle. The scanner uses it for `<` and the bars,
- * the fence tracker for line breaks, the code spans for backticks.
+ * the fence tracker for the characters that can wake it (line breaks,
+ * backticks, backslashes), the code spans for backticks.
  *
  * Two texts are remembered (`RecentTexts`): text held and read again (a
  * code-span gate's) comes between two reads of the input it came from, and

@@ -12,7 +12,7 @@
  * of the markup a state ends with is `Markup`'s part (`markup.ts`).
  */
 import type { CallAcceptance } from './acceptance.ts'
-import { isMarkerLostOpener, isToolName, isToolNameElement, isWhitespace } from './grammar.ts'
+import { isBlank, isMarkerLostOpener, isToolName, isToolNameElement } from './grammar.ts'
 import { ALL_NAMES, CLOSERS, drifting, NO_NAMES, OPENERS, type TagContext } from './markup-starts.ts'
 import { Markup, selfClosingParameter } from './markup.ts'
 import type { ResolvedOptions } from './options.ts'
@@ -616,12 +616,6 @@ export class Structure {
     // Anything else marked (fragments, stray closers) is junk, removed with it.
     return true
   }
-}
-
-/** Text of spaces and line breaks only. */
-function isBlank(text: string): boolean {
-  for (let index = 0; index < text.length; index++) if (!isWhitespace(text.charCodeAt(index))) return false
-  return true
 }
 
 /** A DSML tag named after a tool (`<‹DSML›execute_command>`): an opener under the word itself whose name means nothing else. */
