@@ -49,8 +49,7 @@ export const TAG_START_DECIDED_WITHIN = LONGEST_BARLESS_TAG_START + 1
 export function tagStartAhead(text: string, index: number, context: TagContext): 'text' | 'tag' | 'undecided' {
   if (isTextTagStart(text, index, context)) return 'text'
   if (text.charCodeAt(index) !== LESS_THAN) return index + 1 < text.length ? 'tag' : 'undecided'
-  const probe = (sharedProbe ??= new TagLexer(TAG_START_DECIDED_WITHIN + 1))
-  probe.begin(LESS_THAN, context)
+  const probe = probeFrom(context)
   const end = Math.min(text.length, index + TAG_START_DECIDED_WITHIN)
   for (let at = index + 1; at < end; at++) {
     const code = text.charCodeAt(at)
@@ -64,10 +63,18 @@ export function tagStartAhead(text: string, index: number, context: TagContext):
 
 let sharedProbe: TagLexer | undefined
 
-export class PartialTagChains {
-  /** Reads one tag start at a time; never more than `LONGEST_BARLESS_TAG_START` characters. */
-  #probe = new TagLexer(LONGEST_BARLESS_TAG_START + 1)
+/**
+ * The lexer that reads a `<` ahead, begun there: one for every reader here
+ * (each reads synchronously, and no further than a tag start with no bar is
+ * decided).
+ */
+function probeFrom(context: TagContext): TagLexer {
+  const probe = (sharedProbe ??= new TagLexer(TAG_START_DECIDED_WITHIN + 1))
+  probe.begin(LESS_THAN, context)
+  return probe
+}
 
+export class PartialTagChains {
   /**
    * Where the chain of partial tags running up to `at` begins (no earlier
    * than `from`): each a `<` whose text up to the next one (or to `at`) the
@@ -126,8 +133,7 @@ export class PartialTagChains {
 
   /** Reads the tag start at `start` (a `<`) up to `end`: where it is decided, or `end`. */
   #reads(text: string, start: number, end: number, context: TagContext): number {
-    const probe = this.#probe
-    probe.begin(LESS_THAN, context)
+    const probe = probeFrom(context)
     let index = start + 1
     while (index < end && probe.step(text.charCodeAt(index)) === STEP_CONTINUE) index++
     return index
