@@ -418,32 +418,35 @@ export class Scanner {
    * within the tag's text and `next` (`<|DS‹DSML›` read in a block, where the
    * drifted word ran past it), or `next` is a bar whose fragment may not have
    * spaces (ASCII or box drawing, outside a block) where one that may begins
-   * before it (`‹ ‹| DSML`).
+   * before it and is still open at `next` (`‹ ‹| DSML`; not `<‹│name|DSML|`,
+   * whose `‹│` the name ends).
    */
   #innerFragmentStart(tagText: string, next: number): number {
     const context = this.#structure.context()
     const spacedOnlyBefore = isBar(next) && !canFollowFragmentBar(next, SPACE, context)
     let canBegin = -1
     for (let offset = 1; offset < tagText.length; offset++) {
-      const bar = tagText.charCodeAt(offset)
-      if (!isBar(bar)) continue
-      if (this.#commitsFrom(tagText, offset, next, context)) return offset
-      const following = offset + 1 < tagText.length ? tagText.charCodeAt(offset + 1) : next
-      if (canBegin === -1 && canFollowFragmentBar(bar, following, context)) canBegin = offset
+      if (!isBar(tagText.charCodeAt(offset))) continue
+      const read = this.#readFrom(tagText, offset, next, context)
+      if (read === 'commits') return offset
+      if (read === 'open' && canBegin === -1) canBegin = offset
     }
     return spacedOnlyBefore ? canBegin : -1
   }
 
-  /** Does a tag read from `tagText[offset]` (a bar) commit or complete within the rest of it and `next`? */
-  #commitsFrom(tagText: string, offset: number, next: number, context: TagContext): boolean {
+  /**
+   * A tag read from `tagText[offset]` (a bar) over the rest of it and `next`:
+   * it commits or completes there, it is rejected there, or it is still open.
+   */
+  #readFrom(tagText: string, offset: number, next: number, context: TagContext): 'commits' | 'rejected' | 'open' {
     const probe = (this.#probe ??= new TagLexer(this.#maxTagChars))
     probe.begin(tagText.charCodeAt(offset), context)
     for (let index = offset + 1; index <= tagText.length; index++) {
       const step = probe.step(index < tagText.length ? tagText.charCodeAt(index) : next)
-      if (step === STEP_REJECT) return false
-      if (step !== STEP_CONTINUE || probe.committed) return true
+      if (step === STEP_REJECT) return 'rejected'
+      if (step !== STEP_CONTINUE || probe.committed) return 'commits'
     }
-    return false
+    return 'open'
   }
 
   #complete(tagText: string, inText: number, start: number, text: string, index: number): number {

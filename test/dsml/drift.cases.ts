@@ -227,6 +227,19 @@ export const suite = defineSuite('dsml/drift', (test) => {
     }
   })
 
+  test('issue 21 (fragments without <): an ASCII fragment cutting short a tag in wordless bars takes it along, at every split (fuzz counterexample)', () => {
+    // `<‹│function_calls` is cut short by `|DSML|`: before an ASCII fragment, a full-width one inside the tag is tried
+    // only while it is still open there; `‹│` is ended by the name, so the tag's fate is the fragment's.
+    for (const bars of [`${FW_BAR}${BOX_BAR}`, `${FW_BAR}${FW_BAR}`]) {
+      const input = `Then <${bars}function_calls|${WORD}| and more.`
+      for (const eagerStopChars of [1, 32]) {
+        const events = assertChunkInvariant(input, { preset: 'relaxed', maxHoldChars: 256, eagerStopChars }, assertEqual)
+        assertEqual(textOf(events), 'Then  and more.', JSON.stringify(bars))
+        assert(!leaksMarkup(textOf(events)), 'no marker left')
+      }
+    }
+  })
+
   test('issue 21 (fragments without <): in ASCII or box bars, only inside a block; outside, a table cell stays', () => {
     for (const text of [`| a | ${WORD} |\n|---|---|`, `| ${WORD} |invoke name="x">`, `|${WORD}tool_use>`, `${BOX_BAR} ${WORD} ${BOX_BAR}`]) checkBenign(text)
     const input = `<${M}tool_calls>\n| ${WORD} |invoke name="bash">\n<${M}invoke name="bash">\n<${M}parameter name="command" string="true">ls -la</${M}parameter>\n</${M}invoke>\n</${M}tool_calls>`
