@@ -19,9 +19,10 @@
  *   inline code span is read again from its start through the
  *   `CodeSpanGate`, which holds the text until it is known to be in a span
  *   (emitted as it is, or read as documentation) or not (read as usual).
- * - **Re-reads.** A rejected tag is text up to its first bar, and is read
- *   again from there (a bar may start a fragment); cut short by another tag
- *   start, from its first bar that can begin a fragment, if any; a fragment followed by a
+ * - **Re-reads.** A rejected tag is read again from a bar inside it (a bar
+ *   may start a fragment): the first from which a tag commits within it,
+ *   else its first; what comes before is a partial tag cut short there. Cut
+ *   short by another tag start, from its first bar that can begin a fragment, if any; a fragment followed by a
  *   word that is not a tag name is read again after its marker. Re-reads go
  *   through a queue, never through a nested call. Each character is read a
  *   bounded number of times: only the few characters before a tag commits can
@@ -392,8 +393,8 @@ export class Scanner {
       return index
     }
     if (structure.barsMatter()) {
-      for (let offset = 1; offset < tagText.length; offset++) {
-        if (!isBar(tagText.charCodeAt(offset))) continue
+      const offset = this.#rereadFrom(tagText, code)
+      if (offset !== -1) {
         // Read again from the bar, which may start a fragment: what comes before
         // it is a partial tag cut short by that start, pending like any other.
         const before = tagText.slice(0, offset)
@@ -409,6 +410,23 @@ export class Scanner {
     this.#flushPending()
     structure.consumeText(tagText)
     return index
+  }
+
+  /**
+   * Where a tag rejected at `next` (not a tag start) is read again: the first
+   * bar inside it from which a tag commits within its text and `next` (the
+   * text before it a partial tag cut short there, as `<‹ ‹invoke` before
+   * `‹DSMLtool_use>`), else its first bar; -1 when it holds none.
+   */
+  #rereadFrom(tagText: string, next: number): number {
+    const context = this.#structure.context()
+    let first = -1
+    for (let offset = 1; offset < tagText.length; offset++) {
+      if (!isBar(tagText.charCodeAt(offset))) continue
+      if (first === -1) first = offset
+      if (next !== -1 && this.#readFrom(tagText, offset, next, context) === 'commits') return offset
+    }
+    return first
   }
 
   /**

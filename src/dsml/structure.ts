@@ -125,6 +125,8 @@ export class Structure {
       case 'special-call':
         return NO_NAMES
       case 'lone-block':
+        // V4.1's opener that lost its marker goes on only with a marked tag right after it (`needsMarker`): no markerless name.
+        return state.region.needsMarker ? NO_NAMES : ALL_NAMES
       case 'block':
       case 'invoke':
       case 'wrapped-tool':

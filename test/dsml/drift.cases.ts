@@ -208,6 +208,13 @@ export const suite = defineSuite('dsml/drift', (test) => {
     assertEqual([callsOf(recovered), textOf(recovered)], [[BASH], 'Text\n'])
   })
 
+  test('issue 21 (lost-marker opener): a partial closer after it is text, as read whole, so the opener is not right before the marked tag (fuzz counterexample)', () => {
+    // Read split, `<calls>` was a candidate in whose context `</tool` could begin a markerless closer: pending, it went with the marked tag.
+    const input = `<calls></tool<${FW_BAR}${FW_BAR}${WORD}${FW_BAR} parameter name="p" string="true"><<${M}m>`
+    const events = assertChunkInvariant(input, { preset: 'relaxed', maxHoldChars: 256, eagerStopChars: 1024 }, assertEqual)
+    assertEqual(textOf(events), '<calls></tool')
+  })
+
   test('issue 21 (lost-marker opener): mid-line, before prose, or before markerless tags it is text', () => {
     const d = dialect()
     for (const text of ['The <calls> element.', '< calls> are made', '<calls>\nsome prose\n', '<calls>', 'x\n< calls>\n<invoke name="bash">\n</invoke>', 'see `<calls>`']) checkBenign(text)
@@ -237,6 +244,16 @@ export const suite = defineSuite('dsml/drift', (test) => {
         assertEqual(textOf(events), 'Then  and more.', JSON.stringify(bars))
         assert(!leaksMarkup(textOf(events)), 'no marker left')
       }
+    }
+  })
+
+  test('issue 21 (fragments without <): a rejected tag is read again from the bar where a fragment commits, what comes before it going with that fragment (fuzz counterexample)', () => {
+    // `<‹ ‹invoke‹DSMLtool_use>` read in a block is rejected at its `>`; read again from its first bar, `‹ ‹` failed and let
+    // `<‹ ‹invoke` out as text, which the lexer reads as a marker. Any eager stop (the block given up early or late) agrees.
+    const input = `<${M}tool_calls>parameter<${FW_BAR} ${FW_BAR}invoke${FW_BAR}${WORD}tool_use>`
+    for (const eagerStopChars of [1, 2, 32, 1024]) {
+      const events = assertChunkInvariant(input, { preset: 'relaxed', maxHoldChars: 256, eagerStopChars }, assertEqual)
+      assertEqual(textOf(events), 'parameter', `eagerStopChars ${eagerStopChars}`)
     }
   })
 
