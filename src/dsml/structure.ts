@@ -112,8 +112,7 @@ export class Structure {
     const state = this.state
     switch (state.kind) {
       case 'outside':
-        if (this.#output.isAfterRemoval()) return this.#outsideOpeners ? ALL_NAMES : CLOSERS
-        return this.#outsideOpeners ? OPENERS : NO_NAMES
+        return this.#outsideNames()
       case 'parameter':
       case 'orphan-parameter':
         // A markerless parameter's value ends at markerless closers; in a confirmed block, at the next opener too.
@@ -125,8 +124,9 @@ export class Structure {
       case 'special-call':
         return NO_NAMES
       case 'lone-block':
-        // V4.1's opener that lost its marker goes on only with a marked tag right after it (`needsMarker`): no markerless name.
-        return state.region.needsMarker ? NO_NAMES : ALL_NAMES
+        // V4.1's opener that lost its marker goes on only with a marked tag right after it (`needsMarker`): any other
+        // tag releases it, and is read as it would be had the opener been text.
+        return state.region.needsMarker ? this.#outsideNames() : ALL_NAMES
       case 'block':
       case 'invoke':
       case 'wrapped-tool':
@@ -134,6 +134,12 @@ export class Structure {
       default:
         return state satisfies never
     }
+  }
+
+  /** The markerless names a tag outside markup may carry: openers where a rescue reads them, closers right after removed markup. */
+  #outsideNames(): TagContext {
+    if (this.#output.isAfterRemoval()) return this.#outsideOpeners ? ALL_NAMES : CLOSERS
+    return this.#outsideOpeners ? OPENERS : NO_NAMES
   }
 
   /** How far plain text may run before the region must be given up (eager stop), or Infinity. */
@@ -215,7 +221,8 @@ export class Structure {
       if (state.kind !== 'outside' && !state.region.confirmed) {
         // A markered tag either carries a markerless candidate on (confirming it as DSML) or ends it;
         // a candidate that needs a marker right after it ends at any other tag.
-        const confirms = tag.marker !== 'none' && continuesCandidate(state, tag, meaning)
+        // One that needs a marker right after it is not continued by a tag that partial tags came before (`text` holds them).
+        const confirms = tag.marker !== 'none' && continuesCandidate(state, tag, meaning) && !(state.region.needsMarker && text.length > tag.length)
         if ((tag.marker !== 'none' || state.region.needsMarker) && !confirms) {
           this.state = this.#markup.release()
           continue
