@@ -215,6 +215,28 @@ export const suite = defineSuite('dsml/drift', (test) => {
     assertEqual(textOf(events), '<calls></tool')
   })
 
+  test('issue 21 (lost-marker opener): whatever follows it, whole, at every split and one unit at a time agree (fuzz counterexamples)', () => {
+    const inputs = [
+      `<calls>EPSE<function></${M}inv>`,
+      `<calls><parameter name="p" string="true"><${M}m><${M}/invoke>`,
+      `< calls><function_call></${M}m><${M}ToolCall><tool_call name="bash">`,
+      `<calls><function_call><${M}invoke name="bash"> | | function_calls`,
+      `< calls><function></ / | ${WORD} | | parameter><${FW_BAR}${M} parameter name="p" string="true">`,
+      `< calls><parameter name="name">bash</${M}r><invoke name="read">`,
+      `< calls><parameter name="edit">< / | ${WORD} | invoke>a < b<&amp;< /`,
+      `< calls>function<function><${M}invoke name="bash">`,
+      `< calls><invoke<${M}parameter name="n" string="false">${FW_BAR}${WORD}tool_use>`,
+    ]
+    for (const input of inputs) {
+      for (const options of [{}, { preset: 'relaxed', maxHoldChars: 256, eagerStopChars: 32 }] as const) {
+        const events = assertChunkInvariant(input, options, assertEqual)
+        assertEqual(reassemble(events), input, `conservation: ${JSON.stringify(input)}`)
+      }
+    }
+    // A partial tag between it and the marked tag: the opener was not right before it, and stays.
+    assertEqual(textOf(runChunks([`< calls><invoke<${M}parameter name="n" string="false">x`], {})).startsWith('< calls>'), true)
+  })
+
   test('issue 21 (lost-marker opener): mid-line, before prose, or before markerless tags it is text', () => {
     const d = dialect()
     for (const text of ['The <calls> element.', '< calls> are made', '<calls>\nsome prose\n', '<calls>', 'x\n< calls>\n<invoke name="bash">\n</invoke>', 'see `<calls>`']) checkBenign(text)
