@@ -5,7 +5,8 @@
  * - The request body is read whole (chat requests are JSON documents), up to
  *   `maxBodyBytes`, counted as the bytes arrive (413 beyond, the rest unread).
  * - At most `maxInFlight` exchanges at once: past it, a JSON 503 before the
- *   body is read.
+ *   body is read. Each holds one `ExchangeSlot`, given back on every path
+ *   that ends it (`exchange-slots.ts`).
  * - The response body is streamed: each chunk is written as it arrives, with
  *   backpressure (a slow client slows the upstream read, nothing piles up).
  * - A client that goes away aborts the `Request`'s `signal` and cancels the
@@ -15,6 +16,8 @@
  *   instead of a clean, wrong end.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import { type ExchangeSlot, ExchangeSlots } from './exchange-slots.ts'
 import { nodeHeaders, webHeaders } from './node-headers.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -72,17 +75,43 @@ function jsonError(res: ServerResponse, status: number, message: string, type: s
   res.end(JSON.stringify({ error: { message, type, param: null, code: null } }))
 }
 
-/** Waits until `res` can take more data, or is closed. */
-function drained(res: ServerResponse): Promise<void> {
+/** Waits until `res` can take more data, or is closed, or the client is gone (`gone`). */
+function drained(res: ServerResponse, gone?: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     const done = (): void => {
       res.off('drain', done)
       res.off('close', done)
+      gone?.removeEventListener('abort', done)
       resolve()
     }
     res.on('drain', done)
     res.on('close', done)
+    gone?.addEventListener('abort', done)
   })
+}
+
+/** What to call when each connection closes: one listener per connection, however many requests are pipelined on it. */
+const connectionWatchers = new WeakMap<Socket, Set<() => void>>()
+
+/** Calls `then` once when `socket` closes (at once if it has); returns what stops watching. */
+function watchConnection(socket: Socket, then: () => void): () => void {
+  if (socket.destroyed) {
+    then()
+    return () => {}
+  }
+  let watchers = connectionWatchers.get(socket)
+  if (watchers === undefined) {
+    const created = new Set<() => void>()
+    watchers = created
+    connectionWatchers.set(socket, created)
+    socket.once('close', () => {
+      connectionWatchers.delete(socket)
+      for (const watcher of created) watcher()
+    })
+  }
+  const own = watchers
+  own.add(then)
+  return () => own.delete(then)
 }
 
 const uncork = (res: ServerResponse): void => res.uncork()
@@ -99,7 +128,7 @@ function corkForTick(res: ServerResponse): void {
  * ready by then (a client waiting on a slow upstream has them at once); each chunk leaves at the end
  * of its tick, with the end of the body when that is ready too.
  */
-export async function sendWebResponse(res: ServerResponse, response: Response): Promise<void> {
+export async function sendWebResponse(res: ServerResponse, response: Response, gone?: AbortSignal): Promise<void> {
   res.writeHead(response.status, response.statusText || undefined, nodeHeaders(response.headers))
   if (response.body === null) {
     res.end()
@@ -112,16 +141,18 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
     if (!res.writableFinished) reader.cancel(new Error('The client closed the connection')).catch(() => {})
   }
   res.on('close', onClose)
+  gone?.addEventListener('abort', onClose)
   try {
     for (;;) {
       const { done, value } = await reader.read()
-      if (done || res.destroyed) break
+      if (done || res.destroyed || gone?.aborted === true) break
       corkForTick(res)
-      if (!res.write(value)) await drained(res)
+      if (!res.write(value)) await drained(res, gone)
     }
-    if (!res.destroyed) res.end()
+    if (!res.destroyed && gone?.aborted !== true) res.end()
   } finally {
     res.off('close', onClose)
+    gone?.removeEventListener('abort', onClose)
   }
 }
 
@@ -129,25 +160,39 @@ export async function sendWebResponse(res: ServerResponse, response: Response): 
 export function createNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024
   const maxInFlight = options.maxInFlight ?? 256
-  let inFlight = 0
+  const slots = new ExchangeSlots(maxInFlight)
   return (req, res) => {
-    if (inFlight >= maxInFlight) {
+    const slot = slots.take()
+    if (slot === undefined) {
       req.resume()
       res.setHeader('retry-after', '1')
       jsonError(res, 503, `The gateway is serving ${maxInFlight} requests already; retry shortly.`, 'server_overloaded')
       return
     }
-    inFlight++
-    res.on('close', () => inFlight--)
-    void exchange(req, res)
+    void exchange(req, res, slot)
   }
 
-  async function exchange(req: IncomingMessage, res: ServerResponse): Promise<void> {
+  async function exchange(req: IncomingMessage, res: ServerResponse, slot: ExchangeSlot): Promise<void> {
     const started = performance.now()
     const abort = new AbortController()
-    res.on('close', () => {
+    // The client is gone when the response closes unfinished, or the connection does: a request pipelined behind
+    // others gets no close of its own response when the client closes the connection.
+    const closed = (): void => {
+      slot.release()
       if (!res.writableFinished) abort.abort(new Error('The client closed the connection'))
-    })
+    }
+    res.once('close', closed)
+    const unwatch = watchConnection(req.socket, closed)
+    try {
+      await serveExchange(req, res, abort, started)
+    } finally {
+      res.off('close', closed)
+      unwatch()
+      slot.release()
+    }
+  }
+
+  async function serveExchange(req: IncomingMessage, res: ServerResponse, abort: AbortController, started: number): Promise<void> {
     let request: Request | undefined
     let outcome: ExchangeSummary['outcome'] = 'complete'
     let failure: unknown
@@ -167,7 +212,7 @@ export function createNodeListener(handler: FetchHandler, options: NodeListenerO
     if (request !== undefined) {
       try {
         const response = await handler(request)
-        await sendWebResponse(res, response)
+        await sendWebResponse(res, response, abort.signal)
       } catch (error) {
         outcome = 'error'
         failure = error

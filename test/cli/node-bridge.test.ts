@@ -1,6 +1,7 @@
 // The node:http bridge's limits, over loopback sockets (Node only): requests past the in-flight
 // limit get a JSON 503 before their body is read; a body past the cap gets a 413, counted as the
 // bytes arrive.
+import { connect } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
 import { createNodeListener } from '../../src/cli/node-bridge.ts'
 import { loopbackServers } from '../support/loopback-servers.ts'
@@ -44,4 +45,26 @@ test('a body past maxBodyBytes: 413, the handler not called', async () => {
   expect(response.status).toBe(413)
   expect(calls).toBe(0)
   expect((await fetch(base, { method: 'POST', body: 'x'.repeat(1024) })).status).toBe(200)
+})
+
+test('gateway siege row 1: requests pipelined on a connection the client closes give their slots back (queued responses get no close of their own)', async () => {
+  const base = await serve(async () => {
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    return new Response('done')
+  }, { maxInFlight: 4 })
+  const { hostname, port } = new URL(base)
+  const request = `POST / HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}`
+  for (let connection = 0; connection < 6; connection++) {
+    await new Promise<void>((resolve) => {
+      const socket = connect(Number(port), hostname, () => {
+        socket.write(request + request + request)
+        setTimeout(() => socket.destroy(), 40)
+      })
+      socket.on('close', () => resolve())
+      socket.on('error', () => {})
+    })
+  }
+  await new Promise((resolve) => setTimeout(resolve, 400))
+  const answers = await Promise.all([0, 1, 2, 3].map(async () => (await fetch(base, { method: 'POST', body: '{}' })).status))
+  expect(answers).toEqual([200, 200, 200, 200])
 })
