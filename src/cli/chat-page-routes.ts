@@ -41,10 +41,19 @@ export function createChatPageRoutes(replay: ReplayUpstream): (request: Request)
     if (path === '/vendor/eventsource-parser.mjs') return Promise.resolve(file(fileURLToPath(import.meta.resolve('eventsource-parser')), JAVASCRIPT))
     if (path.startsWith('/lib/')) {
       if (library === undefined) return Promise.resolve(new Response('The library is not built: run npm run build.', { status: 503 }))
-      const target = resolve(library, `.${decodeURIComponent(path.slice('/lib'.length))}`)
-      if (!target.startsWith(library + sep) || !target.endsWith('.mjs') || !existsSync(target)) return Promise.resolve(new Response('Not found', { status: 404 }))
+      const target = libraryFile(library, path.slice('/lib'.length))
+      if (target === undefined || !target.startsWith(library + sep) || !target.endsWith('.mjs') || !existsSync(target)) return Promise.resolve(new Response('Not found', { status: 404 }))
       return Promise.resolve(file(target, JAVASCRIPT))
     }
+    return undefined
+  }
+}
+
+/** The file a `/lib/…` path names under `library`, or undefined when its escapes are malformed (`%zz`: no such file). */
+function libraryFile(library: string, path: string): string | undefined {
+  try {
+    return resolve(library, `.${decodeURIComponent(path)}`)
+  } catch {
     return undefined
   }
 }

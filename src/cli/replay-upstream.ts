@@ -32,6 +32,7 @@
 import { decodeLingmaBody } from '../lingma/body-encoding.ts'
 import { LINGMA_CHAT_PATH } from '../lingma/request.ts'
 import { createSeededRandom } from '../seeded-random.ts'
+import { parseBoundedJson } from '../json-text.ts'
 import { lingmaEvents, responsesEvents } from './replay-framing.ts'
 import { withoutTrailingSlashes } from '../gateway/paths.ts'
 
@@ -246,7 +247,10 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
     try {
       const text = await request.text()
       // A Lingma body is encoded when the query says `Encode=1`.
-      body = JSON.parse(lingma && new URL(request.url).searchParams.get('Encode') === '1' ? decodeLingmaBody(text) : text) as typeof body
+      // Read as every JSON from outside is (`parseBoundedJson`): nested past its depth it is not JSON, not a stack overflow later.
+      const parsed = parseBoundedJson(lingma && new URL(request.url).searchParams.get('Encode') === '1' ? decodeLingmaBody(text) : text)
+      if (parsed === undefined) throw new SyntaxError('not JSON')
+      body = parsed.value as typeof body
     } catch {
       return error(400, lingma ? 'The request body is not JSON (or not an Encode=1 Lingma body)' : 'The request body is not JSON')
     }

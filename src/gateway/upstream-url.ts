@@ -21,7 +21,7 @@ export function upstreamUrl(upstream: string, route: string, search: string): st
   try {
     base = new URL(upstream)
   } catch {
-    throw new TypeError(`Cannot create gateway: "upstream" must be an absolute http(s) URL, got ${JSON.stringify(upstream)}`)
+    throw new TypeError(`Cannot create gateway: "upstream" must be an absolute http(s) URL, got ${JSON.stringify(unparsedForDisplay(upstream))}`)
   }
   if (base.protocol !== 'http:' && base.protocol !== 'https:') {
     throw new TypeError(`Cannot create gateway: "upstream" must be an http(s) URL, got ${JSON.stringify(displayUrl(base))}`)
@@ -44,6 +44,24 @@ export function upstreamUrl(upstream: string, route: string, search: string): st
 function displayUrl(url: URL): string {
   const path = withoutTrailingSlashes(url.pathname)
   return `${url.protocol}//${url.host}${path === '/' ? '' : path}`
+}
+
+/**
+ * Text that is not a URL, as it may be printed: what a URL's credentials
+ * (before an `@`), query and fragment would be is left out, so a mistyped
+ * `https://user:password@host /v1?key=…` does not print its secrets.
+ */
+function unparsedForDisplay(text: string): string {
+  let end = text.length
+  for (const separator of ['?', '#']) {
+    const at = text.indexOf(separator)
+    if (at !== -1 && at < end) end = at
+  }
+  const shown = text.slice(0, end)
+  const at = shown.lastIndexOf('@')
+  if (at === -1) return shown
+  const authority = shown.indexOf('//')
+  return `${authority !== -1 && authority < at ? shown.slice(0, authority + 2) : ''}…@${shown.slice(at + 1)}`
 }
 
 /** The upstream as shown in the status page and errors: no credentials, no query. */

@@ -13,4 +13,11 @@ export const suite = defineSuite('cli/log-text', (test) => {
     assertEqual(loggable('deepseek-v4-flash 漢字 😀 ‹DSML›'), 'deepseek-v4-flash 漢字 😀 ‹DSML›')
     assertEqual(loggable(''), '')
   })
+
+  test('gateway siege row 7: format characters (Unicode Cf) are escaped: bidi overrides, zero-width spaces and joiners, the soft hyphen, astral tags', () => {
+    assertEqual(loggable('model\u202Egnp.exe'), 'model\\u202egnp.exe')
+    assertEqual(loggable('a\u200Bb\u200Dc\u2066d\uFEFFe\u00ADf'), 'a\\u200bb\\u200dc\\u2066d\\ufeffe\\xadf')
+    assertEqual(loggable('tag\u{E0041}end'), 'tag\\u{e0041}end')
+    assertEqual(loggable('plain é ü 😀'), 'plain é ü 😀')
+  })
 })

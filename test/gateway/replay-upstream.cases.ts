@@ -206,6 +206,9 @@ export const suite = defineSuite('gateway/replay-upstream', (test) => {
     assertEqual((await replay(new Request('http://replay.test/v1/models'))).status, 404)
     assertEqual((await replay(new Request('http://replay.test/v1/chat/completions'))).status, 405)
     assertEqual((await replay(new Request('http://replay.test/v1/chat/completions', { method: 'POST', body: '{' }))).status, 400)
+    // Gateway siege row 7: JSON nested 10^5 deep is not JSON here either (it was a 500: the replay overflowed the stack walking it).
+    const deep = `{"messages":${'['.repeat(100_000)}${']'.repeat(100_000)}}`
+    assertEqual((await replay(new Request('http://replay.test/v1/chat/completions', { method: 'POST', body: deep }))).status, 400)
     assertThrows(() => createReplayUpstream([]), TypeError, /non-empty array/)
     assertThrows(() => createReplayUpstream([{ id: 'a' } as never]), TypeError, /"input"/)
     assertThrows(() => createReplayUpstream(captures, { defaultCapture: 'nope' }), TypeError, /not among the captures/)
