@@ -60,7 +60,8 @@ response and in the request history.
   --max-body-mb N      largest request body, in MiB (default 32; 413 beyond)
   --drain-seconds N    on SIGINT or SIGTERM, how long requests in flight may
                        take to finish before their connections are closed
-                       (default 30; a second signal exits at once)
+                       (default 30; a signal again 2 s later, or a third,
+                       exits at once)
   --created SECONDS    replay: the "created" time of every completion (default:
                        now), for output that is the same on every run
   --help               this text
@@ -204,6 +205,9 @@ function curlCommand(base: string, replay: boolean, route: 'chat' | 'messages'):
   return `curl -sN ${base}/v1/${route === 'chat' ? 'chat/completions' : 'messages'} -H 'content-type: application/json'${auth} -d '${JSON.stringify(body)}'`
 }
 
+/** A second stop signal within this long of the first is the same stop sent twice (see `stop` in `serve`). */
+const REPEATED_SIGNAL_MS = 2000
+
 export function serve(argv: string[]): void {
   const cli = parseCli(argv)
   if (cli.help) {
@@ -324,15 +328,23 @@ export function serve(argv: string[]): void {
     if (replay !== undefined) console.log(`other captures: curl -s ${base}/captures, then send one's id as "model"\n`)
   })
 
-  let stopping = false
+  let firstSignalAt: number | undefined
+  let signals = 0
   const stop = (signal: string): void => {
-    if (stopping) {
+    signals++
+    if (firstSignalAt !== undefined) {
+      // One Ctrl-C reaches both npm and the gateway (npm forwards its copy), and a service manager signals the
+      // whole process group: a second signal this soon is the same stop. Later, or a third, forces the exit.
+      if (signals < 3 && performance.now() - firstSignalAt < REPEATED_SIGNAL_MS) {
+        console.log(`${signal} again within ${REPEATED_SIGNAL_MS / 1000} s: still closing (a third signal exits at once)`)
+        return
+      }
       console.log(`${signal} again: exiting now`)
       process.exit(1)
     }
-    stopping = true
+    firstSignalAt = performance.now()
     // Stop accepting; let the exchanges in flight finish, up to the drain time; then exit 0.
-    console.log(`${signal}: closing the gateway (in-flight requests get up to ${cli.drainSeconds} s; ${signal} again exits at once)`)
+    console.log(`${signal}: closing the gateway (in-flight requests get up to ${cli.drainSeconds} s; a signal again after ${REPEATED_SIGNAL_MS / 1000} s, or a third, exits at once)`)
     server.close(() => process.exit(0))
     // A keep-alive connection whose exchange has finished is closed as soon as it is idle: the
     // server accepts nothing new, and a client must not keep it serving over an old connection.

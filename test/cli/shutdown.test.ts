@@ -1,6 +1,7 @@
 // `dsml-streams serve` stops gracefully (Node only; it signals a process): on SIGTERM it accepts
 // nothing new, lets a stream in flight finish with [DONE], closes the keep-alive connections as
-// they go idle, and exits 0; a second signal exits at once. Runs after `npm run build`.
+// they go idle, and exits 0; a second signal within 2 s is the same stop, a third (or one later) exits at once.
+// Runs after `npm run build`.
 import { afterAll, expect, test } from 'vitest'
 import { bin, CHERRY_REQUEST, stopAll } from '../support/processes.ts'
 import { spawn } from 'node:child_process'
@@ -34,13 +35,26 @@ test('SIGTERM with a stream in flight: the stream ends with [DONE], new connecti
   expect(served.output()).toContain('SIGTERM: closing the gateway')
 }, 60_000)
 
-test('a second signal exits at once, the stream in flight cut', async () => {
+test('gateway siege row 6: a second signal within 2 s is the same stop (Ctrl-C reaches npm and the gateway): the stream still ends with [DONE], exit 0', async () => {
   const served = await serveSlowly()
   const stream = fetch(`${served.url}/v1/chat/completions`, CHERRY_REQUEST).then((response) => response.text()).catch((error: Error) => `cut: ${error.message}`)
   await new Promise((resolve) => setTimeout(resolve, 300))
   process.kill(served.pid, 'SIGINT')
   await new Promise((resolve) => setTimeout(resolve, 100))
   process.kill(served.pid, 'SIGINT')
+  expect(await stream).toContain('data: [DONE]')
+  expect(await served.exited).toBe(0)
+  expect(served.output()).toContain('SIGINT again within 2 s: still closing')
+}, 60_000)
+
+test('a third signal exits at once, the stream in flight cut', async () => {
+  const served = await serveSlowly()
+  const stream = fetch(`${served.url}/v1/chat/completions`, CHERRY_REQUEST).then((response) => response.text()).catch((error: Error) => `cut: ${error.message}`)
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  for (let signal = 0; signal < 3; signal++) {
+    process.kill(served.pid, 'SIGINT')
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
   expect(await served.exited).toBe(1)
   expect(await stream).not.toContain('data: [DONE]')
 }, 60_000)
