@@ -43,7 +43,7 @@ import { forwardClientAbort } from './client-abort.ts'
 import { ANTHROPIC_MESSAGES, anthropicError, CHAT_COMPLETIONS, CHAT_COMPLETIONS_FROM_LINGMA, type Dialect, gatewayError, type GatewayUpstreamDialect, OPENAI_RESPONSES } from './dialects.ts'
 import { withoutTrailingSlashes } from './paths.ts'
 import { displayUpstream, upstreamChatUrl, upstreamUrl } from './upstream-url.ts'
-import { watchUpstream } from './upstream-watch.ts'
+import { listenToUpstream, watchUpstream } from './upstream-watch.ts'
 import { MAX_JSON_DEPTH, parseBoundedJson } from '../json-text.ts'
 
 export { gatewayError, type GatewayUpstreamDialect, type HeaderFields } from './dialects.ts'
@@ -97,7 +97,7 @@ export interface ChatCompletionsGatewayOptions
   prepareUpstream?: (request: Request) => Request | Promise<Request>
   /** Time the upstream has to answer with its headers; past it, a JSON 504. 0: no limit. @default 60_000 */
   upstreamHeadersTimeoutMs?: number
-  /** Silence of a streaming upstream after which the stream ends with an error event the client can read (and the upstream call is stopped). 0: no limit. @default 120_000 */
+  /** Silence of a streaming upstream after which the stream ends with an error event the client can read (and the upstream call is stopped). The upstream's own silence: markup the repair holds, so that the client gets nothing for a while, is not silence. 0: no limit. @default 120_000 */
   upstreamIdleTimeoutMs?: number
   /** While a streaming upstream is silent, a keep-alive comment goes to the client this often. 0: none. @default 15_000 */
   keepAliveMs?: number
@@ -310,6 +310,9 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
       if (headersTimer !== undefined) clearTimeout(headersTimer)
     }
 
+    // An SSE upstream's bytes are listened to as they come: its idle clock is the upstream's, whatever the repair holds.
+    const listened = upstreamResponse.body !== null && (upstreamResponse.headers.get('content-type') ?? '').includes('text/event-stream') ? listenToUpstream(upstreamResponse.body) : undefined
+    if (listened !== undefined) upstreamResponse = new Response(listened.body, { status: upstreamResponse.status, statusText: upstreamResponse.statusText, headers: upstreamResponse.headers })
     const repairOptionsForRequest: RepairChatCompletionsResponseOptions = { ...forRequest, mode }
     if (onDiagnostic !== undefined) repairOptionsForRequest.onDiagnostic = (diagnostic) => onDiagnostic(diagnostic, request)
     let repaired: Response
@@ -328,6 +331,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
           idleMs: upstreamIdleTimeoutMs,
           idleError: (idleMs) => dialect.streamError(`The upstream at ${displayUpstream(base)} sent nothing for ${idleMs} ms; the stream was ended.`, 'upstream_timeout'),
           abortUpstream: () => clientAbort.abortUpstream(),
+          ...(listened === undefined ? {} : { upstreamHeardAt: listened.heardAt }),
         })
       : repaired.body
     return new Response(clientAbort.settleWith(clientBody), {

@@ -1,10 +1,11 @@
 /**
- * Timing of an upstream stream, as the client receives it: while the
- * upstream is silent, a keep-alive comment goes to the client every
- * `keepAliveMs` (so that clients and proxies with idle timeouts of their own
- * do not drop a stream that is only slow); after `idleMs` with no byte from
- * the upstream, the stream ends with the dialect's error event (one the
- * client can read) and the upstream is aborted.
+ * Timing of an upstream stream, as the client receives it: while the client
+ * gets nothing, a keep-alive comment goes to it every `keepAliveMs` (so that
+ * clients and proxies with idle timeouts of their own do not drop a stream
+ * that is only slow, or whose markup is being held); after `idleMs` with no
+ * byte from the upstream itself (`listenToUpstream`: markup held by the
+ * repair is not silence), the stream ends with the dialect's error event (one
+ * the client can read) and the upstream is aborted.
  */
 
 export interface UpstreamWatch {
@@ -16,6 +17,25 @@ export interface UpstreamWatch {
   idleError(idleMs: number): string
   /** Stops the upstream call. */
   abortUpstream(): void
+  /** When the upstream's last byte came (`listenToUpstream`); without it, the repaired stream's last chunk counts. */
+  upstreamHeardAt?(): number
+}
+
+/**
+ * The upstream's body, passed on as it is, with when its last byte came
+ * (`Date.now()` time; when it was listened to, before any).
+ */
+export function listenToUpstream(body: ReadableStream<Uint8Array>): { body: ReadableStream<Uint8Array>; heardAt(): number } {
+  let heardAt = Date.now()
+  const listened = body.pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>({
+      transform(chunk, controller) {
+        heardAt = Date.now()
+        controller.enqueue(chunk)
+      },
+    }),
+  )
+  return { body: listened, heardAt: () => heardAt }
 }
 
 const ENCODER = new TextEncoder()
@@ -29,6 +49,7 @@ export function watchUpstream(body: ReadableStream<Uint8Array>, watch: UpstreamW
   let lastKeepAlive = silentSince
   // Silence counts only while the client waits: set while a pull waits on the upstream.
   let waiting: ReadableStreamDefaultController<Uint8Array> | undefined
+  let waitingSince = silentSince
   let finished = false
   // One clock per stream, checking the silence every shortest period; a chunk costs no timer and no
   // promise of the clock's (a race against a long-lived promise would keep every chunk's reaction).
@@ -36,7 +57,9 @@ export function watchUpstream(body: ReadableStream<Uint8Array>, watch: UpstreamW
     const controller = waiting
     if (controller === undefined) return
     const now = Date.now()
-    if (watch.idleMs > 0 && now - silentSince >= watch.idleMs) {
+    // Silence is the upstream's, counted from no earlier than this wait began (a client that read slowly kept it waiting).
+    const heard = watch.upstreamHeardAt === undefined ? silentSince : Math.max(watch.upstreamHeardAt(), waitingSince)
+    if (watch.idleMs > 0 && now - heard >= watch.idleMs) {
       stop()
       controller.enqueue(ENCODER.encode(watch.idleError(watch.idleMs)))
       controller.close()
@@ -57,6 +80,7 @@ export function watchUpstream(body: ReadableStream<Uint8Array>, watch: UpstreamW
     {
       async pull(controller) {
         waiting = controller
+        waitingSince = Date.now()
         let next: ReadableStreamReadResult<Uint8Array>
         try {
           next = await reader.read()

@@ -403,6 +403,31 @@ export const suite = defineSuite('gateway/handler', (test) => {
     assertThrows(() => createChatCompletionsGateway({ upstream: UPSTREAM, keepAliveMs: -1 }), TypeError, /"keepAliveMs"/)
   })
 
+  test('gateway siege row 4: the idle timeout measures the upstream\'s silence, not the repaired output\'s: a leaked call streaming slowly for longer than the timeout is recovered', async () => {
+    const encoder = new TextEncoder()
+    const leak = block([invoke('bash', [param('command', 'ls -la /some/long/path/to/list')])])
+    const pieces: string[] = []
+    for (let at = 0; at < leak.length; at += 8) pieces.push(leak.slice(at, at + 8))
+    const events = sseText(['Let me look. ', ...pieces]).split('\n\n').slice(0, -1).map((event) => `${event}\n\n`)
+    // One event every 20 ms: the markup is held for several times the 60 ms timeout, while the upstream is never silent for long.
+    const slow = (): Promise<Response> => {
+      let index = 0
+      const body = new ReadableStream<Uint8Array>({
+        async pull(controller) {
+          if (index >= events.length) return controller.close()
+          await new Promise((resolve) => setTimeout(resolve, 20))
+          controller.enqueue(encoder.encode(events[index++]!))
+        },
+      })
+      return Promise.resolve(new Response(body, { headers: { 'content-type': 'text/event-stream' } }))
+    }
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: slow, keepAliveMs: 20, upstreamIdleTimeoutMs: 60 })
+    const text = await (await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }))).text()
+    assert(!text.includes('upstream_timeout'), `not cut: ${text.slice(-300)}`)
+    assert(text.includes('"name":"bash"') && text.includes('data: [DONE]'), `the call recovered: ${text.slice(-300)}`)
+    assert(text.includes(': keep-alive\n\n'), 'keep-alive comments while the markup is held')
+  })
+
   test('a request path of 16,000 slashes: trailing slashes are read by a loop from the end, not a backtracking pattern', async () => {
     const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: async () => new Response('') })
     const response = await gateway(new Request(`http://gateway.test/x${'/'.repeat(16_000)}a`))
