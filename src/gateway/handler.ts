@@ -43,7 +43,7 @@ import { forwardClientAbort } from './client-abort.ts'
 import { ANTHROPIC_MESSAGES, anthropicError, CHAT_COMPLETIONS, CHAT_COMPLETIONS_FROM_LINGMA, type Dialect, gatewayError, type GatewayUpstreamDialect, OPENAI_RESPONSES } from './dialects.ts'
 import { withoutTrailingSlashes } from './paths.ts'
 import { displayUpstream, upstreamChatUrl, upstreamUrl } from './upstream-url.ts'
-import { listenToUpstream, watchUpstream } from './upstream-watch.ts'
+import { listenToUpstream, UpstreamSilentError, watchUpstream, withIdleDeadline } from './upstream-watch.ts'
 import { MAX_JSON_DEPTH, parseBoundedJson } from '../json-text.ts'
 
 export { gatewayError, type GatewayUpstreamDialect, type HeaderFields } from './dialects.ts'
@@ -97,7 +97,7 @@ export interface ChatCompletionsGatewayOptions
   prepareUpstream?: (request: Request) => Request | Promise<Request>
   /** Time the upstream has to answer with its headers; past it, a JSON 504. 0: no limit. @default 60_000 */
   upstreamHeadersTimeoutMs?: number
-  /** Silence of a streaming upstream after which the stream ends with an error event the client can read (and the upstream call is stopped). The upstream's own silence: markup the repair holds, so that the client gets nothing for a while, is not silence. 0: no limit. @default 120_000 */
+  /** Silence of a streaming upstream after which the stream ends with an error event the client can read (and the upstream call is stopped). The upstream's own silence: markup the repair holds, so that the client gets nothing for a while, is not silence. A body that is not a stream of events (JSON, text, an error) that stalls as long fails too: a 504, or a cut body once forwarded. 0: no limit. @default 120_000 */
   upstreamIdleTimeoutMs?: number
   /** While a streaming upstream is silent, a keep-alive comment goes to the client this often. 0: none. @default 15_000 */
   keepAliveMs?: number
@@ -311,8 +311,11 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     }
 
     // An SSE upstream's bytes are listened to as they come: its idle clock is the upstream's, whatever the repair holds.
-    const listened = upstreamResponse.body !== null && (upstreamResponse.headers.get('content-type') ?? '').includes('text/event-stream') ? listenToUpstream(upstreamResponse.body) : undefined
-    if (listened !== undefined) upstreamResponse = new Response(listened.body, { status: upstreamResponse.status, statusText: upstreamResponse.statusText, headers: upstreamResponse.headers })
+    // Any other body (JSON, text, an error) fails when it stalls for as long: it is read whole, or forwarded as it comes.
+    const events = (upstreamResponse.headers.get('content-type') ?? '').includes('text/event-stream')
+    const listened = upstreamResponse.body !== null && events ? listenToUpstream(upstreamResponse.body) : undefined
+    const upstreamBody = listened?.body ?? (upstreamResponse.body === null ? null : withIdleDeadline(upstreamResponse.body, upstreamIdleTimeoutMs, () => clientAbort.abortUpstream()))
+    if (upstreamBody !== upstreamResponse.body) upstreamResponse = new Response(upstreamBody, { status: upstreamResponse.status, statusText: upstreamResponse.statusText, headers: upstreamResponse.headers })
     const repairOptionsForRequest: RepairChatCompletionsResponseOptions = { ...forRequest, mode }
     if (onDiagnostic !== undefined) repairOptionsForRequest.onDiagnostic = (diagnostic) => onDiagnostic(diagnostic, request)
     let repaired: Response
@@ -322,6 +325,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
       clientAbort.settleWith(null)
       // A JSON body past the cap: the gateway will not hold it in memory.
       if (error instanceof StreamLimitError) return dialect.error(502, `The upstream's response is too large for the gateway: ${error.message}`, 'upstream_error')
+      if (error instanceof UpstreamSilentError) return dialect.error(504, `The upstream at ${displayUpstream(base)} sent nothing for ${upstreamIdleTimeoutMs} ms; the response was abandoned.`, 'upstream_timeout')
       throw error
     }
     const streaming = repaired.body !== null && (repaired.headers.get('content-type') ?? '').includes('text/event-stream')

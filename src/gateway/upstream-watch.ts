@@ -106,3 +106,50 @@ export function watchUpstream(body: ReadableStream<Uint8Array>, watch: UpstreamW
     { highWaterMark: 0 },
   )
 }
+
+/** A body that is not a stream of events went silent for longer than the idle timeout (`withIdleDeadline`). */
+export class UpstreamSilentError extends Error {}
+
+/**
+ * A body the gateway reads or forwards whole (JSON, text, an error body),
+ * passed on as it is, but failed with `UpstreamSilentError` — and the
+ * upstream call stopped — when no byte of it comes for `idleMs`: a body that
+ * stalls after its headers holds neither the client nor its slot for good.
+ * 0: no deadline.
+ */
+export function withIdleDeadline(body: ReadableStream<Uint8Array>, idleMs: number, abortUpstream: () => void): ReadableStream<Uint8Array> {
+  if (idleMs <= 0) return body
+  let timer: ReturnType<typeof setTimeout> | undefined
+  let failed = false
+  const reader = body.getReader()
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        timer = setTimeout(() => {
+          failed = true
+          controller.error(new UpstreamSilentError(`the upstream sent nothing for ${idleMs} ms`))
+          abortUpstream()
+          reader.cancel().catch(() => undefined)
+        }, idleMs)
+        let next: ReadableStreamReadResult<Uint8Array>
+        try {
+          next = await reader.read()
+        } catch (error) {
+          clearTimeout(timer)
+          if (!failed) controller.error(error)
+          return
+        } finally {
+          clearTimeout(timer)
+        }
+        if (failed) return
+        if (next.done) controller.close()
+        else controller.enqueue(next.value)
+      },
+      cancel(reason) {
+        clearTimeout(timer)
+        return reader.cancel(reason)
+      },
+    },
+    { highWaterMark: 0 },
+  )
+}

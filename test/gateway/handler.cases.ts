@@ -428,6 +428,32 @@ export const suite = defineSuite('gateway/handler', (test) => {
     assert(text.includes(': keep-alive\n\n'), 'keep-alive comments while the markup is held')
   })
 
+  test('gateway siege row 5: a JSON, text or error body that stalls after its headers ends at the idle timeout (a 504 before anything was sent; a cut body after), and the upstream call is stopped', async () => {
+    const encoder = new TextEncoder()
+    let upstreamSignal: AbortSignal | undefined
+    const stalled = (contentType: string, status: number, start: string) => (request: Request): Promise<Response> => {
+      upstreamSignal = request.signal
+      const body = new ReadableStream<Uint8Array>({
+        start(controller) {
+          if (start !== '') controller.enqueue(encoder.encode(start))
+        },
+      })
+      return Promise.resolve(new Response(body, { status, headers: { 'content-type': contentType } }))
+    }
+    const json = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: stalled('application/json', 200, '{"id":"c","object":"chat.completion",'), upstreamIdleTimeoutMs: 80 })
+    const response = await json(chatRequest({ model: 'm', messages: [userTurn] }))
+    assertEqual(response.status, 504)
+    assertEqual(((await response.json()) as { error: { type: string } }).error.type, 'upstream_timeout')
+    assertEqual(upstreamSignal?.aborted, true, 'the upstream call stopped')
+    for (const [contentType, status] of [['text/plain', 200], ['application/json', 500]] as const) {
+      const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: stalled(contentType, status, 'partial '), upstreamIdleTimeoutMs: 80 })
+      const answered = await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }))
+      const outcome = answered.status === 504 ? 'timed out' : await answered.text().then(() => 'ended', () => 'cut')
+      assert(outcome === 'timed out' || outcome === 'cut', `${contentType} ${status}: ${outcome}`)
+      assertEqual(upstreamSignal?.aborted, true, `${contentType} ${status}: the upstream call stopped`)
+    }
+  })
+
   test('a request path of 16,000 slashes: trailing slashes are read by a loop from the end, not a backtracking pattern', async () => {
     const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: async () => new Response('') })
     const response = await gateway(new Request(`http://gateway.test/x${'/'.repeat(16_000)}a`))
