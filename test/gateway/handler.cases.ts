@@ -410,7 +410,7 @@ export const suite = defineSuite('gateway/handler', (test) => {
     const pieces: string[] = []
     for (let at = 0; at < leak.length; at += 8) pieces.push(leak.slice(at, at + 8))
     const events = sseText(['Let me look. ', ...pieces]).split('\n\n').slice(0, -1).map((event) => `${event}\n\n`)
-    // One event every 20 ms: the markup is held for several times the 60 ms timeout, while the upstream is never silent for long.
+    // One event every 20 ms: the markup is held for about three times the 200 ms timeout, while the upstream is never silent for long.
     const slow = (): Promise<Response> => {
       let index = 0
       const body = new ReadableStream<Uint8Array>({
@@ -422,7 +422,8 @@ export const suite = defineSuite('gateway/handler', (test) => {
       })
       return Promise.resolve(new Response(body, { headers: { 'content-type': 'text/event-stream' } }))
     }
-    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: slow, keepAliveMs: 20, upstreamIdleTimeoutMs: 60 })
+    assert(pieces.length * 20 > 2 * 200, `the markup takes ${pieces.length * 20} ms to arrive`)
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: slow, keepAliveMs: 50, upstreamIdleTimeoutMs: 200 })
     const text = await (await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }))).text()
     assert(!text.includes('upstream_timeout'), `not cut: ${text.slice(-300)}`)
     assert(text.includes('"name":"bash"') && text.includes('data: [DONE]'), `the call recovered: ${text.slice(-300)}`)
