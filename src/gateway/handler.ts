@@ -39,11 +39,12 @@ import type { Diagnostic } from '../dsml/types.ts'
 import { preventionOptions } from '../parts/prevention.ts'
 import { withRequestDefaults } from '../parts/request-options.ts'
 import { StreamLimitError } from '../sse/errors.ts'
+import { isEventStream } from '../sse/types.ts'
 import { forwardClientAbort } from './client-abort.ts'
 import { ANTHROPIC_MESSAGES, anthropicError, CHAT_COMPLETIONS, CHAT_COMPLETIONS_FROM_LINGMA, type Dialect, gatewayError, type GatewayUpstreamDialect, OPENAI_RESPONSES } from './dialects.ts'
 import { withoutTrailingSlashes } from './paths.ts'
 import { displayUpstream, upstreamChatUrl, upstreamUrl } from './upstream-url.ts'
-import { listenToUpstream, UpstreamSilentError, watchUpstream, withIdleDeadline } from './upstream-watch.ts'
+import { listenToUpstream, UpstreamSilentError, watchUpstream } from './upstream-watch.ts'
 import { MAX_JSON_DEPTH, parseBoundedJson } from '../json-text.ts'
 
 export { gatewayError, type GatewayUpstreamDialect, type HeaderFields } from './dialects.ts'
@@ -310,12 +311,9 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
       if (headersTimer !== undefined) clearTimeout(headersTimer)
     }
 
-    // An SSE upstream's bytes are listened to as they come: its idle clock is the upstream's, whatever the repair holds.
-    // Any other body (JSON, text, an error) fails when it stalls for as long: it is read whole, or forwarded as it comes.
-    const events = (upstreamResponse.headers.get('content-type') ?? '').includes('text/event-stream')
-    const listened = upstreamResponse.body !== null && events ? listenToUpstream(upstreamResponse.body) : undefined
-    const upstreamBody = listened?.body ?? (upstreamResponse.body === null ? null : withIdleDeadline(upstreamResponse.body, upstreamIdleTimeoutMs, () => clientAbort.abortUpstream()))
-    if (upstreamBody !== upstreamResponse.body) upstreamResponse = new Response(upstreamBody, { status: upstreamResponse.status, statusText: upstreamResponse.statusText, headers: upstreamResponse.headers })
+    // The upstream's bytes are listened to as they come: its idle clock is the upstream's, whatever the repair holds.
+    const listened = listenToUpstream(upstreamResponse, upstreamIdleTimeoutMs, () => clientAbort.abortUpstream())
+    upstreamResponse = listened.response
     const repairOptionsForRequest: RepairChatCompletionsResponseOptions = { ...forRequest, mode }
     if (onDiagnostic !== undefined) repairOptionsForRequest.onDiagnostic = (diagnostic) => onDiagnostic(diagnostic, request)
     let repaired: Response
@@ -328,14 +326,14 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
       if (error instanceof UpstreamSilentError) return dialect.error(504, `The upstream at ${displayUpstream(base)} sent nothing for ${upstreamIdleTimeoutMs} ms; the response was abandoned.`, 'upstream_timeout')
       throw error
     }
-    const streaming = repaired.body !== null && (repaired.headers.get('content-type') ?? '').includes('text/event-stream')
+    const streaming = repaired.body !== null && isEventStream(repaired.headers)
     const clientBody = streaming
       ? watchUpstream(repaired.body!, {
           keepAliveMs,
           idleMs: upstreamIdleTimeoutMs,
           idleError: (idleMs) => dialect.streamError(`The upstream at ${displayUpstream(base)} sent nothing for ${idleMs} ms; the stream was ended.`, 'upstream_timeout'),
           abortUpstream: () => clientAbort.abortUpstream(),
-          ...(listened === undefined ? {} : { upstreamHeardAt: listened.heardAt }),
+          ...(listened.heardAt === undefined ? {} : { upstreamHeardAt: listened.heardAt }),
         })
       : repaired.body
     return new Response(clientAbort.settleWith(clientBody), {

@@ -8,6 +8,8 @@
  * the client can read) and the upstream is aborted.
  */
 
+import { isEventStream } from '../sse/types.ts'
+
 export interface UpstreamWatch {
   /** Silence after which a keep-alive comment is sent; 0: none. */
   keepAliveMs: number
@@ -22,12 +24,22 @@ export interface UpstreamWatch {
 }
 
 /**
- * The upstream's body, passed on as it is, with when its last byte came
- * (`Date.now()` time; when it was listened to, before any).
+ * The upstream's response, its body listened to as it comes. A stream of
+ * events is passed on as it is, with when its last byte came (`heardAt`:
+ * `Date.now()` time, or when it was listened to, before any), for
+ * `watchUpstream`'s idle clock. Any other body (JSON, text, an error: read
+ * whole, or forwarded as it comes) fails when it stalls for `idleMs`
+ * (`withIdleDeadline`).
  */
-export function listenToUpstream(body: ReadableStream<Uint8Array>): { body: ReadableStream<Uint8Array>; heardAt(): number } {
+export function listenToUpstream(response: Response, idleMs: number, abortUpstream: () => void): { response: Response; heardAt?: () => number } {
+  if (response.body === null) return { response }
+  const init = { status: response.status, statusText: response.statusText, headers: response.headers }
+  if (!isEventStream(response.headers)) {
+    const body = withIdleDeadline(response.body, idleMs, abortUpstream)
+    return { response: body === response.body ? response : new Response(body, init) }
+  }
   let heardAt = Date.now()
-  const listened = body.pipeThrough(
+  const listened = response.body.pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>({
       transform(chunk, controller) {
         heardAt = Date.now()
@@ -35,7 +47,7 @@ export function listenToUpstream(body: ReadableStream<Uint8Array>): { body: Read
       },
     }),
   )
-  return { body: listened, heardAt: () => heardAt }
+  return { response: new Response(listened, init), heardAt: () => heardAt }
 }
 
 const ENCODER = new TextEncoder()
@@ -117,7 +129,7 @@ export class UpstreamSilentError extends Error {}
  * stalls after its headers holds neither the client nor its slot for good.
  * 0: no deadline.
  */
-export function withIdleDeadline(body: ReadableStream<Uint8Array>, idleMs: number, abortUpstream: () => void): ReadableStream<Uint8Array> {
+function withIdleDeadline(body: ReadableStream<Uint8Array>, idleMs: number, abortUpstream: () => void): ReadableStream<Uint8Array> {
   if (idleMs <= 0) return body
   let timer: ReturnType<typeof setTimeout> | undefined
   let failed = false
@@ -135,7 +147,6 @@ export function withIdleDeadline(body: ReadableStream<Uint8Array>, idleMs: numbe
         try {
           next = await reader.read()
         } catch (error) {
-          clearTimeout(timer)
           if (!failed) controller.error(error)
           return
         } finally {

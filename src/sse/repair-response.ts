@@ -12,6 +12,7 @@
 import { StreamLimitError } from './errors.ts'
 import { readBodyText } from './read-body.ts'
 import { DEFAULT_MAX_SSE_BUFFER } from './sse-decoder.ts'
+import { isEventStream } from './types.ts'
 import { parseBoundedJson } from '../json-text.ts'
 
 export interface ResponseRepairs {
@@ -36,7 +37,7 @@ export async function repairResponse(response: Response, repairs: ResponseRepair
   if (!response.ok || response.body === null) return response
   const contentType = response.headers.get('content-type') ?? ''
   const init = { status: response.status, statusText: response.statusText, headers: repairedHeaders(response) }
-  if (contentType.includes('text/event-stream')) return new Response(repairs.stream(response.body), init)
+  if (isEventStream(response.headers)) return new Response(repairs.stream(response.body), init)
   if (!contentType.includes('json')) return response
   const limit = repairs.maxJsonChars ?? DEFAULT_MAX_SSE_BUFFER
   const { text, complete } = await readBodyText(response.body, limit)

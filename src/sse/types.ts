@@ -19,3 +19,8 @@ export type SseMessage = SseEvent | SseComment
 export function isSseComment(message: SseMessage): message is SseComment {
   return (message as SseComment).comment !== undefined
 }
+
+/** Does a response with these headers carry a stream of server-sent events (`content-type: text/event-stream`)? */
+export function isEventStream(headers: Headers): boolean {
+  return (headers.get('content-type') ?? '').includes('text/event-stream')
+}
