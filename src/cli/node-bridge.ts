@@ -2,11 +2,18 @@
  * node:http ↔ web `Request`/`Response`: serves a web-standard fetch handler
  * (such as the gateway) from a Node `http.Server`. Node glue, `src/cli/` only.
  *
+ * What a client can hold, and for how long (each limit an option below):
  * - The request body is read whole (chat requests are JSON documents), up to
  *   `maxBodyBytes`, counted as the bytes arrive (413 beyond, the rest unread).
- * - At most `maxInFlight` exchanges at once: past it, a JSON 503 before the
- *   body is read. Each holds one `ExchangeSlot`, given back on every path
- *   that ends it (`exchange-slots.ts`).
+ *   The bodies held at once share `maxBodyBytesInFlight`, from their first
+ *   byte until the handler answers (a JSON 503 beyond).
+ * - At most `maxInFlight` exchanges at once: past it, a JSON 503. An
+ *   exchange takes its slot once its body has arrived, so a client still
+ *   sending (however slowly) holds no slot; `createNodeServer` gives it
+ *   `requestTimeoutMs` to send its whole request. Slots and body bytes are
+ *   `Capacity` shares, given back on every path that ends the exchange.
+ * - `allowedHosts`: a request naming another `Host` gets a 403 (a page on
+ *   another site cannot reach a loopback gateway through DNS rebinding).
  * - The response body is streamed: each chunk is written as it arrives, with
  *   backpressure (a slow client slows the upstream read, nothing piles up).
  * - A client that goes away aborts the `Request`'s `signal` and cancels the
@@ -15,9 +22,10 @@
  *   headers were sent destroys the socket, so the client sees a cut response
  *   instead of a clean, wrong end.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http'
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
-import { type ExchangeSlot, ExchangeSlots } from './exchange-slots.ts'
+import { Capacity, type Share } from './capacity.ts'
+import { hostAllowed } from './allowed-hosts.ts'
 import { nodeHeaders, webHeaders } from './node-headers.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -36,33 +44,73 @@ export interface NodeListenerOptions {
   /** Largest request body accepted, in bytes, counted as they arrive (413 beyond, the rest unread). @default 33_554_432 (32 MiB) */
   maxBodyBytes?: number
   /**
-   * Exchanges served at once; past it a request gets a JSON 503 (with
-   * `retry-after: 1`) before its body is read, so a burst of large bodies
-   * cannot pile up in memory. @default 256
+   * Bytes of request bodies held at once, counted from each body's first
+   * byte until the handler has answered it; a body that would pass it gets a
+   * JSON 503 (with `retry-after: 1`), so a burst of large bodies cannot pile
+   * up in memory. At least `maxBodyBytes`. @default 134_217_728 (128 MiB)
+   */
+  maxBodyBytesInFlight?: number
+  /**
+   * Exchanges served at once. An exchange takes its slot once its request
+   * has arrived whole (a client still sending holds none); past it a JSON 503
+   * (with `retry-after: 1`). @default 256
    */
   maxInFlight?: number
+  /**
+   * Host names (no port) that requests may name in `Host` besides IP
+   * addresses and `localhost`; a request naming another gets a 403. Set it
+   * for a server bound to loopback (`isLoopbackBind`), against DNS
+   * rebinding. @default undefined (every host)
+   */
+  allowedHosts?: Iterable<string>
   /** Called once per exchange, when the response is finished or abandoned. */
   onFinish?: (summary: ExchangeSummary) => void
 }
 
-class BodyTooLarge extends Error {}
+export interface NodeServerOptions extends NodeListenerOptions {
+  /**
+   * Time a client has to send its whole request, headers and body, from its
+   * first byte; past it Node answers 408 and closes the connection (checked
+   * every second). A streamed response, once the request has arrived, has no
+   * such limit. @default 60_000
+   */
+  requestTimeoutMs?: number
+  /** Connections open at once; past it a new connection is closed at once (each holds a file descriptor). @default 512 */
+  maxConnections?: number
+}
 
-function readBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+/** A request refused while its body was read: its status, the error's type and message. */
+class RefusedBody extends Error {
+  readonly status: number
+  readonly type: string
+
+  constructor(status: number, type: string, message: string) {
+    super(message)
+    this.status = status
+    this.type = type
+  }
+}
+
+/** Reads `req`'s body whole, each chunk counted against `limit` and grown into `share` as it arrives. */
+function readBody(req: IncomingMessage, limit: number, share: Share, overloaded: () => RefusedBody): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
+    const refuse = (refusal: RefusedBody): void => {
+      reject(refusal)
+      req.removeAllListeners('data')
+      req.resume()
+    }
     req.on('data', (chunk: Buffer) => {
       size += chunk.length
-      if (size > limit) {
-        reject(new BodyTooLarge(`request body over ${limit} bytes`))
-        req.removeAllListeners('data')
-        req.resume()
-        return
-      }
+      if (size > limit) return refuse(new RefusedBody(413, 'invalid_request_error', `The request body is larger than ${limit} bytes.`))
+      if (!share.grow(chunk.length)) return refuse(overloaded())
       chunks.push(chunk)
     })
-    req.on('end', () => resolve(Buffer.concat(chunks)))
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
     req.on('error', reject)
+    // A client that leaves mid-body (or that Node's request timeout cut off) ends the read.
+    req.on('close', () => reject(new Error('The client closed the connection before its request arrived')))
   })
 }
 
@@ -160,65 +208,68 @@ export async function sendWebResponse(res: ServerResponse, response: Response, g
 export function createNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024
   const maxInFlight = options.maxInFlight ?? 256
-  const slots = new ExchangeSlots(maxInFlight)
+  const maxBodyBytesInFlight = Math.max(options.maxBodyBytesInFlight ?? 128 * 1024 * 1024, maxBodyBytes)
+  const allowedHosts = options.allowedHosts === undefined ? undefined : new Set([...options.allowedHosts].map((name) => name.toLowerCase()))
+  const slots = new Capacity(maxInFlight)
+  const bodyBytes = new Capacity(maxBodyBytesInFlight)
+  const busy = (): RefusedBody => new RefusedBody(503, 'server_overloaded', `The gateway is serving ${maxInFlight} requests already; retry shortly.`)
+  const bodiesFull = (): RefusedBody => new RefusedBody(503, 'server_overloaded', `The gateway holds ${maxBodyBytesInFlight} bytes of request bodies already; retry shortly.`)
+
   return (req, res) => {
-    const slot = slots.take()
-    if (slot === undefined) {
-      req.resume()
-      res.setHeader('retry-after', '1')
-      jsonError(res, 503, `The gateway is serving ${maxInFlight} requests already; retry shortly.`, 'server_overloaded')
-      return
-    }
-    void exchange(req, res, slot)
+    void exchange(req, res)
   }
 
-  async function exchange(req: IncomingMessage, res: ServerResponse, slot: ExchangeSlot): Promise<void> {
+  async function exchange(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now()
     const abort = new AbortController()
+    const body = bodyBytes.take(0)!
+    let slot: Share | undefined
     // The client is gone when the response closes unfinished, or the connection does: a request pipelined behind
     // others gets no close of its own response when the client closes the connection.
     const closed = (): void => {
-      slot.release()
+      body.release()
+      slot?.release()
       if (!res.writableFinished) abort.abort(new Error('The client closed the connection'))
     }
     res.once('close', closed)
     const unwatch = watchConnection(req.socket, closed)
-    try {
-      await serveExchange(req, res, abort, started)
-    } finally {
-      res.off('close', closed)
-      unwatch()
-      slot.release()
-    }
-  }
-
-  async function serveExchange(req: IncomingMessage, res: ServerResponse, abort: AbortController, started: number): Promise<void> {
     let request: Request | undefined
     let outcome: ExchangeSummary['outcome'] = 'complete'
     let failure: unknown
     try {
-      const method = req.method ?? 'GET'
-      const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`)
-      const headers = webHeaders(req.rawHeaders)
-      const hasBody = method !== 'GET' && method !== 'HEAD'
-      const body = hasBody ? await readBody(req, maxBodyBytes) : undefined
-      request = new Request(url, { method, headers, body: body !== undefined && body.length > 0 ? new Uint8Array(body) : null, signal: abort.signal })
+      request = await arrived(req, body)
+      // Taken once the request is whole: a client still sending holds no slot.
+      slot = slots.take()
+      if (slot === undefined) throw busy()
     } catch (error) {
       outcome = 'error'
       failure = error
-      if (error instanceof BodyTooLarge) jsonError(res, 413, `The request body is larger than ${maxBodyBytes} bytes.`, 'invalid_request_error')
-      else jsonError(res, 400, `The request could not be read: ${error instanceof Error ? error.message : String(error)}`, 'invalid_request_error')
-    }
-    if (request !== undefined) {
-      try {
-        const response = await handler(request)
-        await sendWebResponse(res, response, abort.signal)
-      } catch (error) {
-        outcome = 'error'
-        failure = error
-        jsonError(res, 500, 'The gateway failed while handling the request.', 'server_error')
+      if (error instanceof RefusedBody) {
+        if (error.status === 503) res.setHeader('retry-after', '1')
+        jsonError(res, error.status, error.message, error.type)
+      } else {
+        jsonError(res, 400, `The request could not be read: ${error instanceof Error ? error.message : String(error)}`, 'invalid_request_error')
       }
-      if (outcome === 'complete' && !res.writableEnded) outcome = 'client-closed'
+    }
+    try {
+      if (request !== undefined && outcome === 'complete') {
+        try {
+          const response = await handler(request)
+          // The handler has read the body and answered: its bytes are no longer held for it.
+          body.release()
+          await sendWebResponse(res, response, abort.signal)
+        } catch (error) {
+          outcome = 'error'
+          failure = error
+          jsonError(res, 500, 'The gateway failed while handling the request.', 'server_error')
+        }
+        if (outcome === 'complete' && !res.writableEnded) outcome = 'client-closed'
+      }
+    } finally {
+      res.off('close', closed)
+      unwatch()
+      body.release()
+      slot?.release()
     }
     options.onFinish?.({
       request: request ?? new Request('http://invalid/'),
@@ -227,5 +278,38 @@ export function createNodeListener(handler: FetchHandler, options: NodeListenerO
       durationMs: performance.now() - started,
       ...(failure === undefined ? {} : { error: failure }),
     })
+
+    /** The request as a web `Request`, its body read whole into `share`; refused (a `RefusedBody`) on the way when it must be. */
+    async function arrived(req: IncomingMessage, share: Share): Promise<Request> {
+      if (!hostAllowed(req.headers.host, allowedHosts)) {
+        throw new RefusedBody(403, 'invalid_request_error', `This gateway does not answer requests for host ${JSON.stringify(req.headers.host)}. Use localhost or 127.0.0.1, or allow the name (--allowed-hosts).`)
+      }
+      // Refused before the body is read when no slot could take it anyway.
+      if (slots.free === 0) throw busy()
+      const declared = Number(req.headers['content-length'] ?? 0)
+      if (declared > maxBodyBytes) throw new RefusedBody(413, 'invalid_request_error', `The request body is larger than ${maxBodyBytes} bytes.`)
+      const method = req.method ?? 'GET'
+      const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`)
+      const headers = webHeaders(req.rawHeaders)
+      const hasBody = method !== 'GET' && method !== 'HEAD'
+      const bytes = hasBody ? await readBody(req, maxBodyBytes, share, bodiesFull) : undefined
+      return new Request(url, { method, headers, body: bytes !== undefined && bytes.length > 0 ? new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length) : null, signal: abort.signal })
+    }
   }
+}
+
+/**
+ * An `http.Server` that serves `handler` (`createNodeListener`), with the
+ * limits on what connections may hold: `requestTimeoutMs` to send a whole
+ * request, `maxConnections` open at once.
+ */
+export function createNodeServer(handler: FetchHandler, options: NodeServerOptions = {}): Server {
+  const { requestTimeoutMs = 60_000, maxConnections = 512, ...listenerOptions } = options
+  const server = createServer(
+    // Node's own deadlines: the headers, then the whole request, each within requestTimeoutMs.
+    { requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs, connectionsCheckingInterval: 1000 },
+    createNodeListener(handler, listenerOptions),
+  )
+  server.maxConnections = maxConnections
+  return server
 }

@@ -9,7 +9,6 @@
  *                     [--mode recover|strip|off] [--preset relaxed|strict]
  *                     [--known-tools a,b] [--fixtures PATH] [--delay MS]
  */
-import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
@@ -17,7 +16,8 @@ import type { Diagnostic } from '../dsml/types.ts'
 import { type ChatCompletionsGateway, createChatCompletionsGateway, type ChatCompletionsGatewayOptions } from '../gateway/handler.ts'
 import { BUILT_IN_CAPTURES, builtInCaptures, readCaptures } from './captures.ts'
 import { createChatPageRoutes } from './chat-page-routes.ts'
-import { createNodeListener, type ExchangeSummary } from './node-bridge.ts'
+import { isLoopbackBind } from './allowed-hosts.ts'
+import { createNodeServer, type ExchangeSummary } from './node-bridge.ts'
 import { createNodeFetch } from './node-fetch.ts'
 import { createReplayUpstream, DEFAULT_REPLAY_CAPTURE, type ReplayUpstream, type ReplayUpstreamOptions } from './replay-upstream.ts'
 import { withoutTrailingSlashes } from '../gateway/paths.ts'
@@ -56,8 +56,18 @@ response and in the request history.
                        error event (default 120)
   --keep-alive S       seconds between keep-alive comments while a streaming
                        upstream is silent (default 15; 0: none)
-  --max-in-flight N    requests served at once; past it a JSON 503 (default 256)
+  --max-in-flight N    requests served at once, each counted once its body has
+                       arrived; past it a JSON 503 (default 256)
   --max-body-mb N      largest request body, in MiB (default 32; 413 beyond)
+  --max-bodies-mb N    request bodies held at once, in MiB, from their first
+                       byte until answered; past it a JSON 503 (default 128)
+  --request-timeout S  seconds a client has to send its whole request; past it
+                       a 408 and the connection closed (default 60)
+  --max-connections N  connections open at once; past it new ones are closed
+                       (default 512)
+  --allowed-hosts A,B  host names requests may name besides localhost and IP
+                       addresses (bound to loopback, others get a 403: DNS
+                       rebinding); "*" answers every host
   --drain-seconds N    on SIGINT or SIGTERM, how long requests in flight may
                        take to finish before their connections are closed
                        (default 30; a signal again 2 s later, or a third,
@@ -109,6 +119,10 @@ function parseCli(argv: string[]) {
         'idle-timeout': { type: 'string' },
         'keep-alive': { type: 'string' },
         'max-body-mb': { type: 'string' },
+        'max-bodies-mb': { type: 'string' },
+        'request-timeout': { type: 'string' },
+        'max-connections': { type: 'string' },
+        'allowed-hosts': { type: 'string' },
         help: { type: 'boolean' },
       },
       strict: true,
@@ -121,7 +135,7 @@ function parseCli(argv: string[]) {
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${parsed.port}`)
   const created = parsed.created === undefined ? undefined : Number(parsed.created)
   if (created !== undefined && !Number.isSafeInteger(created)) fail(`--created must be a whole number of seconds, got ${parsed.created}`)
-  const seconds = (flag: 'headers-timeout' | 'idle-timeout' | 'keep-alive', fallback: number): number => {
+  const seconds = (flag: 'headers-timeout' | 'idle-timeout' | 'keep-alive' | 'request-timeout', fallback: number): number => {
     const value = Number(parsed[flag] ?? fallback)
     if (!Number.isFinite(value) || value < 0) fail(`--${flag} must be a number of seconds, got ${parsed[flag]}`)
     return value
@@ -129,10 +143,29 @@ function parseCli(argv: string[]) {
   const headersTimeout = seconds('headers-timeout', 60)
   const idleTimeout = seconds('idle-timeout', 120)
   const keepAlive = seconds('keep-alive', 15)
-  const maxInFlight = Number(parsed['max-in-flight'] ?? 256)
-  if (!Number.isInteger(maxInFlight) || maxInFlight < 1) fail(`--max-in-flight must be a whole number of requests, at least 1, got ${parsed['max-in-flight']}`)
-  const maxBodyMb = Number(parsed['max-body-mb'] ?? 32)
-  if (!Number.isFinite(maxBodyMb) || maxBodyMb <= 0) fail(`--max-body-mb must be a positive number of MiB, got ${parsed['max-body-mb']}`)
+  const requestTimeout = seconds('request-timeout', 60)
+  const count = (flag: 'max-in-flight' | 'max-connections', fallback: number, what: string): number => {
+    const value = Number(parsed[flag] ?? fallback)
+    if (!Number.isInteger(value) || value < 1) fail(`--${flag} must be a whole number of ${what}, at least 1, got ${parsed[flag]}`)
+    return value
+  }
+  const maxInFlight = count('max-in-flight', 256, 'requests')
+  const maxConnections = count('max-connections', 512, 'connections')
+  const mebibytes = (flag: 'max-body-mb' | 'max-bodies-mb', fallback: number): number => {
+    const value = Number(parsed[flag] ?? fallback)
+    if (!Number.isFinite(value) || value <= 0) fail(`--${flag} must be a positive number of MiB, got ${parsed[flag]}`)
+    return Math.floor(value * 1024 * 1024)
+  }
+  const maxBodyBytes = mebibytes('max-body-mb', 32)
+  const maxBodyBytesInFlight = mebibytes('max-bodies-mb', 128)
+  if (maxBodyBytesInFlight < maxBodyBytes) fail(`--max-bodies-mb must be at least --max-body-mb, got ${parsed['max-bodies-mb']}`)
+  const host = parsed.host ?? '127.0.0.1'
+  const allowedList = parsed['allowed-hosts']
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '')
+  // Bound to loopback, only local names (and the allowed ones) are answered; "*" or another bind: every name, unless listed.
+  const allowedHosts = allowedList?.includes('*') ? undefined : (allowedList ?? (isLoopbackBind(host) ? [] : undefined))
   const drainSeconds = Number(parsed['drain-seconds'] ?? 30)
   if (!Number.isFinite(drainSeconds) || drainSeconds < 0) fail(`--drain-seconds must be a number of seconds, got ${parsed['drain-seconds']}`)
   const delay = Number(parsed.delay ?? 0)
@@ -153,7 +186,8 @@ function parseCli(argv: string[]) {
   return {
     help: parsed.help === true,
     port,
-    host: parsed.host ?? '127.0.0.1',
+    host,
+    allowedHosts,
     upstream: parsed.upstream ?? (process.env.DSML_UPSTREAM || undefined),
     anthropicUpstream: parsed['anthropic-upstream'],
     upstreamDialect: upstreamDialect as 'chat-completions' | 'lingma',
@@ -166,10 +200,13 @@ function parseCli(argv: string[]) {
     created,
     drainSeconds,
     maxInFlight,
+    maxConnections,
+    requestTimeout,
     headersTimeout,
     idleTimeout,
     keepAlive,
-    maxBodyBytes: Math.floor(maxBodyMb * 1024 * 1024),
+    maxBodyBytes,
+    maxBodyBytesInFlight,
   }
 }
 
@@ -298,15 +335,17 @@ export function serve(argv: string[]): void {
     if (replay !== undefined && request.method === 'GET' && (path === '/captures' || path === '/v1/captures')) return replay(request)
     return gateway(request)
   }
-  const server = createServer(
-    createNodeListener(handler, {
-      maxInFlight: cli.maxInFlight,
-      maxBodyBytes: cli.maxBodyBytes,
-      onFinish(summary) {
-        console.log(formatLog(summary, logs.get(summary.request)))
-      },
-    }),
-  )
+  const server = createNodeServer(handler, {
+    maxInFlight: cli.maxInFlight,
+    maxBodyBytes: cli.maxBodyBytes,
+    maxBodyBytesInFlight: cli.maxBodyBytesInFlight,
+    requestTimeoutMs: cli.requestTimeout * 1000,
+    maxConnections: cli.maxConnections,
+    ...(cli.allowedHosts === undefined ? {} : { allowedHosts: cli.allowedHosts }),
+    onFinish(summary) {
+      console.log(formatLog(summary, logs.get(summary.request)))
+    },
+  })
 
   server.on('error', (error: NodeJS.ErrnoException) => {
     const where = `${cli.host}:${cli.port}`

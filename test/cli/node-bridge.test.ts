@@ -3,7 +3,7 @@
 // bytes arrive.
 import { connect } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
-import { createNodeListener } from '../../src/cli/node-bridge.ts'
+import { createNodeListener, createNodeServer } from '../../src/cli/node-bridge.ts'
 import { loopbackServers } from '../support/loopback-servers.ts'
 
 const servers = loopbackServers()
@@ -67,4 +67,108 @@ test('gateway siege row 1: requests pipelined on a connection the client closes 
   await new Promise((resolve) => setTimeout(resolve, 400))
   const answers = await Promise.all([0, 1, 2, 3].map(async () => (await fetch(base, { method: 'POST', body: '{}' })).status))
   expect(answers).toEqual([200, 200, 200, 200])
+})
+
+/** A raw connection that sends `head`, then keeps sending a byte every `everyMs` until closed; resolves with what the server sent once the connection closes. */
+function trickle(base: string, head: string, everyMs: number): { closed: Promise<string>; destroy: () => void } {
+  const { hostname, port } = new URL(base)
+  let received = ''
+  const socket = connect(Number(port), hostname, () => socket.write(head))
+  const timer = setInterval(() => socket.write('x'), everyMs)
+  socket.on('data', (data) => (received += data.toString()))
+  socket.on('error', () => {})
+  const closed = new Promise<string>((resolve) =>
+    socket.on('close', () => {
+      clearInterval(timer)
+      resolve(received)
+    }),
+  )
+  return { closed, destroy: () => socket.destroy() }
+}
+
+const trickledHead = (base: string, length: number): string =>
+  `POST / HTTP/1.1\r\nHost: ${new URL(base).host}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`
+
+test('gateway siege row 2: a client still sending its body holds no slot, so the only slot serves others meanwhile', async () => {
+  const base = await serve(async (request) => new Response(await request.text()), { maxInFlight: 1 })
+  const slow = [trickle(base, trickledHead(base, 100_000), 100), trickle(base, trickledHead(base, 100_000), 100)]
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  const answers = await Promise.all([0, 1, 2].map(async (index) => (await (await fetch(base, { method: 'POST', body: `{"n":${index}}` })).text())))
+  expect(answers).toEqual(['{"n":0}', '{"n":1}', '{"n":2}'])
+  for (const client of slow) client.destroy()
+})
+
+test('gateway siege row 2: past requestTimeoutMs a client still sending is answered 408 and cut off; a response streamed after the request arrived is not', async () => {
+  const server = createNodeServer(
+    async () =>
+      new Response(
+        new ReadableStream({
+          async start(controller) {
+            for (let index = 0; index < 5; index++) {
+              await new Promise((resolve) => setTimeout(resolve, 500))
+              controller.enqueue(new TextEncoder().encode(`${index}`))
+            }
+            controller.close()
+          },
+        }),
+      ),
+    { requestTimeoutMs: 1000 },
+  )
+  const base = await servers.listen(server)
+  const started = performance.now()
+  const slow = trickle(base, trickledHead(base, 100_000), 100)
+  const streamed = fetch(base, { method: 'POST', body: '{}' }).then((response) => response.text())
+  const answer = await slow.closed
+  expect(answer).toMatch(/^HTTP\/1\.1 408/)
+  // Node checks its deadlines every second: cut off between 1 and about 2 s after the first byte.
+  expect(performance.now() - started).toBeLessThan(4000)
+  expect(await streamed).toBe('01234')
+})
+
+test('gateway siege rows 2 and 3: bodies held at once past maxBodyBytesInFlight get a JSON 503, their bytes given back', async () => {
+  let calls = 0
+  const base = await serve(async (request) => {
+    calls++
+    return new Response(String((await request.arrayBuffer()).byteLength))
+  }, { maxBodyBytes: 4096, maxBodyBytesInFlight: 6000 })
+  const holding = trickle(base, trickledHead(base, 4096) + 'x'.repeat(4000), 1000)
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  const refused = await fetch(base, { method: 'POST', body: 'y'.repeat(3000) })
+  expect(refused.status).toBe(503)
+  expect(refused.headers.get('retry-after')).toBe('1')
+  expect(((await refused.json()) as { error: { type: string } }).error.type).toBe('server_overloaded')
+  expect(await (await fetch(base, { method: 'POST', body: 'y'.repeat(1900) })).text()).toBe('1900')
+  holding.destroy()
+  await holding.closed
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(await (await fetch(base, { method: 'POST', body: 'y'.repeat(4096) })).text()).toBe('4096')
+  expect(calls).toBe(2)
+})
+
+test('gateway siege row 2: past maxConnections a new connection is closed at once, and served again once one closes', async () => {
+  const server = createNodeServer(async () => new Response('ok'), { maxConnections: 2 })
+  const base = await servers.listen(server)
+  const open = [trickle(base, '', 60_000), trickle(base, '', 60_000)]
+  await new Promise((resolve) => setTimeout(resolve, 200))
+  const third = trickle(base, `GET / HTTP/1.1\r\nHost: ${new URL(base).host}\r\n\r\n`, 60_000)
+  expect(await third.closed).toBe('')
+  open[0]!.destroy()
+  await open[0]!.closed
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(await (await fetch(base)).text()).toBe('ok')
+  open[1]!.destroy()
+})
+
+test('gateway siege row 7: with allowedHosts, a Host that is not an address, localhost or listed gets a 403 (DNS rebinding)', async () => {
+  const base = await serve(async () => new Response('ok'), { allowedHosts: ['gateway.lan'] })
+  const { port } = new URL(base)
+  const statusFor = async (host: string): Promise<string> => {
+    const answer = trickle(base, `GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, 60_000)
+    return (await answer.closed).split('\r\n')[0]!
+  }
+  expect(await statusFor(`evil.example:${port}`)).toBe('HTTP/1.1 403 Forbidden')
+  expect(await statusFor('localhost.evil.example')).toBe('HTTP/1.1 403 Forbidden')
+  for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `app.localhost:${port}`, `GATEWAY.lan:${port}`]) {
+    expect(await statusFor(host)).toBe('HTTP/1.1 200 OK')
+  }
 })

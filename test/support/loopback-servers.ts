@@ -1,6 +1,6 @@
 /**
  * node:http servers on 127.0.0.1 for the Node-only tests that need real sockets: `listen` starts
- * one on a free port and gives its origin; `closeAll` (after each test) closes every one started,
+ * one on a free port (from a listener, or a server already made) and gives its origin; `closeAll` (after each test) closes every one started,
  * connections included.
  */
 import { once } from 'node:events'
@@ -8,7 +8,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 
 export interface LoopbackServers {
-  listen(handler: (req: IncomingMessage, res: ServerResponse) => void): Promise<string>
+  listen(handler: ((req: IncomingMessage, res: ServerResponse) => void) | Server): Promise<string>
   closeAll(): Promise<void>
 }
 
@@ -16,7 +16,7 @@ export function loopbackServers(): LoopbackServers {
   const servers: Server[] = []
   return {
     async listen(handler) {
-      const server = createServer(handler)
+      const server = typeof handler === 'function' ? createServer(handler) : handler
       servers.push(server)
       server.listen(0, '127.0.0.1')
       await once(server, 'listening')
