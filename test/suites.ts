@@ -60,6 +60,7 @@ import * as lingmaResponse from './lingma/response.cases.ts'
 import * as lingmaStreams from './lingma/streams.cases.ts'
 import * as partsDialectFuzz from './parts/dialect-fuzz.cases.ts'
 import * as partsHistoryRepair from './parts/history-repair.cases.ts'
+import * as partsHistorySlices from './parts/history-slices.cases.ts'
 import * as partsPartRepair from './parts/part-repair.cases.ts'
 import * as partsPartSanitizerStream from './parts/part-sanitizer-stream.cases.ts'
 import * as partsPartSanitizer from './parts/part-sanitizer.cases.ts'
@@ -126,6 +127,7 @@ const modules: Record<string, CasesModule> = {
   './lingma/streams.cases.ts': lingmaStreams,
   './parts/dialect-fuzz.cases.ts': partsDialectFuzz,
   './parts/history-repair.cases.ts': partsHistoryRepair,
+  './parts/history-slices.cases.ts': partsHistorySlices,
   './parts/part-repair.cases.ts': partsPartRepair,
   './parts/part-sanitizer-stream.cases.ts': partsPartSanitizerStream,
   './parts/part-sanitizer.cases.ts': partsPartSanitizer,

@@ -15,7 +15,7 @@
  */
 import type { RequestRepairOptions } from '../parts/request-options.ts'
 import type { DeclaredTool, ToolSchema } from '../dsml/tool-schema.ts'
-import { type HistoryRepairOptions, repairHistoryText } from '../parts/history-repair.ts'
+import { type HistoryRepairOptions, type HistoryTextRepair, repairHistoryText } from '../parts/history-repair.ts'
 import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE } from '../parts/prevention.ts'
 import { isRecord } from '../records.ts'
 
@@ -42,9 +42,9 @@ export function anthropicRequestOptions(body: unknown): RequestRepairOptions {
 export type SanitizeAnthropicRequestOptions = HistoryRepairOptions & PreventionOptions
 
 /** The content repaired, and how many calls written as text it lost. */
-function repairContent(content: unknown, options: HistoryRepairOptions): { content: unknown; removedCalls: number } {
+function repairContent(content: unknown, options: HistoryRepairOptions, repair: HistoryTextRepair): { content: unknown; removedCalls: number } {
   if (typeof content === 'string') {
-    const repaired = repairHistoryText(content, options)
+    const repaired = repair(content, options)
     return { content: repaired.text === content ? content : repaired.text, removedCalls: repaired.removedCalls }
   }
   if (!Array.isArray(content)) return { content, removedCalls: 0 }
@@ -56,7 +56,7 @@ function repairContent(content: unknown, options: HistoryRepairOptions): { conte
       blocks.push(block)
       continue
     }
-    const repaired = repairHistoryText(block.text, options)
+    const repaired = repair(block.text, options)
     removedCalls += repaired.removedCalls
     if (repaired.text === block.text) {
       blocks.push(block)
@@ -102,6 +102,11 @@ function holds(message: unknown, type: string, text?: string): boolean {
  * ```
  */
 export function sanitizeAnthropicRequest<Body>(body: Body, options: SanitizeAnthropicRequestOptions = {}): Body {
+  return repairAnthropicHistory(body, options, repairHistoryText)
+}
+
+/** `sanitizeAnthropicRequest`, each assistant text repaired by `repair` (the gateway's, in slices: `history-slices.ts`). */
+export function repairAnthropicHistory<Body>(body: Body, options: SanitizeAnthropicRequestOptions, repair: HistoryTextRepair): Body {
   if (!isRecord(body) || !Array.isArray(body.messages)) return body
   const { preventiveDirective, recoveryNudge } = preventionOptions(options)
   const { preventiveDirective: _directive, recoveryNudge: _nudge, ...historyOptions } = options
@@ -110,7 +115,7 @@ export function sanitizeAnthropicRequest<Body>(body: Body, options: SanitizeAnth
   let lastRemovedCalls = 0
   body.messages.forEach((message: unknown, index: number) => {
     if (!isRecord(message) || message.role !== 'assistant') return
-    const repaired = repairContent(message.content, historyOptions)
+    const repaired = repairContent(message.content, historyOptions, repair)
     lastAssistant = index
     lastRemovedCalls = repaired.removedCalls
     if (repaired.content === message.content) return

@@ -13,7 +13,7 @@
  * message after the caller's own; `recoveryNudge` adds a system message at
  * the end when the last assistant turn lost a call written as text.
  */
-import { type HistoryRepairOptions, repairHistoryText } from '../parts/history-repair.ts'
+import { type HistoryRepairOptions, type HistoryTextRepair, repairHistoryText } from '../parts/history-repair.ts'
 import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE } from '../parts/prevention.ts'
 
 /** History repair's options (the note in place of removed calls: `historyNote` by default), and the opt-in prevention. */
@@ -32,9 +32,9 @@ interface Repaired {
   removedCalls: number
 }
 
-function sanitizeContent(content: unknown, options: HistoryRepairOptions): Repaired {
+function sanitizeContent(content: unknown, options: HistoryRepairOptions, repair: HistoryTextRepair): Repaired {
   if (typeof content === 'string') {
-    const repaired = repairHistoryText(content, options)
+    const repaired = repair(content, options)
     return { content: repaired.text === content ? content : repaired.text, removedCalls: repaired.removedCalls }
   }
   if (!Array.isArray(content)) return { content, removedCalls: 0 }
@@ -44,7 +44,7 @@ function sanitizeContent(content: unknown, options: HistoryRepairOptions): Repai
     if (part === null || typeof part !== 'object' || (part as { type?: unknown }).type !== 'text') return part
     const text = (part as { text?: unknown }).text
     if (typeof text !== 'string') return part
-    const repaired = repairHistoryText(text, options)
+    const repaired = repair(text, options)
     removedCalls += repaired.removedCalls
     if (repaired.text === text) return part
     changed = true
@@ -60,6 +60,11 @@ function sanitizeContent(content: unknown, options: HistoryRepairOptions): Repai
  * ```
  */
 export function sanitizeChatCompletionsRequest<Body>(body: Body, options: SanitizeChatCompletionsRequestOptions = {}): Body {
+  return repairChatCompletionsHistory(body, options, repairHistoryText)
+}
+
+/** `sanitizeChatCompletionsRequest`, each assistant text repaired by `repair` (the gateway's, in slices: `history-slices.ts`). */
+export function repairChatCompletionsHistory<Body>(body: Body, options: SanitizeChatCompletionsRequestOptions, repair: HistoryTextRepair): Body {
   if (body === null || typeof body !== 'object') return body
   const messages = (body as { messages?: unknown }).messages
   if (!Array.isArray(messages)) return body
@@ -70,7 +75,7 @@ export function sanitizeChatCompletionsRequest<Body>(body: Body, options: Saniti
   let lastRemovedCalls = 0
   const next: unknown[] = messages.map((message: RequestMessage, index: number) => {
     if (message === null || typeof message !== 'object' || message.role !== 'assistant') return message
-    const repaired = sanitizeContent(message.content, historyOptions)
+    const repaired = sanitizeContent(message.content, historyOptions, repair)
     lastAssistant = index
     lastRemovedCalls = repaired.removedCalls
     let content = repaired.content

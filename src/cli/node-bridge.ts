@@ -80,6 +80,19 @@ export interface NodeServerOptions extends NodeListenerOptions {
 }
 
 /** A request refused while its body was read: its status, the error's type and message. */
+/** A body read whole, as a stream of the chunks it came in (not copied into one), each let go once read. */
+function bodyStream(chunks: Array<Buffer | undefined>): ReadableStream<Uint8Array> {
+  let next = 0
+  return new ReadableStream({
+    pull(controller) {
+      const chunk = chunks[next]
+      if (chunk === undefined) return controller.close()
+      chunks[next++] = undefined
+      controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.length))
+    },
+  })
+}
+
 class RefusedBody extends Error {
   readonly status: number
   readonly type: string
@@ -91,8 +104,8 @@ class RefusedBody extends Error {
   }
 }
 
-/** Reads `req`'s body whole, each chunk counted against `limit` and grown into `share` as it arrives. */
-function readBody(req: IncomingMessage, limit: number, share: Share, overloaded: () => RefusedBody): Promise<Buffer> {
+/** Reads `req`'s body whole, in the chunks it came in, each counted against `limit` and grown into `share` as it arrives. */
+function readBody(req: IncomingMessage, limit: number, share: Share, overloaded: () => RefusedBody): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -107,7 +120,7 @@ function readBody(req: IncomingMessage, limit: number, share: Share, overloaded:
       if (!share.grow(chunk.length)) return refuse(overloaded())
       chunks.push(chunk)
     })
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks)))
+    req.on('end', () => resolve(chunks))
     req.on('error', reject)
     // A client that leaves mid-body (or that Node's request timeout cut off) ends the read.
     req.on('close', () => reject(new Error('The client closed the connection before its request arrived')))
@@ -292,8 +305,10 @@ export function createNodeListener(handler: FetchHandler, options: NodeListenerO
       const url = new URL(req.url ?? '/', `http://${req.headers.host ?? 'localhost'}`)
       const headers = webHeaders(req.rawHeaders)
       const hasBody = method !== 'GET' && method !== 'HEAD'
-      const bytes = hasBody ? await readBody(req, maxBodyBytes, share, bodiesFull) : undefined
-      return new Request(url, { method, headers, body: bytes !== undefined && bytes.length > 0 ? new Uint8Array(bytes.buffer as ArrayBuffer, bytes.byteOffset, bytes.length) : null, signal: abort.signal })
+      const chunks = hasBody ? await readBody(req, maxBodyBytes, share, bodiesFull) : []
+      // `duplex: 'half'`: a stream body (Node's fetch asks for it; the type does not know it yet).
+      const init = { method, headers, body: chunks.length > 0 ? bodyStream(chunks) : null, signal: abort.signal, duplex: 'half' }
+      return new Request(url, init as RequestInit)
     }
   }
 }

@@ -1,7 +1,8 @@
 /**
  * Whole-text entry points. They are the streaming engine fed once: there is
  * one implementation, not two, and one driver (`sanitizeTextEvents`) that
- * every whole-text use (these, history repair) goes through.
+ * these go through (history repair feeds the engine itself, so that a long
+ * text can be repaired in slices).
  */
 import type { DsmlSanitizerOptions, ResolvedOptions } from './options.ts'
 import { createDsmlSanitizer } from './sanitizer.ts'

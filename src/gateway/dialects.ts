@@ -4,15 +4,16 @@
  * response repair, and its error shapes (a JSON response, an SSE event) —
  * so that the proxying in `handler.ts` is the same for every one.
  */
-import { anthropicRequestOptions, sanitizeAnthropicRequest } from '../anthropic/request.ts'
+import { anthropicRequestOptions, repairAnthropicHistory } from '../anthropic/request.ts'
 import { repairAnthropicResponse } from '../anthropic/response.ts'
 import { requestRepairOptions } from '../chat-completions/request-tools.ts'
-import { sanitizeChatCompletionsRequest, type SanitizeChatCompletionsRequestOptions } from '../chat-completions/request.ts'
+import { repairChatCompletionsHistory, type SanitizeChatCompletionsRequestOptions } from '../chat-completions/request.ts'
 import { repairChatCompletionsResponse, type RepairChatCompletionsResponseOptions } from '../chat-completions/response.ts'
 import { lingmaRequestOf } from '../lingma/request.ts'
 import { repairLingmaResponse } from '../lingma/response.ts'
+import type { HistoryTextRepair } from '../parts/history-repair.ts'
 import type { RequestRepairOptions } from '../parts/request-options.ts'
-import { responsesRequestOptions, sanitizeResponsesRequest } from '../responses/request.ts'
+import { repairResponsesHistory, responsesRequestOptions } from '../responses/request.ts'
 import { repairResponsesResponse } from '../responses/response.ts'
 
 /** What `new Headers(…)` takes (spelled so, since DOM's `HeadersInit` is not declared in a Node-only project). */
@@ -43,8 +44,8 @@ export interface Dialect {
   upstreamRequest?: (body: Record<string, unknown>) => { path: string; body: string }
   /** What a request body implies for the repair of its response. */
   readRequest: (body: unknown) => RequestRepairOptions
-  /** History repair of a request body. */
-  sanitizeRequest: (body: Record<string, unknown>, options: SanitizeChatCompletionsRequestOptions) => Record<string, unknown>
+  /** History repair of a request body, each assistant text repaired by `repair`. */
+  repairHistory: (body: Record<string, unknown>, options: SanitizeChatCompletionsRequestOptions, repair: HistoryTextRepair) => Record<string, unknown>
   repairResponse: (response: Response, options: RepairChatCompletionsResponseOptions, body: Record<string, unknown>) => Promise<Response>
   /** An error response in the dialect's own shape. */
   error: (status: number, message: string, type: string, headers?: HeaderFields) => Response
@@ -67,7 +68,7 @@ export function anthropicError(status: number, message: string, type: string, he
 export const CHAT_COMPLETIONS: Dialect = {
   route: '/chat/completions',
   readRequest: requestRepairOptions,
-  sanitizeRequest: sanitizeChatCompletionsRequest,
+  repairHistory: repairChatCompletionsHistory,
   repairResponse: repairChatCompletionsResponse,
   error: gatewayError,
   streamError: chatStreamError,
@@ -76,7 +77,7 @@ export const CHAT_COMPLETIONS: Dialect = {
 export const ANTHROPIC_MESSAGES: Dialect = {
   route: '/v1/messages',
   readRequest: anthropicRequestOptions,
-  sanitizeRequest: sanitizeAnthropicRequest,
+  repairHistory: repairAnthropicHistory,
   repairResponse: (response, options) => {
     return repairAnthropicResponse(response, withOwnFinishNames(options))
   },
@@ -87,7 +88,7 @@ export const ANTHROPIC_MESSAGES: Dialect = {
 export const OPENAI_RESPONSES: Dialect = {
   route: '/responses',
   readRequest: responsesRequestOptions,
-  sanitizeRequest: sanitizeResponsesRequest,
+  repairHistory: repairResponsesHistory,
   repairResponse: (response, options) => {
     return repairResponsesResponse(response, withOwnFinishNames(options))
   },

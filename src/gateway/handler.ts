@@ -45,7 +45,10 @@ import { ANTHROPIC_MESSAGES, anthropicError, CHAT_COMPLETIONS, CHAT_COMPLETIONS_
 import { withoutTrailingSlashes } from './paths.ts'
 import { displayUpstream, upstreamChatUrl, upstreamUrl } from './upstream-url.ts'
 import { listenToUpstream, UpstreamSilentError, watchUpstream } from './upstream-watch.ts'
-import { MAX_JSON_DEPTH, parseBoundedJson } from '../json-text.ts'
+import { MAX_JSON_DEPTH } from '../json-text.ts'
+import { repairHistoryInSlices } from '../parts/history-slices.ts'
+import { Pace } from '../work-slices.ts'
+import { isJsonContent, readJsonBody } from './request-body.ts'
 
 export { gatewayError, type GatewayUpstreamDialect, type HeaderFields } from './dialects.ts'
 export { displayUpstream, upstreamChatUrl } from './upstream-url.ts'
@@ -254,15 +257,17 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
   sanitizeText('', configured === undefined ? repairOptions : { ...repairOptions, knownTools: configured })
 
   async function proxy(dialect: Dialect, base: string, request: Request, context: unknown, url: URL): Promise<Response> {
-    let body: unknown
-    try {
-      body = parseBoundedJson(await request.text())?.value
-    } catch {
-      body = undefined // the body could not be read
+    if (!isJsonContent(request.headers)) {
+      const type = request.headers.get('content-type')
+      return dialect.error(415, `Send the request body as JSON, with Content-Type: application/json (got ${type === null ? 'no Content-Type' : JSON.stringify(type)}).`, 'invalid_request_error')
     }
-    if (body === undefined) {
+    // Decoding and history repair go in slices, so a long history does not hold the loop while other streams wait.
+    const pace = new Pace()
+    const read = await readJsonBody(request, pace)
+    if (read === undefined) {
       return dialect.error(400, `We could not parse the JSON body of your request. Send a JSON object (Content-Type: application/json), nested at most ${MAX_JSON_DEPTH} deep.`, 'invalid_request_error')
     }
+    const body = read.value
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
       return dialect.error(400, 'The request body must be a JSON object with "model" and "messages".', 'invalid_request_error')
     }
@@ -280,7 +285,9 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     if (note !== undefined) historyOptions.note = note
     if (prevention.preventiveDirective) historyOptions.preventiveDirective = true
     if (prevention.recoveryNudge) historyOptions.recoveryNudge = true
-    const forwarded = mode === 'off' ? record : dialect.sanitizeRequest(record, historyOptions)
+    const forwarded = mode === 'off' ? record : await repairHistoryInSlices((repair) => dialect.repairHistory(record, historyOptions, repair), pace)
+    // The body is written again (when repaired) after a turn of the loop too.
+    await pace.turn()
     const translated = dialect.upstreamRequest?.(forwarded)
     const target = translated === undefined ? upstreamUrl(base, dialect.route, url.search) : upstreamUrl(base, translated.path, '')
     onForward?.({ request, url: target, body: forwarded, repairedMessages: countRepairedMessages(record, forwarded), mode, knownTools })
@@ -299,7 +306,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
           }, upstreamHeadersTimeoutMs)
         : undefined
     try {
-      const upstreamBody = translated === undefined ? JSON.stringify(forwarded) : translated.body
+      const upstreamBody = translated !== undefined ? translated.body : forwarded === record ? read.text : JSON.stringify(forwarded)
       upstreamResponse = await send(new Request(target, { method: 'POST', headers, body: upstreamBody, signal: clientAbort.signal }))
     } catch (error) {
       clientAbort.settleWith(null)

@@ -7,9 +7,9 @@
  * calls are never added to history (they would run twice).
  */
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'
-import { sanitizeTextEvents } from '../dsml/sanitize-text.ts'
+import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
 import { holdsCallMarkup } from '../dsml/sentinel.ts'
-import type { Diagnostic } from '../dsml/types.ts'
+import type { Diagnostic, SanitizerEvent } from '../dsml/types.ts'
 
 export interface HistoryRepairOptions extends Omit<DsmlSanitizerOptions, 'mode' | 'role'> {
   /**
@@ -33,9 +33,19 @@ export interface RepairedHistoryText {
   diagnostics: Diagnostic[]
 }
 
-/** One assistant text with leaked markup removed, a note in place of each removed run that held a call. */
-export function repairHistoryText(text: string, options: HistoryRepairOptions = {}): RepairedHistoryText {
+/** Repairs one assistant text of a history: `repairHistoryText`, or the same in slices (`history-slices.ts`). */
+export type HistoryTextRepair = (text: string, options: HistoryRepairOptions) => RepairedHistoryText
+
+/** One assistant text's repair, fed in pieces (the engine is the same whatever the pieces), then ended. */
+export interface HistoryTextRepairer {
+  feed(text: string): void
+  end(): RepairedHistoryText
+}
+
+/** A repair of one assistant text: leaked markup removed, a note in place of each removed run that held a call. */
+export function createHistoryTextRepairer(options: HistoryRepairOptions = {}): HistoryTextRepairer {
   const note = options.note ?? historyNote
+  const sanitizer = createDsmlSanitizer({ ...options, mode: 'strip', role: 'assistant' })
   const diagnostics: Diagnostic[] = []
   let out = ''
   let removed = ''
@@ -49,18 +59,36 @@ export function repairHistoryText(text: string, options: HistoryRepairOptions = 
     removed = ''
     tools = []
   }
-  for (const event of sanitizeTextEvents(text, { ...options, mode: 'strip', role: 'assistant' })) {
-    if (event.type === 'text') {
-      closeRemoval()
-      out += event.text
-    } else if (event.type === 'diagnostic') {
-      diagnostics.push(event.diagnostic)
-      if (event.diagnostic.text === '') continue
-      removed += event.diagnostic.text
-      const tool = event.diagnostic.tool
-      if (tool !== undefined && !tools.includes(tool)) tools.push(tool)
+  const read = (events: readonly SanitizerEvent[]): void => {
+    for (const event of events) {
+      if (event.type === 'text') {
+        closeRemoval()
+        out += event.text
+      } else if (event.type === 'diagnostic') {
+        diagnostics.push(event.diagnostic)
+        if (event.diagnostic.text === '') continue
+        removed += event.diagnostic.text
+        const tool = event.diagnostic.tool
+        if (tool !== undefined && !tools.includes(tool)) tools.push(tool)
+      }
     }
   }
-  closeRemoval()
-  return { text: out, diagnostics, removedCalls }
+  return {
+    feed(text) {
+      read(sanitizer.feed(text))
+    },
+    end() {
+      read(sanitizer.end())
+      closeRemoval()
+      return { text: out, diagnostics, removedCalls }
+    },
+  }
+}
+
+/** One assistant text with leaked markup removed, a note in place of each removed run that held a call. */
+export function repairHistoryText(text: string, options: HistoryRepairOptions = {}): RepairedHistoryText {
+  if (typeof text !== 'string') throw new TypeError(`Cannot repair history: expected a string, got ${typeof text}`)
+  const repairer = createHistoryTextRepairer(options)
+  repairer.feed(text)
+  return repairer.end()
 }

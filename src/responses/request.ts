@@ -13,7 +13,7 @@
  *   a string `input`. Unchanged items are the same objects.
  */
 import type { DeclaredTool, ToolSchema } from '../dsml/tool-schema.ts'
-import { type HistoryRepairOptions, repairHistoryText } from '../parts/history-repair.ts'
+import { type HistoryRepairOptions, type HistoryTextRepair, repairHistoryText } from '../parts/history-repair.ts'
 import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE } from '../parts/prevention.ts'
 import type { RequestRepairOptions } from '../parts/request-options.ts'
 import { isRecord } from '../records.ts'
@@ -40,10 +40,10 @@ export function responsesRequestOptions(body: unknown): RequestRepairOptions {
 export type SanitizeResponsesRequestOptions = HistoryRepairOptions & PreventionOptions
 
 /** The message repaired, and how many calls written as text it lost. */
-function repairMessage(item: Record<string, unknown>, options: HistoryRepairOptions): { item: Record<string, unknown>; removedCalls: number } {
+function repairMessage(item: Record<string, unknown>, options: HistoryRepairOptions, repair: HistoryTextRepair): { item: Record<string, unknown>; removedCalls: number } {
   const content = item.content
   if (typeof content === 'string') {
-    const repaired = repairHistoryText(content, options)
+    const repaired = repair(content, options)
     return { item: repaired.text === content ? item : { ...item, content: repaired.text }, removedCalls: repaired.removedCalls }
   }
   if (!Array.isArray(content)) return { item, removedCalls: 0 }
@@ -51,7 +51,7 @@ function repairMessage(item: Record<string, unknown>, options: HistoryRepairOpti
   let removedCalls = 0
   const parts = content.map((part: unknown) => {
     if (!isRecord(part) || part.type !== 'output_text' || typeof part.text !== 'string') return part
-    const repaired = repairHistoryText(part.text, options)
+    const repaired = repair(part.text, options)
     removedCalls += repaired.removedCalls
     if (repaired.text === part.text) return part
     changed = true
@@ -67,6 +67,11 @@ function repairMessage(item: Record<string, unknown>, options: HistoryRepairOpti
  * ```
  */
 export function sanitizeResponsesRequest<Body>(body: Body, options: SanitizeResponsesRequestOptions = {}): Body {
+  return repairResponsesHistory(body, options, repairHistoryText)
+}
+
+/** `sanitizeResponsesRequest`, each assistant text repaired by `repair` (the gateway's, in slices: `history-slices.ts`). */
+export function repairResponsesHistory<Body>(body: Body, options: SanitizeResponsesRequestOptions, repair: HistoryTextRepair): Body {
   if (!isRecord(body)) return body
   const { preventiveDirective, recoveryNudge } = preventionOptions(options)
   const { preventiveDirective: _directive, recoveryNudge: _nudge, ...historyOptions } = options
@@ -83,7 +88,7 @@ export function sanitizeResponsesRequest<Body>(body: Body, options: SanitizeResp
   let lastRemovedCalls = 0
   body.input.forEach((item: unknown, index: number) => {
     if (!isRecord(item) || item.role !== 'assistant' || (item.type !== undefined && item.type !== 'message')) return
-    const repaired = repairMessage(item, historyOptions)
+    const repaired = repairMessage(item, historyOptions, repair)
     lastAssistant = index
     lastRemovedCalls = repaired.removedCalls
     if (repaired.item === item) return

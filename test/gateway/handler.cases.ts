@@ -5,7 +5,7 @@
  * run under vitest, Deno and Bun; test/gateway/loopback.test.ts does sockets.
  */
 import { StreamLimitError } from '../../src/sse/index.ts'
-import { repairChatCompletionsResponse } from '../../src/chat-completions/index.ts'
+import { repairChatCompletionsResponse, sanitizeChatCompletionsRequest } from '../../src/chat-completions/index.ts'
 import type { Diagnostic } from '../../src/dsml/types.ts'
 import {
   createChatCompletionsGateway,
@@ -454,6 +454,56 @@ export const suite = defineSuite('gateway/handler', (test) => {
       assert(outcome === 'timed out' || outcome === 'cut', `${contentType} ${status}: ${outcome}`)
       assertEqual(upstreamSignal?.aborted, true, `${contentType} ${status}: the upstream call stopped`)
     }
+  })
+
+  test('gateway siege row 3: a body not typed JSON (text/plain from a foreign page, a form, none) gets a 415 in each route, and never reaches the upstream', async () => {
+    const upstream = recordingUpstream(() => completionResponse('hi'))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
+    const body = JSON.stringify({ model: 'm', max_tokens: 10, messages: [userTurn], input: 'hi' })
+    for (const path of ['/v1/chat/completions', '/v1/messages', '/v1/responses']) {
+      for (const type of ['text/plain;charset=UTF-8', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', undefined]) {
+        const headers: Record<string, string> = { origin: 'https://evil.example' }
+        if (type !== undefined) headers['content-type'] = type
+        // A Blob with no type sends no Content-Type at all.
+        const response = await gateway(new Request(`http://gateway.test${path}`, { method: 'POST', headers, body: type === undefined ? new Blob([body]) : body }))
+        assertEqual(response.status, 415, `${path} ${type ?? 'no type'}`)
+        const error = (await response.json()) as { error: { type: string; message: string } }
+        assertEqual(error.error.type, 'invalid_request_error', `${path}: the dialect's error shape`)
+        assert(error.error.message.includes('application/json'), `${path}: says what to send`)
+      }
+    }
+    assertEqual(upstream.calls.length, 0, 'nothing forwarded')
+    for (const type of ['application/json; charset=utf-8', 'Application/JSON', 'application/vnd.api+json']) {
+      assertEqual((await gateway(chatRequest({ model: 'm', messages: [userTurn] }, { headers: { 'content-type': type } }))).status, 200, type)
+    }
+  })
+
+  test('gateway siege row 3: a body whose history needs no repair is forwarded as the client wrote it; a repaired one is written again', async () => {
+    const upstream = recordingUpstream(() => completionResponse('hi'))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
+    const asWritten = '{ "model": "m",\n  "messages": [ {"role": "assistant", "content": "a < b, \\u00e9"}, {"role": "user", "content": "go"} ] }'
+    await gateway(chatRequest(asWritten))
+    assertEqual(upstream.calls[0]!.bodyText, asWritten)
+    await gateway(chatRequest({ model: 'm', messages: [{ role: 'assistant', content: `Run it. ${bashCall}` }, userTurn] }))
+    assertEqual(upstream.calls[1]!.bodyText, JSON.stringify(upstream.calls[1]!.body))
+    assert(!hasMarker(upstream.calls[1]!.bodyText), 'repaired')
+  })
+
+  test('gateway siege row 3: a long history is repaired in slices, each leaving the event loop a turn, with the same result as at once', async () => {
+    const upstream = recordingUpstream(() => completionResponse('hi'))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
+    // About 2 MB of prose with a `<` every few characters, then a leaked call: several slices of work.
+    const long = `${'a < b and c <d e '.repeat(120_000)}${bashCall} done`
+    const history = { model: 'm', messages: [{ role: 'assistant', content: long }, userTurn, { role: 'assistant', content: `again ${readCall}` }] }
+    let turns = 0
+    const ticker = setInterval(() => turns++, 0)
+    try {
+      await gateway(chatRequest(history))
+    } finally {
+      clearInterval(ticker)
+    }
+    assert(turns >= 2, `the loop had ${turns} turns while the history was repaired`)
+    assertEqual(upstream.calls[0]!.body, sanitizeChatCompletionsRequest(history))
   })
 
   test('a request path of 16,000 slashes: trailing slashes are read by a loop from the end, not a backtracking pattern', async () => {

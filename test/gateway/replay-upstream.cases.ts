@@ -127,7 +127,7 @@ export const suite = defineSuite('gateway/replay-upstream', (test) => {
     await recorded(post(history, '/v1/messages?beta=true'))
     assertEqual(upstream.calls[0]!.url, 'http://up.test/anthropic/v1/messages?beta=true', 'the Messages base, the query kept')
     assert(!hasMarker(JSON.stringify(upstream.calls[0]!.body)), 'history repaired before it is forwarded')
-    const refused = await gateway(new Request('http://replay.test/v1/messages', { method: 'POST', body: 'not json' }))
+    const refused = await gateway(new Request('http://replay.test/v1/messages', { method: 'POST', headers: { 'content-type': 'application/json' }, body: 'not json' }))
     assertEqual([refused.status, ((await refused.json()) as { type: string }).type], [400, 'error'], 'errors in the Anthropic shape')
   })
 

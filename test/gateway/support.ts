@@ -12,6 +12,8 @@ export interface ForwardedRequest {
   method: string
   headers: Record<string, string>
   body: Record<string, unknown>
+  /** The body as sent, before parsing. */
+  bodyText: string
   signal: AbortSignal
 }
 
@@ -28,11 +30,13 @@ export function recordingUpstream(respond: (request: ForwardedRequest) => Respon
       request.headers.forEach((value, name) => {
         headers[name] = value
       })
+      const bodyText = await request.text()
       const forwarded: ForwardedRequest = {
         url: request.url,
         method: request.method,
         headers,
-        body: JSON.parse(await request.text()) as Record<string, unknown>,
+        body: JSON.parse(bodyText) as Record<string, unknown>,
+        bodyText,
         signal: request.signal,
       }
       calls.push(forwarded)
