@@ -34,8 +34,13 @@ export interface ExchangeSummary {
   request: Request
   /** The status sent (0 when nothing was sent). */
   status: number
-  /** `complete`: the whole body was sent. `client-closed`: the client left first. `error`: the handler or the body failed. */
-  outcome: 'complete' | 'client-closed' | 'error'
+  /**
+   * `complete`: the whole body was sent. `client-closed`: the client left
+   * first. `refused`: a limit refused it before the handler saw it (`Host`,
+   * body size, bodies held, slots). `error`: the request could not be read,
+   * or the handler or the body failed.
+   */
+  outcome: 'complete' | 'client-closed' | 'refused' | 'error'
   durationMs: number
   error?: unknown
 }
@@ -217,6 +222,15 @@ export async function sendWebResponse(res: ServerResponse, response: Response, g
   }
 }
 
+/** A request refused before it was read, for its summary: its method and path, no headers or body. */
+function requestLine(req: IncomingMessage): Request {
+  try {
+    return new Request(new URL(req.url ?? '/', 'http://localhost'), { method: req.method ?? 'GET' })
+  } catch {
+    return new Request('http://invalid/')
+  }
+}
+
 /** A `http.createServer` listener that serves `handler`. */
 export function createNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024
@@ -255,7 +269,7 @@ export function createNodeListener(handler: FetchHandler, options: NodeListenerO
       slot = slots.take()
       if (slot === undefined) throw busy()
     } catch (error) {
-      outcome = 'error'
+      outcome = error instanceof RefusedBody ? 'refused' : 'error'
       failure = error
       if (error instanceof RefusedBody) {
         if (error.status === 503) res.setHeader('retry-after', '1')
@@ -285,7 +299,7 @@ export function createNodeListener(handler: FetchHandler, options: NodeListenerO
       slot?.release()
     }
     options.onFinish?.({
-      request: request ?? new Request('http://invalid/'),
+      request: request ?? requestLine(req),
       status: res.headersSent ? res.statusCode : 0,
       outcome,
       durationMs: performance.now() - started,

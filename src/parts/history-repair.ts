@@ -39,7 +39,18 @@ export type HistoryTextRepair = (text: string, options: HistoryRepairOptions) =>
 /** One assistant text's repair, fed in pieces (the engine is the same whatever the pieces), then ended. */
 export interface HistoryTextRepairer {
   feed(text: string): void
-  end(): RepairedHistoryText
+  /**
+   * The repair, and whether it removed anything. When it did not, its text
+   * is the input's pieces joined again: give the input itself instead
+   * (`repairedFrom`), which its owner compares as one string at no cost.
+   */
+  end(): { repaired: RepairedHistoryText; changed: boolean }
+}
+
+/** The repair of `text`, ended: `text` itself when nothing was removed. */
+export function repairedFrom(text: string, repairer: HistoryTextRepairer): RepairedHistoryText {
+  const { repaired, changed } = repairer.end()
+  return changed ? repaired : { ...repaired, text }
 }
 
 /** A repair of one assistant text: leaked markup removed, a note in place of each removed run that held a call. */
@@ -51,7 +62,9 @@ export function createHistoryTextRepairer(options: HistoryRepairOptions = {}): H
   let removed = ''
   let tools: string[] = []
   let removedCalls = 0
+  let changed = false
   const closeRemoval = (): void => {
+    if (removed !== '') changed = true
     if (removed !== '' && (tools.length > 0 || holdsCallMarkup(removed))) {
       out += tools.length === 0 ? note(undefined) : tools.map((tool) => note(tool)).join(' ')
       removedCalls++
@@ -80,7 +93,7 @@ export function createHistoryTextRepairer(options: HistoryRepairOptions = {}): H
     end() {
       read(sanitizer.end())
       closeRemoval()
-      return { text: out, diagnostics, removedCalls }
+      return { repaired: { text: out, diagnostics, removedCalls }, changed }
     },
   }
 }
@@ -90,5 +103,5 @@ export function repairHistoryText(text: string, options: HistoryRepairOptions = 
   if (typeof text !== 'string') throw new TypeError(`Cannot repair history: expected a string, got ${typeof text}`)
   const repairer = createHistoryTextRepairer(options)
   repairer.feed(text)
-  return repairer.end()
+  return repairedFrom(text, repairer)
 }

@@ -10,7 +10,7 @@
  * for, then, with their repairs made in slices, once more to build the body.
  */
 import { Pace } from '../work-slices.ts'
-import { createHistoryTextRepairer, type HistoryRepairOptions, type HistoryTextRepair, type RepairedHistoryText } from './history-repair.ts'
+import { createHistoryTextRepairer, type HistoryRepairOptions, repairedFrom, type HistoryTextRepair, type RepairedHistoryText } from './history-repair.ts'
 
 /** A dialect's history walk over one body, each assistant text repaired by `repair`. */
 export type HistoryWalk<Body> = (repair: HistoryTextRepair) => Body
@@ -24,7 +24,7 @@ async function repairInSlices(text: string, options: HistoryRepairOptions, pace:
     await pace.turn()
     repairer.feed(text.slice(start, start + SLICE_CHARS))
   }
-  return repairer.end()
+  return repairedFrom(text, repairer)
 }
 
 /** `walk`'s body, each text it repairs repaired in slices, the loop given a turn when `pace` says one is due. */

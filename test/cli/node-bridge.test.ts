@@ -3,7 +3,7 @@
 // bytes arrive.
 import { connect } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
-import { createNodeListener, createNodeServer } from '../../src/cli/node-bridge.ts'
+import { createNodeListener, createNodeServer, type ExchangeSummary } from '../../src/cli/node-bridge.ts'
 import { loopbackServers } from '../support/loopback-servers.ts'
 
 const servers = loopbackServers()
@@ -159,15 +159,18 @@ test('gateway siege row 2: past maxConnections a new connection is closed at onc
   open[1]!.destroy()
 })
 
-test('gateway siege row 7: with allowedHosts, a Host that is not an address, localhost or listed gets a 403 (DNS rebinding)', async () => {
-  const base = await serve(async () => new Response('ok'), { allowedHosts: ['gateway.lan'] })
+test('gateway siege row 7: with allowedHosts, a Host that is not an address, localhost or listed gets a 403 (DNS rebinding), summarized as refused with its method and path', async () => {
+  const summaries: ExchangeSummary[] = []
+  const base = await serve(async () => new Response('ok'), { allowedHosts: ['gateway.lan'], onFinish: (summary) => summaries.push(summary) })
   const { port } = new URL(base)
   const statusFor = async (host: string): Promise<string> => {
-    const answer = trickle(base, `GET / HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\n\r\n`, 60_000)
+    const answer = trickle(base, `POST /v1/chat/completions HTTP/1.1\r\nHost: ${host}\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}`, 60_000)
     return (await answer.closed).split('\r\n')[0]!
   }
   expect(await statusFor(`evil.example:${port}`)).toBe('HTTP/1.1 403 Forbidden')
   expect(await statusFor('localhost.evil.example')).toBe('HTTP/1.1 403 Forbidden')
+  const refused = summaries[0]!
+  expect([refused.request.method, new URL(refused.request.url).pathname, refused.status, refused.outcome]).toEqual(['POST', '/v1/chat/completions', 403, 'refused'])
   for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `app.localhost:${port}`, `GATEWAY.lan:${port}`]) {
     expect(await statusFor(host)).toBe('HTTP/1.1 200 OK')
   }
