@@ -32,11 +32,18 @@ interface Found {
   special: boolean
 }
 
+/**
+ * Whether `text` may hold a sentinel, or part of one: it holds a bar, as
+ * every sentinel does. A few native searches. Texts of which none may hold
+ * one hold none joined either.
+ */
+export function mayHoldSentinel(text: string, from = 0): boolean {
+  return indexOfBar(text, from) !== -1
+}
+
 /** The first sentinel at or after `from`; `whole`: read it to its end (for its marker), not only to where it commits. */
 function findSentinel(text: string, from: number, whole: boolean): Found | undefined {
-  // Every sentinel holds a bar.
-  const firstBar = indexOfBar(text, from)
-  if (firstBar === -1) return undefined
+  if (!mayHoldSentinel(text, from)) return undefined
   const lexer = new TagLexer(SENTINEL_TAG_CHARS)
   const next = TAG_START_CHARACTERS.map((start) => text.indexOf(start, from))
   for (;;) {

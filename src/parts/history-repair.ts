@@ -8,7 +8,7 @@
  */
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'
 import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
-import { holdsCallMarkup } from '../dsml/sentinel.ts'
+import { holdsCallMarkup, mayHoldSentinel } from '../dsml/sentinel.ts'
 import type { Diagnostic, SanitizerEvent } from '../dsml/types.ts'
 
 export interface HistoryRepairOptions extends Omit<DsmlSanitizerOptions, 'mode' | 'role'> {
@@ -59,17 +59,19 @@ export function createHistoryTextRepairer(options: HistoryRepairOptions = {}): H
   const sanitizer = createDsmlSanitizer({ ...options, mode: 'strip', role: 'assistant' })
   const diagnostics: Diagnostic[] = []
   let out = ''
-  let removed = ''
+  // The run removed since the last text, as the pieces it was removed in: joined only when it may hold call markup.
+  let removed: string[] = []
   let tools: string[] = []
   let removedCalls = 0
   let changed = false
   const closeRemoval = (): void => {
-    if (removed !== '') changed = true
-    if (removed !== '' && (tools.length > 0 || holdsCallMarkup(removed))) {
+    if (removed.length === 0) return
+    changed = true
+    if (tools.length > 0 || (removed.some((piece) => mayHoldSentinel(piece)) && holdsCallMarkup(removed.join('')))) {
       out += tools.length === 0 ? note(undefined) : tools.map((tool) => note(tool)).join(' ')
       removedCalls++
     }
-    removed = ''
+    removed = []
     tools = []
   }
   const read = (events: readonly SanitizerEvent[]): void => {
@@ -80,7 +82,7 @@ export function createHistoryTextRepairer(options: HistoryRepairOptions = {}): H
       } else if (event.type === 'diagnostic') {
         diagnostics.push(event.diagnostic)
         if (event.diagnostic.text === '') continue
-        removed += event.diagnostic.text
+        removed.push(event.diagnostic.text)
         const tool = event.diagnostic.tool
         if (tool !== undefined && !tools.includes(tool)) tools.push(tool)
       }
