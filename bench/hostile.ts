@@ -7,7 +7,7 @@
  * exits non-zero because a check failed; each row's result says what was
  * checked and whether it held (✓ / ✗).
  *
- *   npm run bench:hostile   (node --import tsx bench/hostile.ts)
+ *   npm run bench:hostile   (node --import tsx bench/hostile.ts, then bench/siege.ts: the gateway under siege)
  *   node --import tsx bench/hostile.ts --case KEY   (one row, as JSON: what the report runs per row)
  *
  * Each row runs in a fresh Node process (`--expose-gc`), so no row inherits
