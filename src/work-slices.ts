@@ -3,25 +3,30 @@
  * request body, repairing a long history) is cut into slices, and once the
  * slices done since the event loop's last turn have taken `SLICE_MS`, the
  * next waits for a macrotask, so whatever else is due (other streams, a
- * health check) runs between. Work that fits in one slice never waits.
+ * health check) runs between.
+ *
+ * Only work of some size waits: until `SMALL_WORK` units (bytes decoded,
+ * characters repaired) have been done since the last turn, none is given.
+ * A request of ordinary size is handled at once, never behind a timer, even
+ * when other exchanges' work made the clock run meanwhile.
  */
 
 /** Work done before the next slice waits for a macrotask. */
 export const SLICE_MS = 4
+/** Units of work (bytes, characters) below which no turn is given, whatever the clock says. */
+export const SMALL_WORK = 64 * 1024
 
-/** Time spent since the event loop last had a turn. */
+/** Work done, and time spent, since the event loop last had a turn. */
 export class Pace {
   #since = performance.now()
+  #work = 0
 
-  /** Whether the work done since the loop's last turn has taken its slice. */
-  get due(): boolean {
-    return performance.now() - this.#since >= SLICE_MS
-  }
-
-  /** Gives the loop a turn when one is due; resolves at once otherwise. */
-  async turn(): Promise<void> {
-    if (!this.due) return
+  /** Counts `units` of work (just done, or about to be); gives the loop a turn when the work since the last one is large and has taken its slice. */
+  async turn(units: number): Promise<void> {
+    this.#work += units
+    if (this.#work < SMALL_WORK || performance.now() - this.#since < SLICE_MS) return
     await new Promise((resolve) => setTimeout(resolve, 0))
     this.#since = performance.now()
+    this.#work = units
   }
 }

@@ -52,6 +52,7 @@ import * as dsmlWildCaptures from './dsml/wild-captures.cases.ts'
 import * as gatewayHandler from './gateway/handler.cases.ts'
 import * as gatewayReplayUpstream from './gateway/replay-upstream.cases.ts'
 import * as jsonText from './json-text.cases.ts'
+import * as workSlices from './work-slices.cases.ts'
 import * as lingmaEnvelopes from './lingma/envelopes.cases.ts'
 import * as lingmaFixtures from './lingma/fixtures.cases.ts'
 import * as lingmaHelpers from './lingma/helpers.cases.ts'
@@ -119,6 +120,7 @@ const modules: Record<string, CasesModule> = {
   './gateway/handler.cases.ts': gatewayHandler,
   './gateway/replay-upstream.cases.ts': gatewayReplayUpstream,
   './json-text.cases.ts': jsonText,
+  './work-slices.cases.ts': workSlices,
   './lingma/envelopes.cases.ts': lingmaEnvelopes,
   './lingma/fixtures.cases.ts': lingmaFixtures,
   './lingma/helpers.cases.ts': lingmaHelpers,

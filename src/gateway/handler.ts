@@ -287,7 +287,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     if (prevention.recoveryNudge) historyOptions.recoveryNudge = true
     const forwarded = mode === 'off' ? record : await repairHistoryInSlices((repair) => dialect.repairHistory(record, historyOptions, repair), pace)
     // The body is written again (when repaired) after a turn of the loop too.
-    await pace.turn()
+    await pace.turn(0)
     const translated = dialect.upstreamRequest?.(forwarded)
     const target = translated === undefined ? upstreamUrl(base, dialect.route, url.search) : upstreamUrl(base, translated.path, '')
     onForward?.({ request, url: target, body: forwarded, repairedMessages: countRepairedMessages(record, forwarded), mode, knownTools })

@@ -32,8 +32,9 @@ async function readBodyText(request: Request, pace: Pace): Promise<string> {
     const { done, value } = await reader.read()
     if (done) break
     for (let start = 0; start < value.length; start += DECODE_SLICE_BYTES) {
-      await pace.turn()
-      parts.push(decoder.decode(value.subarray(start, start + DECODE_SLICE_BYTES), { stream: true }))
+      const slice = value.subarray(start, start + DECODE_SLICE_BYTES)
+      await pace.turn(slice.length)
+      parts.push(decoder.decode(slice, { stream: true }))
     }
   }
   parts.push(decoder.decode())
@@ -44,7 +45,7 @@ async function readBodyText(request: Request, pace: Pace): Promise<string> {
  * The body read as JSON: its text and its value (`parseBoundedJson`), or
  * undefined when it cannot be read or is not JSON nested at most
  * `MAX_JSON_DEPTH` deep. Decoded in slices, the loop given a turn when
- * `pace` says one is due, and once more before the parse: what holds the
+ * `pace` says one is due, and before and after the parse: what holds the
  * loop longest is one native join and one native parse of the whole text.
  */
 export async function readJsonBody(request: Request, pace: Pace): Promise<{ text: string; value: unknown } | undefined> {
@@ -54,7 +55,8 @@ export async function readJsonBody(request: Request, pace: Pace): Promise<{ text
   } catch {
     return undefined
   }
-  await pace.turn()
+  await pace.turn(0)
   const parsed = parseBoundedJson(text)
+  await pace.turn(text.length)
   return parsed === undefined ? undefined : { text, value: parsed.value }
 }

@@ -21,8 +21,9 @@ export const SLICE_CHARS = 8192
 async function repairInSlices(text: string, options: HistoryRepairOptions, pace: Pace): Promise<RepairedHistoryText> {
   const repairer = createHistoryTextRepairer(options)
   for (let start = 0; start < text.length; start += SLICE_CHARS) {
-    await pace.turn()
-    repairer.feed(text.slice(start, start + SLICE_CHARS))
+    const slice = text.slice(start, start + SLICE_CHARS)
+    await pace.turn(slice.length)
+    repairer.feed(slice)
   }
   return repairedFrom(text, repairer)
 }
