@@ -5,10 +5,11 @@
  * on its own). Bad usage or input gives one line on stderr and a non-zero
  * exit, never a stack trace. Node glue.
  */
-import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
+import type { InputFormat } from './input-format.ts'
+import { textInput, textWriter } from './node-text-io.ts'
 import { replay } from './replay-command.ts'
-import { detectFormat, type InputFormat, sanitizeInput, SANITIZE_USAGE } from './sanitize-command.ts'
+import { sanitize, SANITIZE_USAGE } from './sanitize-command.ts'
 import { serve } from './serve-command.ts'
 
 const USAGE = `Usage: dsml-streams <command> [options]
@@ -53,22 +54,14 @@ function sanitizeCommand(argv: string[]): void {
   if (!FORMATS.includes(format)) fail('sanitize', `--format must be auto, text, sse or json, got ${format}`, 2)
   const mode = values.mode ?? 'recover'
   if (mode !== 'recover' && mode !== 'strip') fail('sanitize', `--mode must be recover or strip, got ${mode}`, 2)
-  const file = positionals[0] ?? '-'
-  let input: string
-  try {
-    input = readFileSync(file === '-' ? 0 : file, 'utf8')
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    fail('sanitize', `cannot read ${file === '-' ? 'standard input' : file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : error instanceof Error ? error.message : String(error)}`, 1)
-  }
   const knownTools = values['known-tools']?.split(',').map((name) => name.trim()).filter((name) => name !== '')
-  try {
-    const outcome = sanitizeInput(input, format === 'auto' ? detectFormat(input) : (format as InputFormat), { mode: mode as 'recover' | 'strip', ...(knownTools === undefined ? {} : { knownTools }) }, values.json === true)
-    process.stdout.write(outcome.output)
-    console.error(outcome.summary)
-  } catch (error) {
-    fail('sanitize', error instanceof Error ? error.message : String(error), 1)
-  }
+  const settings = { format: format as 'auto' | InputFormat, options: { mode: mode as 'recover' | 'strip', ...(knownTools === undefined ? {} : { knownTools }) }, asEvents: values.json === true }
+  // Read, repaired and written as it comes. An input that cannot be read (or not as the format), or an
+  // output that cannot be written, is one line and exit 1, possibly after part of the output.
+  sanitize(textInput(positionals[0] ?? '-'), settings, textWriter(process.stdout, 'standard output')).then(
+    (summary) => console.error(summary),
+    (error: unknown) => fail('sanitize', error instanceof Error ? error.message : String(error), 1),
+  )
 }
 
 const [command, ...rest] = process.argv.slice(2)

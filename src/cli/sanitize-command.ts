@@ -1,20 +1,32 @@
 /**
  * `dsml-streams sanitize [FILE|-]`: repairs what a model wrote — plain text,
- * a Chat Completions SSE stream, or a JSON `chat.completion` (detected, or
- * `--format`) — and writes the repaired input to stdout, with a one-line
- * summary of the recovered calls and removed markup on stderr. `--json`
- * writes the events instead, one JSON line each: for text, the sanitizer's
- * events (text, tool calls, diagnostics); for SSE and JSON, the
- * diagnostics (a recovered call is one). Node glue.
+ * a Chat Completions SSE stream, or a JSON `chat.completion` (detected from
+ * the input's start, see `input-format.ts`, or `--format`) — and writes the
+ * repaired input to stdout, with a one-line summary of the recovered calls
+ * and removed markup on stderr. `--json` writes the events instead, one JSON
+ * line each: for text, the sanitizer's events (text, tool calls,
+ * diagnostics); for SSE and JSON, the diagnostics (a recovered call is one).
+ *
+ * Memory: text and SSE are repaired a read at a time through the incremental
+ * cores (`createDsmlSanitizer`, `createChatCompletionsRepair`) and written as
+ * they come. A JSON body is read whole and parsed once (its text is then
+ * let go), and written in pieces (`jsonPieces`), never as one string; a
+ * repaired message is still copied whole once, as the engine reads the
+ * concatenation `repairChatCompletion` returns. Text with `--json` is read
+ * whole too: its events are those of the text fed whole
+ * (`sanitizeTextEvents`), as before, not one text event per read.
  */
 import { createChatCompletionsRepair } from '../chat-completions/repair.ts'
 import { repairChatCompletion } from '../chat-completions/response.ts'
+import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
 import { sanitizeTextEvents } from '../dsml/sanitize-text.ts'
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'
-import type { Diagnostic } from '../dsml/types.ts'
+import type { Diagnostic, SanitizerEvent } from '../dsml/types.ts'
 import { MAX_JSON_DEPTH, parseBoundedJson } from '../json-text.ts'
-
-export type InputFormat = 'text' | 'sse' | 'json'
+import { type DetectedInput, detectFormat, type InputFormat } from './input-format.ts'
+import { InputReads, type TextInput } from './input-reads.ts'
+import { jsonPieces } from './json-pieces.ts'
+import { SanitizeSummary } from './sanitize-summary.ts'
 
 export const SANITIZE_USAGE = `Usage: dsml-streams sanitize [FILE|-] [options]
 
@@ -29,52 +41,98 @@ the repaired input to stdout and a summary to stderr.
   --help              this text
 `
 
-/** `json` for a JSON object with `choices`, `sse` for text with a `data:` line, else `text`. */
-export function detectFormat(input: string): InputFormat {
-  const trimmed = input.trimStart()
-  if (trimmed.startsWith('{')) {
-    // Not JSON (or nested too deep): text or SSE.
-    const value = parseBoundedJson(trimmed)?.value
-    if (value !== null && typeof value === 'object' && 'choices' in value) return 'json'
+export interface SanitizeSettings {
+  /** `auto` detects it (`detectFormat`). */
+  format: 'auto' | InputFormat
+  options: DsmlSanitizerOptions
+  /** `--json`: the events, one JSON line each, instead of the repaired input. */
+  asEvents: boolean
+}
+
+/** Writes a piece of the output; resolves when the next may be written (the output's backpressure). */
+export type WriteOutput = (text: string) => Promise<void>
+
+/**
+ * Repairs the input and writes the output as it comes. Resolves to the
+ * summary line for stderr; rejects with a one-line message for an input it
+ * cannot read (as the format asked for).
+ */
+export async function sanitize(source: TextInput, settings: SanitizeSettings, write: WriteOutput): Promise<string> {
+  const input = await detected(new InputReads(source), settings.format)
+  const format = input.format // the summary's: `input` (the parsed body) is not needed past the repair
+  const summary = new SanitizeSummary()
+  if (input.format === 'json') await repairJson(input.body, settings, summary, write)
+  else if (input.format === 'sse') await repairSse(input.reads, settings, summary, write)
+  else if (settings.asEvents) await writeTextEvents(await input.reads.text(), settings.options, summary, write)
+  else await repairText(input.reads, settings.options, summary, write)
+  return summary.line(format)
+}
+
+async function detected(reads: InputReads, format: SanitizeSettings['format']): Promise<DetectedInput> {
+  if (format === 'auto') return detectFormat(reads)
+  if (format !== 'json') return { format, reads }
+  const body = parseBoundedJson(await reads.text())
+  if (body === undefined) throw new Error(`the input is not JSON nested at most ${MAX_JSON_DEPTH} deep (try --format text or sse)`)
+  return { format, body: body.value }
+}
+
+/** Writes `value` as one JSON line, in pieces. */
+async function writeJsonLine(value: unknown, write: WriteOutput, indent?: number): Promise<void> {
+  let last = ''
+  for (const piece of jsonPieces(value, indent)) {
+    if (last !== '') await write(last)
+    last = piece
   }
-  return /^data:/m.test(input) ? 'sse' : 'text'
+  await write(`${last}\n`)
 }
 
-export interface SanitizeOutcome {
-  /** What goes to stdout. */
-  output: string
-  /** The one-line summary for stderr. */
-  summary: string
+/** Diagnostics to the summary and, with `--json`, each as a line. */
+async function writeDiagnostics(diagnostics: readonly Diagnostic[], settings: SanitizeSettings, summary: SanitizeSummary, write: WriteOutput): Promise<void> {
+  for (const diagnostic of diagnostics) {
+    summary.note(diagnostic)
+    if (settings.asEvents) await writeJsonLine({ type: 'diagnostic', diagnostic }, write)
+  }
 }
 
-function summarize(format: InputFormat, diagnostics: readonly Diagnostic[]): string {
-  const recovered = diagnostics.filter((diagnostic) => diagnostic.kind === 'recovered-call').map((diagnostic) => diagnostic.tool ?? '?')
-  const removed = diagnostics.filter((diagnostic) => diagnostic.kind !== 'recovered-call' && diagnostic.text !== '').length
-  const calls = recovered.length === 0 ? 'no call recovered' : `${recovered.length} call${recovered.length === 1 ? '' : 's'} recovered (${recovered.join(', ')})`
-  const markup = removed === 0 ? 'no other markup removed' : `${removed} other markup region${removed === 1 ? '' : 's'} removed`
-  return `dsml-streams: ${format}: ${calls}; ${markup}`
+/** The text of these events; their diagnostics go to the summary. */
+function textOf(events: readonly SanitizerEvent[], summary: SanitizeSummary): string {
+  let text = ''
+  for (const event of events) {
+    if (event.type === 'text') text += event.text
+    else if (event.type === 'diagnostic') summary.note(event.diagnostic)
+  }
+  return text
 }
 
-export function sanitizeInput(input: string, format: InputFormat, options: DsmlSanitizerOptions, asEvents: boolean): SanitizeOutcome {
+async function repairText(reads: AsyncIterable<string>, options: DsmlSanitizerOptions, summary: SanitizeSummary, write: WriteOutput): Promise<void> {
+  const sanitizer = createDsmlSanitizer(options)
+  for await (const read of reads) await write(textOf(sanitizer.feed(read), summary))
+  await write(textOf(sanitizer.end(), summary))
+}
+
+async function writeTextEvents(text: string, options: DsmlSanitizerOptions, summary: SanitizeSummary, write: WriteOutput): Promise<void> {
+  for (const event of sanitizeTextEvents(text, options)) {
+    if (event.type === 'diagnostic') summary.note(event.diagnostic)
+    await writeJsonLine(event, write)
+  }
+}
+
+async function repairSse(reads: AsyncIterable<string>, settings: SanitizeSettings, summary: SanitizeSummary, write: WriteOutput): Promise<void> {
   const diagnostics: Diagnostic[] = []
-  if (format === 'text') {
-    const events = sanitizeTextEvents(input, options)
-    let text = ''
-    for (const event of events) {
-      if (event.type === 'text') text += event.text
-      else if (event.type === 'diagnostic') diagnostics.push(event.diagnostic)
-    }
-    return { output: asEvents ? events.map((event) => `${JSON.stringify(event)}\n`).join('') : text, summary: summarize(format, diagnostics) }
+  const repair = createChatCompletionsRepair({ ...settings.options, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) })
+  const emit = async (output: string): Promise<void> => {
+    await writeDiagnostics(diagnostics.splice(0), settings, summary, write)
+    if (!settings.asEvents) await write(output)
   }
-  const repairOptions = { ...options, onDiagnostic: (diagnostic: Diagnostic) => diagnostics.push(diagnostic) }
-  let output: string
-  if (format === 'sse') {
-    const repair = createChatCompletionsRepair(repairOptions)
-    output = repair.feed(input) + repair.end()
-  } else {
-    const body = parseBoundedJson(input)?.value
-    if (body === undefined) throw new Error(`the input is not JSON nested at most ${MAX_JSON_DEPTH} deep (try --format text or sse)`)
-    output = `${JSON.stringify(repairChatCompletion(body, repairOptions), null, 2)}\n`
-  }
-  return { output: asEvents ? diagnostics.map((diagnostic) => `${JSON.stringify({ type: 'diagnostic', diagnostic })}\n`).join('') : output, summary: summarize(format, diagnostics) }
+  for await (const read of reads) await emit(repair.feed(read))
+  await emit(repair.end())
+}
+
+async function repairJson(body: unknown, settings: SanitizeSettings, summary: SanitizeSummary, write: WriteOutput): Promise<void> {
+  const diagnostics: Diagnostic[] = []
+  const repaired = repairChatCompletion(body, { ...settings.options, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) })
+  await writeDiagnostics(diagnostics, settings, summary, write)
+  if (settings.asEvents) return
+  // Nothing to repair (`repairChatCompletion` gives undefined): the body as it came.
+  await writeJsonLine(repaired ?? body, write, 2)
 }
