@@ -29,6 +29,10 @@
  *
  * Targets: 0 failed and 0 corrupted; gateway/direct throughput ≥ 0.7; added p99 ≤ 5 ms; RSS after
  * the second round within 15 % of after the first. Run `npm run build` first.
+ *
+ * `LOAD_GATEWAY_NODE_FLAGS` (space-separated) starts the gateway's Node with those flags, e.g.
+ * `LOAD_GATEWAY_NODE_FLAGS=--max-semi-space-size=64` to trade memory for fewer young-generation
+ * collections; the report's title names them.
  */
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -44,6 +48,8 @@ const IDLE_SAMPLES_SECONDS = [10, 30, 60, 90]
 const warmUpSeconds = Math.max(3, Math.round(seconds / 4))
 /** The paced scenario's spacing of SSE events: 116 events take about 1.2 s, as a fast model streams. */
 const pacedDelayMs = Number(process.argv[4] ?? 10)
+/** Node flags for the gateway's process only. */
+const gatewayNodeFlags = (process.env.LOAD_GATEWAY_NODE_FLAGS ?? '').split(' ').filter((flag) => flag !== '')
 
 interface Served {
   child: ChildProcess
@@ -122,7 +128,7 @@ const verdict = (held: boolean): string => (held ? 'PASS' : 'FAIL')
  */
 async function scenario(title: string, delayMs: number): Promise<void> {
   const upstream = await serving([bin, 'replay', '--port', '0', '--delay', String(delayMs)])
-  const gateway = await serving([bin, 'serve', '--port', '0', '--upstream', `${upstream.url}/v1`, '--max-in-flight', String(concurrency * 2)])
+  const gateway = await serving([...gatewayNodeFlags, bin, 'serve', '--port', '0', '--upstream', `${upstream.url}/v1`, '--max-in-flight', String(concurrency * 2)])
   const passThrough = await serving(['--import', 'tsx', `${root}bench/load-pass-through.ts`, upstream.url])
   try {
     const cold = rssOf(gateway.child.pid!)
@@ -178,6 +184,7 @@ async function scenario(title: string, delayMs: number): Promise<void> {
   }
 }
 
-console.log(`# Load bench\n\nNode ${version}; ${concurrency} concurrent streaming clients, ${seconds} s per round; the Cherry capture (116 SSE events, two calls) per request.\n`)
+const flagsNote = gatewayNodeFlags.length === 0 ? '' : ` The gateway's Node runs with \`${gatewayNodeFlags.join(' ')}\`.`
+console.log(`# Load bench\n\nNode ${version}; ${concurrency} concurrent streaming clients, ${seconds} s per round; the Cherry capture (116 SSE events, two calls) per request.${flagsNote}\n`)
 await scenario('Flat out: the upstream sends every event at once (the gateway\'s CPU cost decides)', 0)
 await scenario(`Paced: the upstream sends its events ${pacedDelayMs} ms apart, on a fixed schedule (about a fast model's token rate)`, pacedDelayMs)
