@@ -167,7 +167,8 @@ export interface Exchange {
 export interface ExchangeOptions {
   method?: string
   headers?: Record<string, string>
-  body?: string
+  /** Bytes are written as they are: a large body encoded beforehand costs the sender no work while it is measured. */
+  body?: string | Uint8Array
   timeoutMs: number
   /** Called with each piece of the response body as it arrives. */
   onData?: (piece: string) => void

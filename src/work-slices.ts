@@ -25,8 +25,23 @@ export class Pace {
   async turn(units: number): Promise<void> {
     this.#work += units
     if (this.#work < SMALL_WORK || performance.now() - this.#since < SLICE_MS) return
-    await new Promise((resolve) => setTimeout(resolve, 0))
+    await loopTurn()
     this.#since = performance.now()
     this.#work = units
   }
+}
+
+const IMMEDIATE = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate
+
+/**
+ * Waits until the event loop has had a turn that served I/O. A timer alone
+ * is not one in Node: a timer set while I/O is served fires at the start of
+ * the next round, before that round serves I/O (new connections, requests),
+ * so the work would go on first. After the timer, an immediate, which Node
+ * runs once the round's I/O is served. Elsewhere (no `setImmediate`), the
+ * timer is the turn.
+ */
+async function loopTurn(): Promise<void> {
+  await new Promise((resolve) => setTimeout(resolve, 0))
+  if (IMMEDIATE !== undefined) await new Promise<void>((resolve) => IMMEDIATE(resolve))
 }
