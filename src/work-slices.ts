@@ -33,15 +33,19 @@ export class Pace {
 
 const IMMEDIATE = (globalThis as { setImmediate?: (callback: () => void) => unknown }).setImmediate
 
+/** Rounds of I/O a turn lets run: a new connection is accepted in one, its request read in the next. */
+const IO_ROUNDS = 2
+
 /**
- * Waits until the event loop has had a turn that served I/O. A timer alone
- * is not one in Node: a timer set while I/O is served fires at the start of
- * the next round, before that round serves I/O (new connections, requests),
- * so the work would go on first. After the timer, an immediate, which Node
- * runs once the round's I/O is served. Elsewhere (no `setImmediate`), the
- * timer is the turn.
+ * Waits until the event loop has served I/O. A timer alone does not in Node:
+ * a timer set while I/O is served fires at the start of the next round,
+ * before that round serves I/O (new connections, requests), so the work
+ * would go on first. After the timer, immediates, each of which Node runs
+ * once a round's I/O is served. Elsewhere (no `setImmediate`), the timer is
+ * the turn.
  */
 async function loopTurn(): Promise<void> {
   await new Promise((resolve) => setTimeout(resolve, 0))
-  if (IMMEDIATE !== undefined) await new Promise<void>((resolve) => IMMEDIATE(resolve))
+  if (IMMEDIATE === undefined) return
+  for (let round = 0; round < IO_ROUNDS; round++) await new Promise<void>((resolve) => IMMEDIATE(resolve))
 }
