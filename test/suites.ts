@@ -52,7 +52,6 @@ import * as dsmlWildCaptures from './dsml/wild-captures.cases.ts'
 import * as gatewayHandler from './gateway/handler.cases.ts'
 import * as gatewayReplayUpstream from './gateway/replay-upstream.cases.ts'
 import * as jsonText from './json-text.cases.ts'
-import * as workSlices from './work-slices.cases.ts'
 import * as lingmaEnvelopes from './lingma/envelopes.cases.ts'
 import * as lingmaFixtures from './lingma/fixtures.cases.ts'
 import * as lingmaHelpers from './lingma/helpers.cases.ts'
@@ -74,6 +73,7 @@ import * as sseSseEncoder from './sse/sse-encoder.cases.ts'
 import * as sseSseStreams from './sse/sse-streams.cases.ts'
 import * as supportSelf from './support/self.cases.ts'
 import * as textBuilder from './text-builder.cases.ts'
+import * as workSlices from './work-slices.cases.ts'
 
 const modules: Record<string, CasesModule> = {
   './adapters.cases.ts': adapters,
@@ -120,7 +120,6 @@ const modules: Record<string, CasesModule> = {
   './gateway/handler.cases.ts': gatewayHandler,
   './gateway/replay-upstream.cases.ts': gatewayReplayUpstream,
   './json-text.cases.ts': jsonText,
-  './work-slices.cases.ts': workSlices,
   './lingma/envelopes.cases.ts': lingmaEnvelopes,
   './lingma/fixtures.cases.ts': lingmaFixtures,
   './lingma/helpers.cases.ts': lingmaHelpers,
@@ -142,6 +141,7 @@ const modules: Record<string, CasesModule> = {
   './sse/sse-streams.cases.ts': sseSseStreams,
   './support/self.cases.ts': supportSelf,
   './text-builder.cases.ts': textBuilder,
+  './work-slices.cases.ts': workSlices,
 }
 
 /** Cases-file path (relative to test/) to the suites it exports, in import order. */
