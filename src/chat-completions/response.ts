@@ -53,16 +53,16 @@ function nativeParts(toolCalls: unknown): Part[] {
   })
 }
 
-/** One message through the part pipeline: its reasoning, its content, its native calls, its finish. */
+/** One message through the part pipeline: its reasoning, its content (each as the pieces the repair gave), its native calls, its finish. */
 function repairMessage(message: JsonMessage, finishReason: unknown, options: RepairChatCompletionsResponseOptions) {
-  let content = ''
-  let reasoning = ''
+  const content: string[] = []
+  const reasoning: string[] = []
   const calls: ToolCall[] = []
   let finish: string | undefined
   const repair = createPartRepair(options, {
     emit(part) {
-      if (part.type === 'text') content += part.text
-      else if (part.type === 'reasoning') reasoning += part.text
+      if (part.type === 'text') content.push(part.text)
+      else if (part.type === 'reasoning') reasoning.push(part.text)
       else if (part.type === 'synthesized-tool-call') calls.push(part.call)
       else if (part.type === 'finish') finish = part.reason
       else if (part.type === 'diagnostic') options.onDiagnostic?.(part.diagnostic)
@@ -76,8 +76,24 @@ function repairMessage(message: JsonMessage, finishReason: unknown, options: Rep
   return { content, reasoning, calls, finish }
 }
 
-/** Repairs a parsed `chat.completion` object; returns undefined when nothing changed. */
-export function repairChatCompletion(body: unknown, given: RepairChatCompletionsResponseOptions = {}): unknown {
+/**
+ * Whether the repair of `text` changed it. The repair only removes (the
+ * engine's conservation: its text and what it removed give back the input,
+ * in order), so its pieces are the text unchanged exactly when they are as
+ * long: no piece is joined to find out.
+ */
+function changedText(text: string, pieces: readonly string[]): boolean {
+  let length = 0
+  for (const piece of pieces) length += piece.length
+  return length !== text.length
+}
+
+/**
+ * `repairChatCompletion`, each repaired text given as `text(pieces)`: the
+ * pieces the repair gave, which join to it (`repairChatCompletion` joins
+ * them; a writer may write them one by one, never holding the joined text).
+ */
+export function repairChatCompletionWith(body: unknown, given: RepairChatCompletionsResponseOptions, text: (pieces: readonly string[]) => unknown): unknown {
   const options = withRequestDefaults(given)
   if (body === null || typeof body !== 'object' || !Array.isArray((body as { choices?: unknown }).choices)) return undefined
   const choices = (body as { choices: JsonChoice[] }).choices
@@ -88,12 +104,12 @@ export function repairChatCompletion(body: unknown, given: RepairChatCompletions
     const repaired = repairMessage(message, choice.finish_reason, options)
     const next: JsonMessage = { ...message }
     let touched = false
-    if (typeof message.reasoning_content === 'string' && repaired.reasoning !== message.reasoning_content) {
-      next.reasoning_content = repaired.reasoning
+    if (typeof message.reasoning_content === 'string' && changedText(message.reasoning_content, repaired.reasoning)) {
+      next.reasoning_content = text(repaired.reasoning)
       touched = true
     }
-    if (typeof message.content === 'string' && repaired.content !== message.content) {
-      next.content = repaired.content
+    if (typeof message.content === 'string' && changedText(message.content, repaired.content)) {
+      next.content = text(repaired.content)
       touched = true
     }
     if (repaired.calls.length > 0) {
@@ -105,6 +121,13 @@ export function repairChatCompletion(body: unknown, given: RepairChatCompletions
     return { ...choice, finish_reason: repaired.finish ?? choice.finish_reason, message: next }
   })
   return changed ? { ...body, choices: repairedChoices } : undefined
+}
+
+const joined = (pieces: readonly string[]): string => pieces.join('')
+
+/** Repairs a parsed `chat.completion` object; returns undefined when nothing changed. */
+export function repairChatCompletion(body: unknown, given: RepairChatCompletionsResponseOptions = {}): unknown {
+  return repairChatCompletionWith(body, given, joined)
 }
 
 /**

@@ -11,13 +11,13 @@
  * cores (`createDsmlSanitizer`, `createChatCompletionsRepair`) and written as
  * they come. A JSON body is read whole and parsed once (its text is then
  * let go), and written in pieces (`jsonPieces`), never as one string; a
- * repaired message is still copied whole once, as the engine reads the
- * concatenation `repairChatCompletion` returns. Text with `--json` is read
+ * repaired message stays the pieces the repair gave (`TextPieces`), each
+ * written on its own, never joined. Text with `--json` is read
  * whole too: its events are those of the text fed whole
  * (`sanitizeTextEvents`), as before, not one text event per read.
  */
 import { createChatCompletionsRepair } from '../chat-completions/repair.ts'
-import { repairChatCompletion } from '../chat-completions/response.ts'
+import { repairChatCompletionWith } from '../chat-completions/response.ts'
 import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
 import { sanitizeTextEvents } from '../dsml/sanitize-text.ts'
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'
@@ -25,7 +25,7 @@ import type { Diagnostic, SanitizerEvent } from '../dsml/types.ts'
 import { MAX_JSON_DEPTH, parseBoundedJson } from '../json-text.ts'
 import { type DetectedInput, detectFormat, type InputFormat } from './input-format.ts'
 import { InputReads, type TextInput } from './input-reads.ts'
-import { jsonPieces } from './json-pieces.ts'
+import { jsonPieces, TextPieces } from './json-pieces.ts'
 import { SanitizeSummary } from './sanitize-summary.ts'
 
 export const SANITIZE_USAGE = `Usage: dsml-streams sanitize [FILE|-] [options]
@@ -130,9 +130,10 @@ async function repairSse(reads: AsyncIterable<string>, settings: SanitizeSetting
 
 async function repairJson(body: unknown, settings: SanitizeSettings, summary: SanitizeSummary, write: WriteOutput): Promise<void> {
   const diagnostics: Diagnostic[] = []
-  const repaired = repairChatCompletion(body, { ...settings.options, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) })
+  // Each repaired text stays the pieces the repair gave, written one by one: never joined into one string.
+  const repaired = repairChatCompletionWith(body, { ...settings.options, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, (pieces) => new TextPieces(pieces))
   await writeDiagnostics(diagnostics, settings, summary, write)
   if (settings.asEvents) return
-  // Nothing to repair (`repairChatCompletion` gives undefined): the body as it came.
+  // Nothing to repair (undefined): the body as it came.
   await writeJsonLine(repaired ?? body, write, 2)
 }

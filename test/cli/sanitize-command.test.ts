@@ -15,7 +15,7 @@ import { repairChatCompletion } from '../../src/chat-completions/response.ts'
 import { builtInCaptures } from '../../src/cli/captures.ts'
 import { detectFormat, FORMAT_WINDOW, type InputFormat } from '../../src/cli/input-format.ts'
 import { InputReads } from '../../src/cli/input-reads.ts'
-import { jsonPieces } from '../../src/cli/json-pieces.ts'
+import { jsonPieces, TextPieces } from '../../src/cli/json-pieces.ts'
 import { textInput, textWriter } from '../../src/cli/node-text-io.ts'
 import { sanitize, type SanitizeSettings } from '../../src/cli/sanitize-command.ts'
 import type { DsmlSanitizerOptions } from '../../src/dsml/options.ts'
@@ -285,6 +285,24 @@ describe('jsonPieces', () => {
       const pieces = [...jsonPieces(value, indent)]
       expect(pieces.join('')).toBe(JSON.stringify(value, null, indent))
       expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThanOrEqual(65_536 * 6 + 2)
+    }
+  })
+
+  test('TextPieces: written as the text its pieces join to, byte for byte, however the pieces cut pairs (empty pieces, a lone half at either end)', () => {
+    const cuts: string[][] = [
+      ['abc', '\uD83D', '\uDE00 def'],
+      ['\uD83D', '', '', '\uDE00'],
+      ['x\uD83D', 'y'],
+      ['\uDE00', 'z\uD83D'],
+      ['', ''],
+      [],
+      [`${'q'.repeat(65_536)}\uD83D`, `\uDE00${'"\\\n'.repeat(30_000)}`, '\u2028\u0000'],
+    ]
+    for (const pieces of cuts) {
+      for (const indent of [undefined, 2]) {
+        const written = [...jsonPieces({ content: new TextPieces(pieces), other: 'short' }, indent)].join('')
+        expect(written, JSON.stringify(pieces).slice(0, 80)).toBe(JSON.stringify({ content: pieces.join(''), other: 'short' }, null, indent))
+      }
     }
   })
 
