@@ -16,16 +16,26 @@ export const SLICE_MS = 4
 /** Units of work (bytes, characters) below which no turn is given, whatever the clock says. */
 export const SMALL_WORK = 64 * 1024
 
+/** The work was stopped at a turn: whoever it was for is gone (`Pace`'s `gone`). */
+export class WorkStopped extends Error {}
+
 /** Work done, and time spent, since the event loop last had a turn. */
 export class Pace {
   #since = performance.now()
   #work = 0
+  readonly #gone: () => boolean
 
-  /** Counts `units` of work (just done, or about to be); gives the loop a turn when the work since the last one is large and has taken its slice. */
+  /** `gone`: asked after each turn; when it says the work is no longer wanted, the turn throws `WorkStopped`. @default never */
+  constructor(gone: () => boolean = () => false) {
+    this.#gone = gone
+  }
+
+  /** Counts `units` of work (just done, or about to be); gives the loop a turn when the work since the last one is large and has taken its slice (then throws `WorkStopped` if the work is no longer wanted). */
   async turn(units: number): Promise<void> {
     this.#work += units
     if (this.#work < SMALL_WORK || performance.now() - this.#since < SLICE_MS) return
     await loopTurn()
+    if (this.#gone()) throw new WorkStopped('The work was stopped: it is no longer wanted')
     this.#since = performance.now()
     this.#work = units
   }

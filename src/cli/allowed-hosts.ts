@@ -8,7 +8,7 @@
  * loopback themselves), or a name the user allowed; others get a 403.
  */
 
-/** The host name of a `Host` header, lower-cased, without its port (`[::1]` keeps its brackets). */
+/** The host name of a `Host` header, lower-cased, without its port (`[::1]` keeps its brackets) or a trailing dot (`localhost.` is `localhost`). */
 export function hostName(host: string): string {
   const lower = host.trim().toLowerCase()
   if (lower.startsWith('[')) {
@@ -16,7 +16,8 @@ export function hostName(host: string): string {
     return end === -1 ? lower : lower.slice(0, end + 1)
   }
   const colon = lower.lastIndexOf(':')
-  return colon === -1 ? lower : lower.slice(0, colon)
+  const name = colon === -1 ? lower : lower.slice(0, colon)
+  return name.endsWith('.') ? name.slice(0, -1) : name
 }
 
 const IPV4 = /^(?:\d{1,3}\.){3}\d{1,3}$/

@@ -56,7 +56,7 @@ export function* jsonPieces(value: unknown, indent?: number): Generator<string> 
 function* escapedSlices(text: string, start: number, end: number): Generator<string> {
   while (start < end) {
     let stop = Math.min(start + PIECE_CHARS, end)
-    if (stop < end && isHighSurrogate(text.charCodeAt(stop - 1))) stop++
+    if (stop < end && isHighSurrogate(text.charCodeAt(stop - 1)) && isLowSurrogate(text.charCodeAt(stop))) stop++
     yield JSON.stringify(text.slice(start, stop)).slice(1, -1)
     start = stop
   }

@@ -25,7 +25,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { Capacity, type Share } from './capacity.ts'
-import { hostAllowed } from './allowed-hosts.ts'
+import { hostAllowed, hostName } from './allowed-hosts.ts'
 import { nodeHeaders, webHeaders } from './node-headers.ts'
 
 export type FetchHandler = (request: Request) => Promise<Response>
@@ -84,7 +84,6 @@ export interface NodeServerOptions extends NodeListenerOptions {
   maxConnections?: number
 }
 
-/** A request refused while its body was read: its status, the error's type and message. */
 /** A body read whole, as a stream of the chunks it came in (not copied into one), each let go once read. */
 function bodyStream(chunks: Array<Buffer | undefined>): ReadableStream<Uint8Array> {
   let next = 0
@@ -98,6 +97,7 @@ function bodyStream(chunks: Array<Buffer | undefined>): ReadableStream<Uint8Arra
   })
 }
 
+/** A request refused before the handler saw it: its status, the error's type and message. */
 class RefusedBody extends Error {
   readonly status: number
   readonly type: string
@@ -236,7 +236,7 @@ export function createNodeListener(handler: FetchHandler, options: NodeListenerO
   const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024
   const maxInFlight = options.maxInFlight ?? 256
   const maxBodyBytesInFlight = Math.max(options.maxBodyBytesInFlight ?? 128 * 1024 * 1024, maxBodyBytes)
-  const allowedHosts = options.allowedHosts === undefined ? undefined : new Set([...options.allowedHosts].map((name) => name.toLowerCase()))
+  const allowedHosts = options.allowedHosts === undefined ? undefined : new Set([...options.allowedHosts].map(hostName))
   const slots = new Capacity(maxInFlight)
   const bodyBytes = new Capacity(maxBodyBytesInFlight)
   const busy = (): RefusedBody => new RefusedBody(503, 'server_overloaded', `The gateway is serving ${maxInFlight} requests already; retry shortly.`)
@@ -252,10 +252,10 @@ export function createNodeListener(handler: FetchHandler, options: NodeListenerO
     const body = bodyBytes.take(0)!
     let slot: Share | undefined
     // The client is gone when the response closes unfinished, or the connection does: a request pipelined behind
-    // others gets no close of its own response when the client closes the connection.
+    // others gets no close of its own response when the client closes the connection. Its request is aborted, so
+    // the handler and the response stop; the slot and the body's bytes are given back once they have (below), not
+    // before: the handler may still hold the body while it stops.
     const closed = (): void => {
-      body.release()
-      slot?.release()
       if (!res.writableFinished) abort.abort(new Error('The client closed the connection'))
     }
     res.once('close', closed)

@@ -134,6 +134,6 @@ async function repairJson(body: unknown, settings: SanitizeSettings, summary: Sa
   const repaired = repairChatCompletionWith(body, { ...settings.options, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, (pieces) => new TextPieces(pieces))
   await writeDiagnostics(diagnostics, settings, summary, write)
   if (settings.asEvents) return
-  // Nothing to repair (undefined): the body as it came.
+  // Nothing to repair (undefined): the body, written back as the repaired one would be.
   await writeJsonLine(repaired ?? body, write, 2)
 }

@@ -339,7 +339,8 @@ export function serve(argv: string[]): void {
     maxInFlight: cli.maxInFlight,
     maxBodyBytes: cli.maxBodyBytes,
     maxBodyBytesInFlight: cli.maxBodyBytesInFlight,
-    requestTimeoutMs: cli.requestTimeout * 1000,
+    // Node takes whole milliseconds only.
+    requestTimeoutMs: Math.round(cli.requestTimeout * 1000),
     maxConnections: cli.maxConnections,
     ...(cli.allowedHosts === undefined ? {} : { allowedHosts: cli.allowedHosts }),
     onFinish(summary) {

@@ -40,14 +40,14 @@ import { preventionOptions } from '../parts/prevention.ts'
 import { withRequestDefaults } from '../parts/request-options.ts'
 import { StreamLimitError } from '../sse/errors.ts'
 import { isEventStream } from '../sse/types.ts'
-import { forwardClientAbort } from './client-abort.ts'
+import { type ClientAbort, forwardClientAbort } from './client-abort.ts'
 import { ANTHROPIC_MESSAGES, anthropicError, CHAT_COMPLETIONS, CHAT_COMPLETIONS_FROM_LINGMA, type Dialect, gatewayError, type GatewayUpstreamDialect, OPENAI_RESPONSES } from './dialects.ts'
 import { withoutTrailingSlashes } from './paths.ts'
 import { displayUpstream, upstreamChatUrl, upstreamUrl } from './upstream-url.ts'
 import { listenToUpstream, UpstreamSilentError, watchUpstream } from './upstream-watch.ts'
 import { MAX_JSON_DEPTH } from '../json-text.ts'
 import { repairHistoryInSlices } from '../parts/history-slices.ts'
-import { Pace } from '../work-slices.ts'
+import { Pace, WorkStopped } from '../work-slices.ts'
 import { isJsonContent, readJsonBody } from './request-body.ts'
 
 export { gatewayError, type GatewayUpstreamDialect, type HeaderFields } from './dialects.ts'
@@ -261,14 +261,29 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
       const type = request.headers.get('content-type')
       return dialect.error(415, `Send the request body as JSON, with Content-Type: application/json (got ${type === null ? 'no Content-Type' : JSON.stringify(type)}).`, 'invalid_request_error')
     }
-    // Decoding and history repair go in slices, so a long history does not hold the loop while other streams wait.
-    const pace = new Pace()
+    const clientAbort = forwardClientAbort(request, context)
+    try {
+      return await forward(dialect, base, request, url, clientAbort)
+    } catch (error) {
+      clientAbort.settleWith(null)
+      if (error instanceof WorkStopped) return dialect.error(499, 'The client closed the request.', 'client_closed_request')
+      throw error
+    }
+  }
+
+  /** The request repaired and sent upstream, and its response repaired; `clientAbort` settled on every path that returns. */
+  async function forward(dialect: Dialect, base: string, request: Request, url: URL, clientAbort: ClientAbort): Promise<Response> {
+    // Decoding and history repair go in slices, so a long history does not hold the loop while other streams wait;
+    // they stop at a turn once the client is gone.
+    const pace = new Pace(() => clientAbort.left())
     const read = await readJsonBody(request, pace)
     if (read === undefined) {
+      clientAbort.settleWith(null)
       return dialect.error(400, `We could not parse the JSON body of your request. Send a JSON object (Content-Type: application/json), nested at most ${MAX_JSON_DEPTH} deep.`, 'invalid_request_error')
     }
     const body = read.value
     if (body === null || typeof body !== 'object' || Array.isArray(body)) {
+      clientAbort.settleWith(null)
       return dialect.error(400, 'The request body must be a JSON object with "model" and "messages".', 'invalid_request_error')
     }
     const record = body as Record<string, unknown>
@@ -295,7 +310,6 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     const headers = withoutHeaders(request.headers, DROPPED_REQUEST_HEADERS)
     headers.set('content-type', 'application/json')
     if (translated !== undefined) headers.set('accept', 'text/event-stream')
-    const clientAbort = forwardClientAbort(request, context)
     let upstreamResponse: Response
     let headersTimedOut = false
     const headersTimer =

@@ -8,7 +8,7 @@
  * other streams wait.
  */
 import { parseBoundedJson } from '../json-text.ts'
-import type { Pace } from '../work-slices.ts'
+import { type Pace, WorkStopped } from '../work-slices.ts'
 
 /** Whether `headers` type the body as JSON: `application/json`, or a `+json` type (`application/vnd.api+json`), with any parameters. */
 export function isJsonContent(headers: Headers): boolean {
@@ -44,7 +44,7 @@ async function readBodyText(request: Request, pace: Pace): Promise<string> {
 /**
  * The body read as JSON: its text and its value (`parseBoundedJson`), or
  * undefined when it cannot be read or is not JSON nested at most
- * `MAX_JSON_DEPTH` deep. Decoded in slices, the loop given a turn when
+ * `MAX_JSON_DEPTH` deep (a `WorkStopped` from `pace` is thrown on). Decoded in slices, the loop given a turn when
  * `pace` says one is due, and before and after the parse: what holds the
  * loop longest is one native join and one native parse of the whole text.
  */
@@ -52,8 +52,9 @@ export async function readJsonBody(request: Request, pace: Pace): Promise<{ text
   let text: string
   try {
     text = await readBodyText(request, pace)
-  } catch {
-    return undefined
+  } catch (error) {
+    if (error instanceof WorkStopped) throw error
+    return undefined // the body could not be read
   }
   await pace.turn(0)
   const parsed = parseBoundedJson(text)

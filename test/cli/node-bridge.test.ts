@@ -171,7 +171,31 @@ test('gateway siege row 7: with allowedHosts, a Host that is not an address, loc
   expect(await statusFor('localhost.evil.example')).toBe('HTTP/1.1 403 Forbidden')
   const refused = summaries[0]!
   expect([refused.request.method, new URL(refused.request.url).pathname, refused.status, refused.outcome]).toEqual(['POST', '/v1/chat/completions', 403, 'refused'])
-  for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `app.localhost:${port}`, `GATEWAY.lan:${port}`]) {
+  for (const host of [`localhost:${port}`, `localhost.:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, `app.localhost:${port}`, `GATEWAY.lan:${port}`, 'gateway.lan.']) {
     expect(await statusFor(host)).toBe('HTTP/1.1 200 OK')
   }
+})
+
+test('gateway siege rows 1 and 2: a client that leaves keeps its slot and its body bytes until its handler has stopped (its request is aborted)', async () => {
+  let stop: () => void = () => {}
+  const stopped = new Promise<void>((resolve) => (stop = resolve))
+  let aborted = false
+  let calls = 0
+  const base = await serve(async (request) => {
+    calls++
+    if (calls > 1) return new Response('second')
+    request.signal.addEventListener('abort', () => (aborted = true))
+    await stopped // a handler that takes a while to stop
+    return new Response('first')
+  }, { maxInFlight: 1 })
+  const leaving = trickle(base, `${trickledHead(base, 2)}{}`, 60_000)
+  await new Promise((resolve) => setTimeout(resolve, 100))
+  leaving.destroy()
+  await leaving.closed
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(aborted).toBe(true)
+  expect((await fetch(base, { method: 'POST', body: '{}' })).status).toBe(503)
+  stop()
+  await new Promise((resolve) => setTimeout(resolve, 50))
+  expect(await (await fetch(base, { method: 'POST', body: '{}' })).text()).toBe('second')
 })

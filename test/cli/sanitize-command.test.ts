@@ -187,7 +187,7 @@ describe('sanitize, read by read, writes what the whole-input command wrote', ()
     }
   })
 
-  test('a chat.completion with nothing to repair is written as it came (pretty-printed), not as the word undefined', async () => {
+  test('a chat.completion with nothing to repair is written back as JSON (two-space indent), not as the word undefined', async () => {
     const body = completionOf('No markup here, only a < b.')
     const got = await run([JSON.stringify(body)], { format: 'auto', options: {}, asEvents: false })
     expect(got.output).toBe(`${JSON.stringify(body, null, 2)}\n`)
@@ -272,6 +272,7 @@ describe('jsonPieces', () => {
   const VALUES: unknown[] = [
     { text: `${long}\uD83D\uDE00 and on` }, // a pair across the first slice's end
     { text: `${long}\uD83D` }, // a lone high surrogate at the end
+    { text: `${'x'.repeat(65_534)}\uD83D\uD83D\uDE00b` }, // a lone high surrogate before a pair at the slice's end
     { text: `a "quoted" \\ line\nbreak \u0000 \u2028 \uDE00 ${'\u00e9\uFF5C'.repeat(70_000)}` },
     [[`${long}${long}`, 1, -0, 1e21, null, true, {}, []], { nested: { deeper: [`${long}!`] } }],
     { marker: '\u0000long string 0\u0000', text: `${long}y`, again: '\u0000long string 0\u0000' },

@@ -506,6 +506,19 @@ export const suite = defineSuite('gateway/handler', (test) => {
     assertEqual(upstream.calls[0]!.body, sanitizeChatCompletionsRequest(history))
   })
 
+  test('gateway siege row 3: a client that leaves while its long history is read and repaired stops that work at the next turn: a 499, nothing forwarded', async () => {
+    const upstream = recordingUpstream(() => completionResponse('hi'))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
+    const long = `${'a < b and c <d e '.repeat(120_000)}${bashCall} done`
+    const client = new AbortController()
+    const answer = gateway(chatRequest({ model: 'm', messages: [{ role: 'assistant', content: long }, userTurn] }, { signal: client.signal }))
+    client.abort()
+    const response = await answer
+    assertEqual(response.status, 499)
+    assertEqual(((await response.json()) as { error: { type: string } }).error.type, 'client_closed_request')
+    assertEqual(upstream.calls.length, 0, 'nothing forwarded')
+  })
+
   test('a request path of 16,000 slashes: trailing slashes are read by a loop from the end, not a backtracking pattern', async () => {
     const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: async () => new Response('') })
     const response = await gateway(new Request(`http://gateway.test/x${'/'.repeat(16_000)}a`))
