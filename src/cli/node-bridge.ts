@@ -45,6 +45,17 @@ export interface ExchangeSummary {
   error?: unknown
 }
 
+const MIB = 1024 * 1024
+
+/** The bridge's limits when not given: one place, which the command's flags and usage read too. */
+export const NODE_SERVER_DEFAULTS = {
+  maxBodyBytes: 32 * MIB,
+  maxBodyBytesInFlight: 128 * MIB,
+  maxInFlight: 256,
+  requestTimeoutMs: 60_000,
+  maxConnections: 512,
+} as const
+
 export interface NodeListenerOptions {
   /** Largest request body accepted, in bytes, counted as they arrive (413 beyond, the rest unread). @default 33_554_432 (32 MiB) */
   maxBodyBytes?: number
@@ -233,9 +244,9 @@ function requestLine(req: IncomingMessage): Request {
 
 /** A `http.createServer` listener that serves `handler`. */
 export function createNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): (req: IncomingMessage, res: ServerResponse) => void {
-  const maxBodyBytes = options.maxBodyBytes ?? 32 * 1024 * 1024
-  const maxInFlight = options.maxInFlight ?? 256
-  const maxBodyBytesInFlight = Math.max(options.maxBodyBytesInFlight ?? 128 * 1024 * 1024, maxBodyBytes)
+  const maxBodyBytes = options.maxBodyBytes ?? NODE_SERVER_DEFAULTS.maxBodyBytes
+  const maxInFlight = options.maxInFlight ?? NODE_SERVER_DEFAULTS.maxInFlight
+  const maxBodyBytesInFlight = Math.max(options.maxBodyBytesInFlight ?? NODE_SERVER_DEFAULTS.maxBodyBytesInFlight, maxBodyBytes)
   const allowedHosts = options.allowedHosts === undefined ? undefined : new Set([...options.allowedHosts].map(hostName))
   const slots = new Capacity(maxInFlight)
   const bodyBytes = new Capacity(maxBodyBytesInFlight)
@@ -333,7 +344,7 @@ export function createNodeListener(handler: FetchHandler, options: NodeListenerO
  * request, `maxConnections` open at once.
  */
 export function createNodeServer(handler: FetchHandler, options: NodeServerOptions = {}): Server {
-  const { requestTimeoutMs = 60_000, maxConnections = 512, ...listenerOptions } = options
+  const { requestTimeoutMs = NODE_SERVER_DEFAULTS.requestTimeoutMs, maxConnections = NODE_SERVER_DEFAULTS.maxConnections, ...listenerOptions } = options
   const server = createServer(
     // Node's own deadlines: the headers, then the whole request, each within requestTimeoutMs.
     { requestTimeout: requestTimeoutMs, headersTimeout: requestTimeoutMs, connectionsCheckingInterval: 1000 },

@@ -17,7 +17,9 @@ import { type ChatCompletionsGateway, createChatCompletionsGateway, type ChatCom
 import { BUILT_IN_CAPTURES, builtInCaptures, readCaptures } from './captures.ts'
 import { createChatPageRoutes } from './chat-page-routes.ts'
 import { isLoopbackBind } from './allowed-hosts.ts'
-import { createNodeServer, type ExchangeSummary } from './node-bridge.ts'
+import { createNodeServer, type ExchangeSummary, NODE_SERVER_DEFAULTS as DEFAULTS } from './node-bridge.ts'
+
+const MIB = 1024 * 1024
 import { createNodeFetch } from './node-fetch.ts'
 import { createReplayUpstream, DEFAULT_REPLAY_CAPTURE, type ReplayUpstream, type ReplayUpstreamOptions } from './replay-upstream.ts'
 import { withoutTrailingSlashes } from '../gateway/paths.ts'
@@ -57,14 +59,14 @@ response and in the request history.
   --keep-alive S       seconds between keep-alive comments while a streaming
                        upstream is silent (default 15; 0: none)
   --max-in-flight N    requests served at once, each counted once its body has
-                       arrived; past it a JSON 503 (default 256)
-  --max-body-mb N      largest request body, in MiB (default 32; 413 beyond)
+                       arrived; past it a JSON 503 (default ${DEFAULTS.maxInFlight})
+  --max-body-mb N      largest request body, in MiB (default ${DEFAULTS.maxBodyBytes / MIB}; 413 beyond)
   --max-bodies-mb N    request bodies held at once, in MiB, from their first
-                       byte until answered; past it a JSON 503 (default 128)
+                       byte until answered; past it a JSON 503 (default ${DEFAULTS.maxBodyBytesInFlight / MIB})
   --request-timeout S  seconds a client has to send its whole request; past it
-                       a 408 and the connection closed (default 60)
+                       a 408 and the connection closed (default ${DEFAULTS.requestTimeoutMs / 1000})
   --max-connections N  connections open at once; past it new ones are closed
-                       (default 512)
+                       (default ${DEFAULTS.maxConnections})
   --allowed-hosts A,B  host names requests may name besides localhost and IP
                        addresses (bound to loopback, others get a 403: DNS
                        rebinding); "*" answers every host
@@ -143,21 +145,21 @@ function parseCli(argv: string[]) {
   const headersTimeout = seconds('headers-timeout', 60)
   const idleTimeout = seconds('idle-timeout', 120)
   const keepAlive = seconds('keep-alive', 15)
-  const requestTimeout = seconds('request-timeout', 60)
+  const requestTimeout = seconds('request-timeout', DEFAULTS.requestTimeoutMs / 1000)
   const count = (flag: 'max-in-flight' | 'max-connections', fallback: number, what: string): number => {
     const value = Number(parsed[flag] ?? fallback)
     if (!Number.isInteger(value) || value < 1) fail(`--${flag} must be a whole number of ${what}, at least 1, got ${parsed[flag]}`)
     return value
   }
-  const maxInFlight = count('max-in-flight', 256, 'requests')
-  const maxConnections = count('max-connections', 512, 'connections')
+  const maxInFlight = count('max-in-flight', DEFAULTS.maxInFlight, 'requests')
+  const maxConnections = count('max-connections', DEFAULTS.maxConnections, 'connections')
   const mebibytes = (flag: 'max-body-mb' | 'max-bodies-mb', fallback: number): number => {
     const value = Number(parsed[flag] ?? fallback)
     if (!Number.isFinite(value) || value <= 0) fail(`--${flag} must be a positive number of MiB, got ${parsed[flag]}`)
-    return Math.floor(value * 1024 * 1024)
+    return Math.floor(value * MIB)
   }
-  const maxBodyBytes = mebibytes('max-body-mb', 32)
-  const maxBodyBytesInFlight = mebibytes('max-bodies-mb', 128)
+  const maxBodyBytes = mebibytes('max-body-mb', DEFAULTS.maxBodyBytes / MIB)
+  const maxBodyBytesInFlight = mebibytes('max-bodies-mb', DEFAULTS.maxBodyBytesInFlight / MIB)
   if (maxBodyBytesInFlight < maxBodyBytes) fail(`--max-bodies-mb must be at least --max-body-mb, got ${parsed['max-bodies-mb']}`)
   const host = parsed.host ?? '127.0.0.1'
   const allowedList = parsed['allowed-hosts']

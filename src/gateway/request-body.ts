@@ -20,7 +20,7 @@ export function isJsonContent(headers: Headers): boolean {
 }
 
 /** Bytes decoded at once: about a millisecond of decoding. */
-export const DECODE_SLICE_BYTES = 256 * 1024
+const DECODE_SLICE_BYTES = 256 * 1024
 
 /** The body's text (UTF-8, a byte order mark dropped as `Request.text()` drops it), decoded in slices. */
 async function readBodyText(request: Request, pace: Pace): Promise<string> {
