@@ -49,14 +49,14 @@ export function endOfJsonString(text: string, start: number): number {
   return text.length
 }
 
-const MINUS = 0x2d
-const PLUS = 0x2b
+export const MINUS = 0x2d
+export const PLUS = 0x2b
 const DIGIT_ZERO = 0x30
 const DIGIT_ONE = 0x31
 const DIGIT_NINE = 0x39
-const FULL_STOP = 0x2e
-const SMALL_E = 0x65
-const CAPITAL_E = 0x45
+export const FULL_STOP = 0x2e
+export const SMALL_E = 0x65
+export const CAPITAL_E = 0x45
 
 export function isAsciiDigit(code: number): boolean {
   return code >= DIGIT_ZERO && code <= DIGIT_NINE

@@ -10,6 +10,8 @@
  */
 
 const PIECES_PER_JOIN = 256
+/** A piece this long is a block of its own, never joined with others: a long text read in large pieces is never copied whole before it is read (`takePieces`). */
+const PIECE_KEPT_WHOLE = 4096
 
 export class TextBuilder {
   /** Joined blocks first, then pieces not joined yet (from `#joinedUpTo` on). */
@@ -20,12 +22,24 @@ export class TextBuilder {
   append(text: string): void {
     if (text.length === 0) return
     const pieces = this.#pieces
-    pieces.push(text)
     this.#length += text.length
-    if (pieces.length - this.#joinedUpTo >= PIECES_PER_JOIN) {
-      pieces.push(pieces.splice(this.#joinedUpTo).join(''))
+    if (text.length >= PIECE_KEPT_WHOLE) {
+      this.#joinPending()
+      pieces.push(text)
       this.#joinedUpTo = pieces.length
+      return
     }
+    pieces.push(text)
+    if (pieces.length - this.#joinedUpTo >= PIECES_PER_JOIN) this.#joinPending()
+  }
+
+  /** The pieces appended since the last block, joined into one block. */
+  #joinPending(): void {
+    const pieces = this.#pieces
+    if (pieces.length - this.#joinedUpTo > 1) {
+      pieces.push(pieces.splice(this.#joinedUpTo).join(''))
+    }
+    this.#joinedUpTo = pieces.length
   }
 
   /** Characters appended so far. */
@@ -41,6 +55,20 @@ export class TextBuilder {
     this.#joinedUpTo = 0
     this.#length = 0
     return text
+  }
+
+  /**
+   * The whole text as the blocks it is kept in (a few hundred small pieces
+   * joined, a piece of `PIECE_KEPT_WHOLE` characters or more as it came),
+   * never joined into one, and the builder emptied.
+   */
+  takePieces(): string[] {
+    this.#joinPending()
+    const pieces = this.#pieces
+    if (pieces.length > 0) this.#pieces = []
+    this.#joinedUpTo = 0
+    this.#length = 0
+    return pieces
   }
 
   /** Drops the text. */

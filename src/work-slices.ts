@@ -6,9 +6,11 @@
  * health check) runs between.
  *
  * Only work of some size waits: until `SMALL_WORK` units (bytes decoded,
- * characters repaired) have been done since the last turn, none is given.
- * A request of ordinary size is handled at once, never behind a timer, even
- * when other exchanges' work made the clock run meanwhile.
+ * characters repaired) have been done in all, none is given. A request of
+ * ordinary size is handled at once, never behind a timer, even when other
+ * exchanges' work made the clock run meanwhile. Past that, the clock alone
+ * decides: work that goes slowly (a unit can cost a hundred times another)
+ * still gives a turn once it has taken its slice.
  */
 
 /** Work done before the next slice waits for a macrotask. */
@@ -19,7 +21,7 @@ export const SMALL_WORK = 64 * 1024
 /** The work was stopped at a turn: whoever it was for is gone (`Pace`'s `gone`). */
 export class WorkStopped extends Error {}
 
-/** Work done, and time spent, since the event loop last had a turn. */
+/** Work done in all, and time spent since the event loop last had a turn. */
 export class Pace {
   #since = performance.now()
   #work = 0
@@ -30,14 +32,13 @@ export class Pace {
     this.#gone = gone
   }
 
-  /** Counts `units` of work (just done, or about to be); gives the loop a turn when the work since the last one is large and has taken its slice (then throws `WorkStopped` if the work is no longer wanted). */
+  /** Counts `units` of work (just done, or about to be); gives the loop a turn when the work in all is large and the work since the last turn has taken its slice (then throws `WorkStopped` if the work is no longer wanted). */
   async turn(units: number): Promise<void> {
     this.#work += units
     if (this.#work < SMALL_WORK || performance.now() - this.#since < SLICE_MS) return
     await loopTurn()
     if (this.#gone()) throw new WorkStopped('The work was stopped: it is no longer wanted')
     this.#since = performance.now()
-    this.#work = units
   }
 }
 

@@ -51,6 +51,8 @@ import * as dsmlToolSchema from './dsml/tool-schema.cases.ts'
 import * as dsmlWildCaptures from './dsml/wild-captures.cases.ts'
 import * as gatewayHandler from './gateway/handler.cases.ts'
 import * as gatewayReplayUpstream from './gateway/replay-upstream.cases.ts'
+import * as jsonPieces from './json-pieces.cases.ts'
+import * as jsonReader from './json-reader.cases.ts'
 import * as jsonText from './json-text.cases.ts'
 import * as lingmaEnvelopes from './lingma/envelopes.cases.ts'
 import * as lingmaFixtures from './lingma/fixtures.cases.ts'
@@ -58,6 +60,7 @@ import * as lingmaHelpers from './lingma/helpers.cases.ts'
 import * as lingmaRequest from './lingma/request.cases.ts'
 import * as lingmaResponse from './lingma/response.cases.ts'
 import * as lingmaStreams from './lingma/streams.cases.ts'
+import * as longTexts from './long-texts.cases.ts'
 import * as partsDialectFuzz from './parts/dialect-fuzz.cases.ts'
 import * as partsHistoryRepair from './parts/history-repair.cases.ts'
 import * as partsHistorySlices from './parts/history-slices.cases.ts'
@@ -119,6 +122,8 @@ const modules: Record<string, CasesModule> = {
   './dsml/wild-captures.cases.ts': dsmlWildCaptures,
   './gateway/handler.cases.ts': gatewayHandler,
   './gateway/replay-upstream.cases.ts': gatewayReplayUpstream,
+  './json-pieces.cases.ts': jsonPieces,
+  './json-reader.cases.ts': jsonReader,
   './json-text.cases.ts': jsonText,
   './lingma/envelopes.cases.ts': lingmaEnvelopes,
   './lingma/fixtures.cases.ts': lingmaFixtures,
@@ -126,6 +131,7 @@ const modules: Record<string, CasesModule> = {
   './lingma/request.cases.ts': lingmaRequest,
   './lingma/response.cases.ts': lingmaResponse,
   './lingma/streams.cases.ts': lingmaStreams,
+  './long-texts.cases.ts': longTexts,
   './parts/dialect-fuzz.cases.ts': partsDialectFuzz,
   './parts/history-repair.cases.ts': partsHistoryRepair,
   './parts/history-slices.cases.ts': partsHistorySlices,

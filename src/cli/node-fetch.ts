@@ -66,6 +66,17 @@ function decodedBody(message: IncomingMessage): Readable {
   return stream
 }
 
+/** A request body's chunks, as they come (kept, to be sent again on a stale connection; never copied into one). */
+async function chunksOf(body: ReadableStream<Uint8Array>): Promise<Uint8Array[]> {
+  const chunks: Uint8Array[] = []
+  const reader = body.getReader()
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return chunks
+    chunks.push(value)
+  }
+}
+
 /** What a body may hold unread before its socket is paused. */
 const UNREAD_BODY_BYTES = 64 * 1024
 
@@ -149,9 +160,9 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch & { c
     if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new TypeError(`Cannot fetch ${url.protocol} URLs: only http: and https:`)
     const signal = request.signal
     signal.throwIfAborted()
-    const body = request.body === null ? undefined : new Uint8Array(await request.arrayBuffer())
+    const body = request.body === null ? undefined : await chunksOf(request.body)
     const headers = nodeHeaders(request.headers)
-    if (body !== undefined) headers['content-length'] = String(body.byteLength)
+    if (body !== undefined) headers['content-length'] = String(body.reduce((total, chunk) => total + chunk.byteLength, 0))
     const send = url.protocol === 'https:' ? httpsRequest : httpRequest
     const agent = agents[url.protocol]
     const sentAt = performance.now()
@@ -186,7 +197,8 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch & { c
             reject(error)
           }
         })
-        outgoing.end(body)
+        for (const chunk of body ?? []) outgoing.write(chunk)
+        outgoing.end()
       })
     return attempt(STALE_CONNECTION_RETRIES)
   }

@@ -32,9 +32,13 @@
 import { decodeLingmaBody } from '../lingma/body-encoding.ts'
 import { LINGMA_CHAT_PATH } from '../lingma/request.ts'
 import { createSeededRandom } from '../seeded-random.ts'
+import { jsonPieces } from '../json-pieces.ts'
 import { parseBoundedJson } from '../json-text.ts'
+import type { LongTexts } from '../long-texts.ts'
+import { Pace } from '../work-slices.ts'
 import { lingmaEvents, responsesEvents } from './replay-framing.ts'
 import { withoutTrailingSlashes } from '../gateway/paths.ts'
+import { readJsonBody } from '../gateway/request-body.ts'
 
 export interface ReplayCapture {
   id: string
@@ -108,8 +112,18 @@ export function replayDeltas(capture: ReplayCapture): string[] {
 
 
 
-function roughTokens(text: string): number {
-  return Math.max(1, Math.ceil(text.length / 4))
+function roughTokens(characters: number): number {
+  return Math.max(1, Math.ceil(characters / 4))
+}
+
+/** The length of `value`'s JSON text, written a piece at a time (`jsonPieces`), the loop given a turn when `pace` says one is due. */
+async function jsonLength(value: unknown, longTexts: LongTexts | undefined, pace: Pace): Promise<number> {
+  let length = 0
+  for (const piece of jsonPieces(value, longTexts === undefined ? {} : { longTexts })) {
+    await pace.turn(piece.length)
+    length += piece.length
+  }
+  return length
 }
 
 export function createReplayUpstream(captures: readonly ReplayCapture[], options: ReplayUpstreamOptions = {}): ReplayUpstream {
@@ -244,11 +258,19 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
     }
     if (request.method !== 'POST') return error(405, `Use POST for ${path}`)
     let body: { model?: unknown; stream?: unknown; messages?: unknown; input?: unknown; model_config?: { key?: unknown } }
+    // A large body is read, and measured, in slices, as the gateway reads it: the replay often runs in the gateway's process.
+    const pace = new Pace()
+    let longTexts: LongTexts | undefined
     try {
-      const text = await request.text()
       // A Lingma body is encoded when the query says `Encode=1`.
       // Read as every JSON from outside is (`parseBoundedJson`): nested past its depth it is not JSON, not a stack overflow later.
-      const parsed = parseBoundedJson(lingma && new URL(request.url).searchParams.get('Encode') === '1' ? decodeLingmaBody(text) : text)
+      let parsed: { value: unknown } | undefined
+      if (lingma && new URL(request.url).searchParams.get('Encode') === '1') parsed = parseBoundedJson(decodeLingmaBody(await request.text()))
+      else {
+        const read = await readJsonBody(request, pace)
+        longTexts = read?.longTexts
+        parsed = read
+      }
       if (parsed === undefined) throw new SyntaxError('not JSON')
       body = parsed.value as typeof body
     } catch {
@@ -259,7 +281,7 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
     const requested = typeof body.model === 'string' ? body.model : undefined
     const capture = (requested !== undefined ? byId.get(requested) : undefined) ?? fallback
     const model = requested ?? capture.id
-    const prompt = roughTokens(JSON.stringify(body.messages ?? body.input ?? []))
+    const prompt = roughTokens(await jsonLength(body.messages ?? body.input ?? [], longTexts, pace))
     if (lingma) return sse(lingmaEvents(`replay-${capture.id}`, model, replayDeltas(capture), prompt, options.created ?? Math.floor(Date.now() / 1000)))
     if (messages) return body.stream === true ? anthropicStream(capture, model, prompt) : anthropicMessage(capture, model, prompt)
     if (responses) {

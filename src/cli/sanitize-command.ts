@@ -11,8 +11,8 @@
  * cores (`createDsmlSanitizer`, `createChatCompletionsRepair`) and written as
  * they come. A JSON body is read whole and parsed once (its text is then
  * let go), and written in pieces (`jsonPieces`), never as one string; a
- * repaired message stays the pieces the repair gave (`TextPieces`), each
- * written on its own, never joined. Text with `--json` is read
+ * long repaired message stays the pieces the repair gave (`LongTexts`),
+ * each written on its own, never joined. Text with `--json` is read
  * whole too: its events are those of the text fed whole
  * (`sanitizeTextEvents`), as before, not one text event per read.
  */
@@ -22,10 +22,11 @@ import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
 import { sanitizeTextEvents } from '../dsml/sanitize-text.ts'
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'
 import type { Diagnostic, SanitizerEvent } from '../dsml/types.ts'
+import { jsonPieces } from '../json-pieces.ts'
 import { MAX_JSON_DEPTH, parseBoundedJson } from '../json-text.ts'
+import { LongTexts } from '../long-texts.ts'
 import { type DetectedInput, detectFormat, type InputFormat } from './input-format.ts'
 import { InputReads, type TextInput } from './input-reads.ts'
-import { jsonPieces, TextPieces } from './json-pieces.ts'
 import { SanitizeSummary } from './sanitize-summary.ts'
 
 export const SANITIZE_USAGE = `Usage: dsml-streams sanitize [FILE|-] [options]
@@ -77,9 +78,9 @@ async function detected(reads: InputReads, format: SanitizeSettings['format']): 
 }
 
 /** Writes `value` as one JSON line, in pieces. */
-async function writeJsonLine(value: unknown, write: WriteOutput, indent?: number): Promise<void> {
+async function writeJsonLine(value: unknown, write: WriteOutput, indent?: number, longTexts?: LongTexts): Promise<void> {
   let last = ''
-  for (const piece of jsonPieces(value, indent)) {
+  for (const piece of jsonPieces(value, { ...(indent === undefined ? {} : { indent }), ...(longTexts === undefined ? {} : { longTexts }) })) {
     if (last !== '') await write(last)
     last = piece
   }
@@ -130,10 +131,11 @@ async function repairSse(reads: AsyncIterable<string>, settings: SanitizeSetting
 
 async function repairJson(body: unknown, settings: SanitizeSettings, summary: SanitizeSummary, write: WriteOutput): Promise<void> {
   const diagnostics: Diagnostic[] = []
-  // Each repaired text stays the pieces the repair gave, written one by one: never joined into one string.
-  const repaired = repairChatCompletionWith(body, { ...settings.options, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, (pieces) => new TextPieces(pieces))
+  // A long repaired text stays the pieces the repair gave, written one by one: never joined into one string.
+  const longTexts = new LongTexts()
+  const repaired = repairChatCompletionWith(body, { ...settings.options, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, (pieces) => longTexts.join(pieces))
   await writeDiagnostics(diagnostics, settings, summary, write)
   if (settings.asEvents) return
   // Nothing to repair (undefined): the body, written back as the repaired one would be.
-  await writeJsonLine(repaired ?? body, write, 2)
+  await writeJsonLine(repaired ?? body, write, 2, longTexts)
 }

@@ -7,7 +7,9 @@
  * slices (`work-slices.ts`): a large body does not hold the event loop while
  * other streams wait.
  */
-import { parseBoundedJson } from '../json-text.ts'
+import { createJsonReader } from '../json-reader.ts'
+import { jsonPieces } from '../json-pieces.ts'
+import { LongTexts } from '../long-texts.ts'
 import { type Pace, WorkStopped } from '../work-slices.ts'
 
 /** Whether `headers` type the body as JSON: `application/json`, or a `+json` type (`application/vnd.api+json`), with any parameters. */
@@ -19,45 +21,90 @@ export function isJsonContent(headers: Headers): boolean {
   return essence === 'application/json' || (essence.startsWith('application/') && essence.endsWith('+json'))
 }
 
-/** Bytes decoded at once: about a millisecond of decoding. */
+/** Bytes decoded and read at once: about a millisecond of work, and a text long enough (over 128 KiB) to be allocated as a large object. */
 const DECODE_SLICE_BYTES = 256 * 1024
 
-/** The body's text (UTF-8, a byte order mark dropped as `Request.text()` drops it), decoded in slices. */
-async function readBodyText(request: Request, pace: Pace): Promise<string> {
-  if (request.body === null) return ''
-  const decoder = new TextDecoder()
-  const parts: string[] = []
-  const reader = request.body.getReader()
-  for (;;) {
-    const { done, value } = await reader.read()
-    if (done) break
-    for (let start = 0; start < value.length; start += DECODE_SLICE_BYTES) {
-      const slice = value.subarray(start, start + DECODE_SLICE_BYTES)
-      await pace.turn(slice.length)
-      parts.push(decoder.decode(slice, { stream: true }))
-    }
-  }
-  parts.push(decoder.decode())
-  return parts.join('')
+/** A request body read as JSON. */
+export interface JsonBody {
+  /** The body as the client sent it, in the chunks it arrived in: forwarded as it is when nothing in it is repaired. */
+  bytes: Array<Uint8Array<ArrayBuffer>>
+  /** Its value: what `parseBoundedJson` gives for its text. */
+  value: unknown
+  /** Where the value's long strings keep the pieces they were read in (`jsonBodyBytes` writes them from those). */
+  longTexts: LongTexts
 }
 
 /**
- * The body read as JSON: its text and its value (`parseBoundedJson`), or
- * undefined when it cannot be read or is not JSON nested at most
- * `MAX_JSON_DEPTH` deep (a `WorkStopped` from `pace` is thrown on). Decoded in slices, the loop given a turn when
- * `pace` says one is due, and before and after the parse: what holds the
- * loop longest is one native join and one native parse of the whole text.
+ * The body read as JSON (UTF-8, a byte order mark dropped as
+ * `Request.text()` drops it), or undefined when it cannot be read or is not
+ * JSON nested at most `MAX_JSON_DEPTH` deep (a `WorkStopped` from `pace` is
+ * thrown on). Decoded and parsed a slice at a time (`createJsonReader`), the
+ * loop given a turn when `pace` says one is due: the body is never one
+ * string, and no step takes longer than a slice, whatever its size (a long
+ * string stays the pieces it was read in, `LongTexts`).
  */
-export async function readJsonBody(request: Request, pace: Pace): Promise<{ text: string; value: unknown } | undefined> {
-  let text: string
+export async function readJsonBody(request: Request, pace: Pace): Promise<JsonBody | undefined> {
+  const longTexts = new LongTexts()
+  const reader = createJsonReader({ longTexts })
+  const bytes: Array<Uint8Array<ArrayBuffer>> = []
   try {
-    text = await readBodyText(request, pace)
+    if (request.body !== null) {
+      // Chunks are gathered into slices: a decoded slice is long enough to be born where long-lived large strings
+      // live in V8, so the young generation's collections never copy the body's text.
+      const decoder = new TextDecoder()
+      const slice = new Uint8Array(DECODE_SLICE_BYTES)
+      let filled = 0
+      const chunks = request.body.getReader()
+      for (;;) {
+        const { done, value } = await chunks.read()
+        if (done) break
+        bytes.push(value)
+        for (let start = 0; start < value.length; ) {
+          const taken = Math.min(value.length - start, DECODE_SLICE_BYTES - filled)
+          slice.set(value.subarray(start, start + taken), filled)
+          filled += taken
+          start += taken
+          if (filled < DECODE_SLICE_BYTES) continue
+          await pace.turn(filled)
+          reader.feed(decoder.decode(slice, { stream: true }))
+          filled = 0
+        }
+      }
+      reader.feed(decoder.decode(slice.subarray(0, filled)))
+    }
   } catch (error) {
     if (error instanceof WorkStopped) throw error
     return undefined // the body could not be read
   }
-  await pace.turn(0)
-  const parsed = parseBoundedJson(text)
-  await pace.turn(text.length)
-  return parsed === undefined ? undefined : { text, value: parsed.value }
+  const parsed = reader.end()
+  return parsed === undefined ? undefined : { bytes, value: parsed.value, longTexts }
+}
+
+/**
+ * `value`'s JSON text as UTF-8, in pieces (`jsonPieces`), the loop given a
+ * turn when `pace` says one is due: a repaired body of any size is written
+ * without being one string, its long strings from their pieces.
+ */
+export async function jsonBodyBytes(value: unknown, longTexts: LongTexts, pace: Pace): Promise<Array<Uint8Array<ArrayBuffer>>> {
+  const encoder = new TextEncoder()
+  const bytes: Array<Uint8Array<ArrayBuffer>> = []
+  for (const piece of jsonPieces(value, { longTexts })) {
+    await pace.turn(piece.length)
+    bytes.push(encoder.encode(piece))
+  }
+  return bytes
+}
+
+/** A request body of these bytes: one chunk as it is, more as a stream of them (never copied into one). */
+export function bodyOfBytes(bytes: ReadonlyArray<Uint8Array<ArrayBuffer>>): { body: BodyInit; duplex?: 'half' } {
+  if (bytes.length <= 1) return { body: bytes[0] ?? new Uint8Array(0) }
+  let next = 0
+  const stream = new ReadableStream<Uint8Array<ArrayBuffer>>({
+    pull(controller) {
+      const chunk = bytes[next++]
+      if (chunk === undefined) controller.close()
+      else controller.enqueue(chunk)
+    },
+  })
+  return { body: stream, duplex: 'half' }
 }

@@ -10,6 +10,8 @@ import type { DsmlSanitizerOptions } from '../dsml/options.ts'
 import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
 import { holdsCallMarkup, mayHoldSentinel } from '../dsml/sentinel.ts'
 import type { Diagnostic, SanitizerEvent } from '../dsml/types.ts'
+import type { LongTexts } from '../long-texts.ts'
+import { TextBuilder } from '../text-builder.ts'
 
 export interface HistoryRepairOptions extends Omit<DsmlSanitizerOptions, 'mode' | 'role'> {
   /**
@@ -40,25 +42,23 @@ export type HistoryTextRepair = (text: string, options: HistoryRepairOptions) =>
 export interface HistoryTextRepairer {
   feed(text: string): void
   /**
-   * The repair, and whether it removed anything. When it did not, its text
-   * is the input's pieces joined again: give the input itself instead
-   * (`repairedFrom`), which its owner compares as one string at no cost.
+   * The repair of `input`, the text that was fed. When nothing was removed,
+   * its text is `input` itself (the text fed, not its pieces joined again):
+   * its owner finds it unchanged by comparing one string with itself.
    */
-  end(): { repaired: RepairedHistoryText; changed: boolean }
+  end(input: string): RepairedHistoryText
 }
 
-/** The repair of `text`, ended: `text` itself when nothing was removed. */
-export function repairedFrom(text: string, repairer: HistoryTextRepairer): RepairedHistoryText {
-  const { repaired, changed } = repairer.end()
-  return changed ? repaired : { ...repaired, text }
-}
-
-/** A repair of one assistant text: leaked markup removed, a note in place of each removed run that held a call. */
-export function createHistoryTextRepairer(options: HistoryRepairOptions = {}): HistoryTextRepairer {
+/**
+ * A repair of one assistant text: leaked markup removed, a note in place of
+ * each removed run that held a call. With `longTexts`, a long repaired text is
+ * given as the pieces it was made of (`LongTexts`), never joined.
+ */
+export function createHistoryTextRepairer(options: HistoryRepairOptions = {}, longTexts?: LongTexts): HistoryTextRepairer {
   const note = options.note ?? historyNote
   const sanitizer = createDsmlSanitizer({ ...options, mode: 'strip', role: 'assistant' })
   const diagnostics: Diagnostic[] = []
-  let out = ''
+  const out = new TextBuilder()
   // The run removed since the last text, as the pieces it was removed in: joined only when it may hold call markup.
   let removed: string[] = []
   let tools: string[] = []
@@ -68,7 +68,7 @@ export function createHistoryTextRepairer(options: HistoryRepairOptions = {}): H
     if (removed.length === 0) return
     changed = true
     if (tools.length > 0 || (removed.some((piece) => mayHoldSentinel(piece)) && holdsCallMarkup(removed.join('')))) {
-      out += tools.length === 0 ? note(undefined) : tools.map((tool) => note(tool)).join(' ')
+      out.append(tools.length === 0 ? note(undefined) : tools.map((tool) => note(tool)).join(' '))
       removedCalls++
     }
     removed = []
@@ -78,7 +78,7 @@ export function createHistoryTextRepairer(options: HistoryRepairOptions = {}): H
     for (const event of events) {
       if (event.type === 'text') {
         closeRemoval()
-        out += event.text
+        out.append(event.text)
       } else if (event.type === 'diagnostic') {
         diagnostics.push(event.diagnostic)
         if (event.diagnostic.text === '') continue
@@ -92,10 +92,11 @@ export function createHistoryTextRepairer(options: HistoryRepairOptions = {}): H
     feed(text) {
       read(sanitizer.feed(text))
     },
-    end() {
+    end(input) {
       read(sanitizer.end())
       closeRemoval()
-      return { repaired: { text: out, diagnostics, removedCalls }, changed }
+      if (!changed) out.clear()
+      return { text: changed ? (longTexts?.take(out) ?? out.take()) : input, diagnostics, removedCalls }
     },
   }
 }
@@ -105,5 +106,5 @@ export function repairHistoryText(text: string, options: HistoryRepairOptions = 
   if (typeof text !== 'string') throw new TypeError(`Cannot repair history: expected a string, got ${typeof text}`)
   const repairer = createHistoryTextRepairer(options)
   repairer.feed(text)
-  return repairedFrom(text, repairer)
+  return repairer.end(text)
 }

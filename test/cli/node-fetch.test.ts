@@ -46,6 +46,21 @@ test('sends the method, headers and body; resolves with status, status text, hea
   expect(await response.text()).toBe('{"ok":true}')
 })
 
+test('a body given as a stream of chunks goes out whole, with its length (not chunked), never copied into one', async () => {
+  const seen: Array<{ length?: string; encoding?: string; body: string }> = []
+  const base = await listen(async (req, res) => {
+    seen.push({ length: req.headers['content-length'], encoding: req.headers['transfer-encoding'], body: await readBody(req) })
+    res.end('ok')
+  })
+  const chunks = ['{"a":"é', '😀', '","b":[1,2', ']}'].map((text) => new TextEncoder().encode(text))
+  let next = 0
+  const body = new ReadableStream<Uint8Array>({ pull: (controller) => (next < chunks.length ? controller.enqueue(chunks[next++]!) : controller.close()) })
+  const response = await nodeFetch()(new Request(`${base}/`, { method: 'POST', body, duplex: 'half' } as RequestInit))
+  expect(await response.text()).toBe('ok')
+  const expected = '{"a":"é😀","b":[1,2]}'
+  expect(seen).toEqual([{ length: String(new TextEncoder().encode(expected).length), encoding: undefined, body: expected }])
+})
+
 test('gzip, deflate and br bodies are decoded (the header kept, as fetch keeps it); an unknown coding comes as it is', async () => {
   const text = 'data: {"choices":[]}\n\n'.repeat(50)
   const encoded: Record<string, Buffer> = { gzip: gzipSync(text), deflate: deflateSync(text), br: brotliCompressSync(text), unknown: Buffer.from('raw bytes') }

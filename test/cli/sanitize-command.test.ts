@@ -15,7 +15,6 @@ import { repairChatCompletion } from '../../src/chat-completions/response.ts'
 import { builtInCaptures } from '../../src/cli/captures.ts'
 import { detectFormat, FORMAT_WINDOW, type InputFormat } from '../../src/cli/input-format.ts'
 import { InputReads } from '../../src/cli/input-reads.ts'
-import { jsonPieces, TextPieces } from '../../src/cli/json-pieces.ts'
 import { textInput, textWriter } from '../../src/cli/node-text-io.ts'
 import { sanitize, type SanitizeSettings } from '../../src/cli/sanitize-command.ts'
 import type { DsmlSanitizerOptions } from '../../src/dsml/options.ts'
@@ -262,54 +261,6 @@ describe('detectFormat decides from the start of the input as the whole-input co
       expect((await detectFormat(new InputReads({ reads: endless() }))).format).toBe(format)
       expect(taken).toBeLessThanOrEqual(most)
     }
-  })
-})
-
-// ── JSON in pieces ──────────────────────────────────────────────────────────
-
-describe('jsonPieces', () => {
-  const long = 'x'.repeat(65_535)
-  const VALUES: unknown[] = [
-    { text: `${long}\uD83D\uDE00 and on` }, // a pair across the first slice's end
-    { text: `${long}\uD83D` }, // a lone high surrogate at the end
-    { text: `${'x'.repeat(65_534)}\uD83D\uD83D\uDE00b` }, // a lone high surrogate before a pair at the slice's end
-    { text: `a "quoted" \\ line\nbreak \u0000 \u2028 \uDE00 ${'\u00e9\uFF5C'.repeat(70_000)}` },
-    [[`${long}${long}`, 1, -0, 1e21, null, true, {}, []], { nested: { deeper: [`${long}!`] } }],
-    { marker: '\u0000long string 0\u0000', text: `${long}y`, again: '\u0000long string 0\u0000' },
-    { [`${long}key`]: `${long}value` },
-    { short: 'no long string', list: [] },
-    `${long}${long}`,
-  ]
-
-  test.each(VALUES.map((value, index) => [index, value]))('value %i: the pieces join to JSON.stringify, indented or not', (_index, value) => {
-    for (const indent of [undefined, 2]) {
-      const pieces = [...jsonPieces(value, indent)]
-      expect(pieces.join('')).toBe(JSON.stringify(value, null, indent))
-      expect(Math.max(...pieces.map((piece) => piece.length))).toBeLessThanOrEqual(65_536 * 6 + 2)
-    }
-  })
-
-  test('TextPieces: written as the text its pieces join to, byte for byte, however the pieces cut pairs (empty pieces, a lone half at either end)', () => {
-    const cuts: string[][] = [
-      ['abc', '\uD83D', '\uDE00 def'],
-      ['\uD83D', '', '', '\uDE00'],
-      ['x\uD83D', 'y'],
-      ['\uDE00', 'z\uD83D'],
-      ['', ''],
-      [],
-      [`${'q'.repeat(65_536)}\uD83D`, `\uDE00${'"\\\n'.repeat(30_000)}`, '\u2028\u0000'],
-    ]
-    for (const pieces of cuts) {
-      for (const indent of [undefined, 2]) {
-        const written = [...jsonPieces({ content: new TextPieces(pieces), other: 'short' }, indent)].join('')
-        expect(written, JSON.stringify(pieces).slice(0, 80)).toBe(JSON.stringify({ content: pieces.join(''), other: 'short' }, null, indent))
-      }
-    }
-  })
-
-  test('a long string is written in slices, never whole', () => {
-    const pieces = [...jsonPieces({ text: 'y'.repeat(1_000_000) }, 2)]
-    expect(pieces.length).toBeGreaterThan(10)
   })
 })
 

@@ -504,6 +504,41 @@ export const suite = defineSuite('gateway/handler', (test) => {
     }
     assert(turns >= 2, `the loop had ${turns} turns while the history was repaired`)
     assertEqual(upstream.calls[0]!.body, sanitizeChatCompletionsRequest(history))
+    assertEqual(upstream.calls[0]!.bodyText, JSON.stringify(sanitizeChatCompletionsRequest(history)), 'written in pieces, the text JSON.stringify gives')
+  })
+
+  test('gateway siege row 3: a body sent in many small chunks (characters cut between them, a byte order mark, long strings) is read as a whole one is; unrepaired it reaches the upstream byte for byte, repaired as JSON.stringify writes it', async () => {
+    const upstream = recordingUpstream(() => completionResponse('hi'))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
+    const chunked = (text: string, size: number): Request => {
+      const bytes = new TextEncoder().encode(text)
+      let start = 0
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          if (start >= bytes.length) return controller.close()
+          controller.enqueue(bytes.slice(start, start + size))
+          start += size
+        },
+      })
+      return new Request('http://gateway.test/v1/chat/completions', { method: 'POST', headers: { 'content-type': 'application/json' }, body, duplex: 'half' } as RequestInit)
+    }
+    // Past a slice of decoding (256 KiB) and past the length kept as pieces (64 Ki characters), with escapes and pairs.
+    const long = `${'é "quoted" 😀 a < b\n '.repeat(20_000)}end`
+    const clean = `﻿{ "model": "m", "messages": [ {"role": "assistant", "content": ${JSON.stringify(long)}}, {"role": "user", "content": "go", "content": "go on"} ] }`
+    for (const size of [1_000, 65_536, 300_000]) {
+      const before = upstream.calls.length
+      assertEqual((await gateway(chunked(clean, size))).status, 200, `unrepaired, chunks of ${size}`)
+      // (`Request.text()`, in the recording upstream, drops the mark as the gateway's reading does)
+      assertEqual(upstream.calls[before]!.bodyText, clean.slice(1), `unrepaired, chunks of ${size}: byte for byte (the duplicated key included)`)
+    }
+    const leaked = { model: 'm', messages: [{ role: 'assistant', content: `${long} ${bashCall} ${long}` }, userTurn] }
+    for (const size of [777, 300_000]) {
+      const before = upstream.calls.length
+      assertEqual((await gateway(chunked(JSON.stringify(leaked), size))).status, 200, `repaired, chunks of ${size}`)
+      const expected = sanitizeChatCompletionsRequest(leaked)
+      assert(JSON.stringify(expected) !== JSON.stringify(leaked), 'the history needs repair')
+      assertEqual(upstream.calls[before]!.bodyText, JSON.stringify(expected), `repaired, chunks of ${size}: written as JSON.stringify writes the repaired body`)
+    }
   })
 
   test('gateway siege row 3: a client that leaves while its long history is read and repaired stops that work at the next turn: a 499, nothing forwarded', async () => {
