@@ -2,9 +2,9 @@
  * The gateway's request body read and written in pieces, beside the whole-text way, in one
  * process: `npm run bench:request` (report in `request-results.md`).
  *
- * - "in pieces": the bytes decoded 256 KiB at a time and fed to `createJsonReader` (long strings
- *   kept as their pieces, `LongTexts`), then written back with `jsonPieces` and encoded a piece
- *   at a time, as `readJsonBody` and `jsonBodyBytes` do (without the loop turns);
+ * - "in pieces": the gateway's own `readJsonBody` and `writeJsonBody` (decoded a slice at a time
+ *   into the piece-fed reader, long strings kept as their pieces, written back with `jsonPieces`),
+ *   given a pace that never waits and times the steps between the points where it would;
  * - "whole": the bytes decoded at once, `JSON.parse`, `JSON.stringify`, encoded at once: what the
  *   gateway did before, and what any proxy that parses its body does.
  *
@@ -15,16 +15,16 @@
  *   node --expose-gc --import tsx bench/request-body.ts [--mb 25]
  */
 import { writeFileSync } from 'node:fs'
-import { createJsonReader } from '../src/json-reader.ts'
-import { jsonPieces } from '../src/json-pieces.ts'
-import { LongTexts } from '../src/long-texts.ts'
-import { consume, median } from './measure.ts'
+import type * as RequestBody from '../src/gateway/request-body.ts'
+import type { Pace } from '../src/work-slices.ts'
+import { consume, importAsBuilt, median } from './measure.ts'
 import { prose } from './inputs.ts'
 
-const SLICE_BYTES = 256 * 1024
 const argv = process.argv.slice(2)
 const megabytes = Number(argv[argv.indexOf('--mb') + 1] ?? 25) || 25
 const ROUNDS = 5
+// The gateway's reading and writing as the build compiles them (tsx's transform makes them several times slower).
+const { readJsonBody, writeJsonBody } = (await importAsBuilt<typeof RequestBody>(new URL('../src/gateway/request-body.ts', import.meta.url).pathname)) ?? (await import('../src/gateway/request-body.ts'))
 
 interface Shape {
   name: string
@@ -57,47 +57,39 @@ function chunksOf(text: string): Uint8Array[] {
   return chunks
 }
 
-/** Read, then written back, in pieces; returns [ms, longest step ms]. */
-function inPieces(chunks: readonly Uint8Array[]): [number, number] {
+/**
+ * A `Pace` that never waits, and records the work done between its calls: the steps the gateway's
+ * reading and writing take between the points where it may give the loop a turn.
+ */
+class StepClock {
+  #last = 0
+  longest = 0
+  start(): void {
+    this.#last = performance.now()
+  }
+  async turn(): Promise<void> {
+    const now = performance.now()
+    this.longest = Math.max(this.longest, now - this.#last)
+    this.#last = now
+  }
+}
+
+/** Read, then written back, in pieces, as the gateway does (`readJsonBody`, `writeJsonBody`); returns [ms, longest step ms]. */
+async function inPieces(chunks: readonly Uint8Array[]): Promise<[number, number]> {
+  let next = 0
+  const body = new ReadableStream<Uint8Array>({ pull: (controller) => (next < chunks.length ? controller.enqueue(chunks[next++]!) : controller.close()) })
+  const request = new Request('http://bench.test/', { method: 'POST', body, duplex: 'half' } as RequestInit)
+  const clock = new StepClock()
+  const pace = clock as unknown as Pace
   const started = performance.now()
-  let longest = 0
-  const step = (work: () => void): void => {
-    const before = performance.now()
-    work()
-    longest = Math.max(longest, performance.now() - before)
-  }
-  const longTexts = new LongTexts()
-  const reader = createJsonReader({ longTexts })
-  const decoder = new TextDecoder()
-  const slice = new Uint8Array(SLICE_BYTES)
-  let filled = 0
-  for (const chunk of chunks) {
-    slice.set(chunk, filled)
-    filled += chunk.length
-    if (filled + 65_536 > SLICE_BYTES) {
-      step(() => reader.feed(decoder.decode(slice.subarray(0, filled), { stream: true })))
-      filled = 0
-    }
-  }
-  let value: unknown
-  step(() => {
-    reader.feed(decoder.decode(slice.subarray(0, filled)))
-    value = reader.end()?.value
-  })
-  const encoder = new TextEncoder()
-  let written = 0
-  const pieces = jsonPieces(value, { longTexts })
-  for (;;) {
-    let done = false
-    step(() => {
-      const next = pieces.next()
-      if (next.done === true) done = true
-      else written += encoder.encode(next.value).length
-    })
-    if (done) break
-  }
-  consume(written)
-  return [performance.now() - started, longest]
+  clock.start()
+  const read = await readJsonBody(request, pace)
+  if (read === undefined) throw new Error('the bench body is not JSON')
+  await pace.turn(0)
+  const written = await writeJsonBody(read.value, read.longTexts, pace)
+  await pace.turn(0)
+  consume(written.size)
+  return [performance.now() - started, clock.longest]
 }
 
 /** Read, then written back, whole; returns [ms, longest step ms] (one step). */
@@ -136,7 +128,7 @@ for (const shape of SHAPES) {
   const big = chunksOf(shape.body(megabytes * 1_000_000))
   const quarter = chunksOf(shape.body((megabytes * 1_000_000) / 4))
   const mb = big.reduce((sum, chunk) => sum + chunk.length, 0) / 1e6
-  inPieces(quarter)
+  await inPieces(quarter)
   whole(quarter)
   const pieces: number[] = []
   const wholes: number[] = []
@@ -145,7 +137,7 @@ for (const shape of SHAPES) {
   let wholeStep = 0
   for (let round = 0; round < ROUNDS; round++) {
     collect()
-    const [ms, longest] = inPieces(big)
+    const [ms, longest] = await inPieces(big)
     pieces.push(ms)
     piecesStep = Math.max(piecesStep, longest)
     collect()
@@ -153,7 +145,7 @@ for (const shape of SHAPES) {
     wholes.push(wholeMs)
     wholeStep = Math.max(wholeStep, wholeLongest)
     collect()
-    quarters.push(inPieces(quarter)[0])
+    quarters.push((await inPieces(quarter))[0])
   }
   const [p, w, q] = [median(pieces), median(wholes), median(quarters)]
   print(

@@ -5,9 +5,9 @@
  * piece at a time, whoever writes it may give the event loop a turn between
  * pieces, and no step makes one string of its whole text.
  *
- * The value is walked here, in `JSON.stringify`'s order and layout (plain
- * data: objects, arrays, strings, finite and other numbers, booleans, null,
- * `toJSON`; what it skips or writes as null is skipped or null here); each
+ * The value is walked here, in `JSON.stringify`'s order and layout (objects,
+ * arrays, strings, finite and other numbers, booleans, null, `toJSON`, boxed
+ * primitives; what it skips or writes as null is skipped or null here); each
  * string is escaped by `JSON.stringify` itself, a long one a slice at a time
  * (never between the halves of a surrogate pair, which it would escape one by
  * one). A long string kept as its pieces (`LongTexts`) is escaped piece by
@@ -19,6 +19,7 @@ import { LONG_TEXT_CHARS, type LongTexts } from './long-texts.ts'
 /** Characters gathered before a piece is given out, and the slice a long string is escaped in. */
 export const PIECE_CHARS = 65_536
 
+/** Options of `jsonPieces`. */
 export interface JsonPiecesOptions {
   /** Spaces per level, as `JSON.stringify`'s `space` (at most 10). @default none: one line */
   indent?: number
@@ -52,11 +53,15 @@ class JsonWriter {
     this.#longTexts = options.longTexts
   }
 
-  /** `value` as `JSON.stringify` sees it under `key`: after `toJSON`, `SKIPPED` for what it does not write. */
+  /** `value` as `JSON.stringify` sees it under `key`: after `toJSON`, a boxed primitive unboxed, `SKIPPED` for what it does not write. */
   prepared(value: unknown, key: string): unknown {
-    if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
-      value = (value as { toJSON: (key: string) => unknown }).toJSON(key)
+    if ((typeof value === 'object' && value !== null) || typeof value === 'function' || typeof value === 'bigint') {
+      const toJSON = (value as { toJSON?: unknown }).toJSON
+      if (typeof toJSON === 'function') value = (toJSON as (key: string) => unknown).call(value, key)
     }
+    if (value instanceof Number) value = Number(value)
+    else if (value instanceof String) value = String(value)
+    else if (value instanceof Boolean) value = value.valueOf()
     if (value === undefined || typeof value === 'function' || typeof value === 'symbol') return SKIPPED
     if (typeof value === 'bigint') throw new TypeError('Do not know how to serialize a BigInt')
     return value

@@ -18,15 +18,19 @@
  * nests deeper than `MAX_JSON_DEPTH`.
  */
 import type { LongTexts } from './long-texts.ts'
-import { BACKSLASH, CAPITAL_E, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, endOfJsonNumber, FULL_STOP, isAsciiDigit, isJsonWhitespace, MAX_JSON_DEPTH, MINUS, OPEN_BRACE, OPEN_BRACKET, PLUS, QUOTE, SMALL_E, SPACE } from './json-text.ts'
+import { BACKSLASH, CAPITAL_E, CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, endOfJsonNumber, FULL_STOP, isAsciiDigit, isJsonWhitespace, MAX_JSON_DEPTH, MINUS, OPEN_BRACE, OPEN_BRACKET, PLUS, QUOTE, SIMPLE_ESCAPES, SMALL_E, SPACE, UNICODE_ESCAPE_LETTER } from './json-text.ts'
 import { TextBuilder } from './text-builder.ts'
 
+/** Options of `createJsonReader`. */
 export interface JsonReaderOptions {
-  /** Where a long string value is kept as its pieces (LongTexts.take). @default none: every string joined */
+  /** Where a long string value is kept as its pieces (`LongTexts.take`); keys are always joined. @default none: every string joined */
   longTexts?: LongTexts
 }
 
+/** One JSON text read in pieces: `feed` each, then `end`. */
 export interface JsonReader {
+  /** Whether the text is known not to be JSON already: later pieces change nothing, and `end()` will be undefined. */
+  readonly failed: boolean
   /** Reads the next piece of the JSON text (any cut: inside a string, an escape, a \uXXXX, a number, a literal, a surrogate pair). Work proportional to the piece. */
   feed(text: string): void
   /** `{ value }` when the text fed was exactly one JSON value (whitespace around it allowed) nested at most MAX_JSON_DEPTH arrays/objects deep: the value JSON.parse gives for the joined text. Else undefined. */
@@ -73,12 +77,6 @@ type State =
 
 // ── what single characters stand for ──────────────────────────────────────
 
-/** What a backslash and each of these letters stand for in a string, by the letter's code (`\u` apart). */
-const SIMPLE_ESCAPES: ReadonlyMap<number, string> = new Map(
-  [['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'], ['f', '\f'], ['n', '\n'], ['r', '\r'], ['t', '\t']].map(([letter, decoded]) => [letter!.charCodeAt(0), decoded!]),
-)
-/** The letter after a backslash that opens `\uXXXX`. */
-const UNICODE_ESCAPE_LETTER = 'u'.charCodeAt(0)
 const HEX_DIGITS_IN_ESCAPE = 4
 
 /** `true`, `false` and `null`, by their first letter. */
@@ -134,6 +132,10 @@ class PieceFedJsonReader implements JsonReader {
 
   constructor(longTexts: LongTexts | undefined) {
     this.#longTexts = longTexts
+  }
+
+  get failed(): boolean {
+    return this.#state === FAILED
   }
 
   feed(text: string): void {
@@ -216,8 +218,20 @@ class PieceFedJsonReader implements JsonReader {
       case AFTER_VALUE:
         this.#readAfterValue(code)
         break
-      default: // DONE: only whitespace may follow the value.
+      case DONE: // Only whitespace may follow the value.
         this.#fail()
+        break
+      case IN_STRING: // `feed` reads these itself.
+      case IN_ESCAPE:
+      case IN_UNICODE_ESCAPE:
+      case IN_NUMBER:
+      case IN_LITERAL:
+      case FAILED:
+        throw new Error(`The JSON reader read state ${this.#state} between tokens`)
+      default: {
+        const unknownState: never = this.#state
+        throw new Error(`Unknown JSON reader state ${String(unknownState)}`)
+      }
     }
     return index + 1
   }
@@ -291,9 +305,9 @@ class PieceFedJsonReader implements JsonReader {
 
   /** The closing quote: the string is a key, or a value. */
   #endString(): void {
-    const text = this.#longTexts?.take(this.#string) ?? this.#string.take()
-    if (!this.#stringIsKey) return this.#valueRead(text)
-    ;(this.#frames.at(-1) as ObjectFrame).key = text
+    // A key is joined whatever its length: it becomes a property name, read whole, anyway.
+    if (!this.#stringIsKey) return this.#valueRead(this.#longTexts?.take(this.#string) ?? this.#string.take())
+    ;(this.#frames.at(-1) as ObjectFrame).key = this.#string.take()
     this.#state = BEFORE_COLON
   }
 

@@ -33,6 +33,13 @@ export const COLON = 0x3a
 export const SPACE = 0x20
 
 /** JSON's insignificant whitespace: space, tab, line feed, carriage return. */
+/** What a backslash and each of these letters stand for inside a JSON string, by the letter's code (`\u` and its four hex digits apart: `UNICODE_ESCAPE_LETTER`). */
+export const SIMPLE_ESCAPES: ReadonlyMap<number, string> = new Map(
+  [['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'], ['f', '\f'], ['n', '\n'], ['r', '\r'], ['t', '\t']].map(([letter, decoded]) => [letter!.charCodeAt(0), decoded!]),
+)
+/** The letter after a backslash that opens a `\uXXXX` escape. */
+export const UNICODE_ESCAPE_LETTER = 0x75
+
 export function isJsonWhitespace(code: number): boolean {
   return code === SPACE || code === 0x09 || code === 0x0a || code === 0x0d
 }
@@ -49,13 +56,19 @@ export function endOfJsonString(text: string, start: number): number {
   return text.length
 }
 
+// The characters of a number besides its digits: sign, decimal point, exponent (read by `endOfJsonNumber`).
+/** `-` */
 export const MINUS = 0x2d
+/** `+` */
 export const PLUS = 0x2b
 const DIGIT_ZERO = 0x30
 const DIGIT_ONE = 0x31
 const DIGIT_NINE = 0x39
+/** `.` */
 export const FULL_STOP = 0x2e
+/** `e` */
 export const SMALL_E = 0x65
+/** `E` */
 export const CAPITAL_E = 0x45
 
 export function isAsciiDigit(code: number): boolean {

@@ -9,18 +9,23 @@
  * history repair, the body's writer) asks `piecesOf` for the pieces and never
  * reads the rope.
  *
- * The pieces are found by the text's value: whatever the runtime, `piecesOf`
- * answers pieces that join to exactly `text`. That the lookup does not read
- * the rope is V8's doing (a long string's hash is its length); elsewhere a
- * lookup may join it, which costs time and never changes an answer.
+ * The pieces are filed under the text's length, one text per length, and
+ * found when the text asked about is that very string: comparing a string
+ * with itself reads nothing. A text of a length already taken is not kept
+ * (its pieces are not known: read, it is joined once); and a different
+ * string of a taken length is compared with the one kept, once, which reads
+ * both. So a lookup costs at most the text's length, never a search among
+ * many texts of one length, and whatever the runtime, `piecesOf` answers
+ * pieces that join to exactly `text`.
  */
 import { TextBuilder } from './text-builder.ts'
 
 /** Shortest text kept as its pieces: shorter ones are joined at once (about a tenth of a millisecond). */
 export const LONG_TEXT_CHARS = 65_536
 
+/** Long texts made of pieces (`take`, `join`), each given back with its pieces (`piecesOf`). */
 export class LongTexts {
-  readonly #pieces = new Map<string, readonly string[]>()
+  readonly #byLength = new Map<number, { text: string; pieces: readonly string[] }>()
 
   /** `builder`'s text, taken: a long one as the rope of its pieces, which `piecesOf` gives back; a short one joined. */
   take(builder: TextBuilder): string {
@@ -29,7 +34,7 @@ export class LongTexts {
     if (pieces.length === 1) return pieces[0]!
     let rope = ''
     for (const piece of pieces) rope += piece
-    this.#pieces.set(rope, pieces)
+    if (!this.#byLength.has(rope.length)) this.#byLength.set(rope.length, { text: rope, pieces })
     return rope
   }
 
@@ -42,7 +47,7 @@ export class LongTexts {
 
   /** Pieces that join to `text`: the ones it was made of (`take`, `join`), else `text` alone. */
   piecesOf(text: string): readonly string[] {
-    if (text.length < LONG_TEXT_CHARS) return [text]
-    return this.#pieces.get(text) ?? [text]
+    const kept = text.length < LONG_TEXT_CHARS ? undefined : this.#byLength.get(text.length)
+    return kept !== undefined && kept.text === text ? kept.pieces : [text]
   }
 }

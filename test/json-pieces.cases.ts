@@ -38,7 +38,8 @@ export const suite = defineSuite('json-pieces', (test) => {
   })
 
   test('property: what JSON.stringify skips or nulls (undefined, functions, symbols, holes) and toJSON, in objects and arrays', () => {
-    const odd = fc.constantFrom<unknown>(undefined, () => 1, Symbol('s'), { toJSON: (key: string) => `key ${key}` }, new Date(0), NaN, -Infinity, -0)
+    const withToJSON = Object.assign(() => 1, { toJSON: () => 'a function with toJSON' })
+    const odd = fc.constantFrom<unknown>(undefined, () => 1, Symbol('s'), { toJSON: (key: string) => `key ${key}` }, new Date(0), NaN, -Infinity, -0, withToJSON, new String('boxed'), new Number(3), new Boolean(false))
     fc.assert(
       fc.property(fc.dictionary(fc.string(), fc.oneof(fc.jsonValue(), odd)), fc.array(fc.oneof(fc.jsonValue(), odd)), fc.integer({ min: 0, max: 4 }), (record, list, indent) => {
         const value = { record, list, sparse: [1, , 3] } // eslint-disable-line no-sparse-arrays
@@ -94,6 +95,8 @@ export const suite = defineSuite('json-pieces', (test) => {
     assertEqual(throwsLike(() => written(cycle)), throwsLike(() => JSON.stringify(cycle)), 'a cycle')
     assertEqual(throwsLike(() => written({ n: 1n })), throwsLike(() => JSON.stringify({ n: 1n })), 'a BigInt')
     assertEqual(throwsLike(() => written(undefined)), 'TypeError', 'undefined has no JSON text')
+    const rooted = Object.assign(() => 1, { toJSON: () => 'fn' })
+    assertEqual(written(rooted), JSON.stringify(rooted), 'a function with toJSON at the root is its toJSON')
     const shared = { same: true }
     assertEqual(written([shared, shared]), JSON.stringify([shared, shared]), 'the same object twice is not a cycle')
   })

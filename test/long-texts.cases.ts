@@ -20,6 +20,15 @@ export const suite = defineSuite('long-texts', (test) => {
     assertEqual([...longTexts.piecesOf(pieces.join(''))], pieces, 'found by value: an equal string made elsewhere')
   })
 
+  test('one text kept per length: a second of the same length gives itself, and each still joins to its pieces', () => {
+    const longTexts = new LongTexts()
+    const first = longTexts.join(['a'.repeat(40_000), 'b'.repeat(40_000)])
+    const second = longTexts.join(['c'.repeat(40_000), 'd'.repeat(40_000)])
+    assertEqual(longTexts.piecesOf(first).length, 2, 'the first keeps its pieces')
+    assertEqual([...longTexts.piecesOf(second)], [second], 'the second, of the same length, gives itself')
+    assertEqual(longTexts.piecesOf(second).join(''), `${'c'.repeat(40_000)}${'d'.repeat(40_000)}`)
+  })
+
   test('short texts are joined and give themselves; a text it did not make gives itself', () => {
     const longTexts = new LongTexts()
     const short = longTexts.join(['a', 'b'.repeat(LONG_TEXT_CHARS - 2)])

@@ -48,7 +48,7 @@ import { listenToUpstream, UpstreamSilentError, watchUpstream } from './upstream
 import { MAX_JSON_DEPTH } from '../json-text.ts'
 import { repairHistoryInSlices } from '../parts/history-slices.ts'
 import { Pace, WorkStopped } from '../work-slices.ts'
-import { bodyOfBytes, isJsonContent, jsonBodyBytes, readJsonBody } from './request-body.ts'
+import { isJsonContent, readJsonBody, writeJsonBody } from './request-body.ts'
 
 export { gatewayError, type GatewayUpstreamDialect, type HeaderFields } from './dialects.ts'
 export { displayUpstream, upstreamChatUrl } from './upstream-url.ts'
@@ -130,7 +130,7 @@ const CHAT_PATHS = new Set(['/v1/chat/completions', '/chat/completions'])
 
 /**
  * Request headers never forwarded: hop-by-hop headers (RFC 9110 §7.6.1),
- * `host` (the upstream's own), `content-length` (the body is re-serialised)
+ * `host` (the upstream's own), `content-length` (the body sent may differ: repaired, or without a byte order mark)
  * and `accept-encoding` (the body must come back readable, to be repaired).
  */
 const DROPPED_REQUEST_HEADERS = [
@@ -303,10 +303,9 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     const forwarded = mode === 'off' ? record : await repairHistoryInSlices((repair) => dialect.repairHistory(record, historyOptions, repair), pace, read.longTexts)
     const translated = dialect.upstreamRequest?.(forwarded)
     const target = translated === undefined ? upstreamUrl(base, dialect.route, url.search) : upstreamUrl(base, translated.path, '')
-    onForward?.({ request, url: target, body: forwarded, repairedMessages: countRepairedMessages(record, forwarded), mode, knownTools })
-
     // Unrepaired, the body goes on as the client wrote it; repaired, it is written a piece at a time.
-    const upstreamBody = translated !== undefined ? { body: translated.body } : bodyOfBytes(forwarded === record ? read.bytes : await jsonBodyBytes(forwarded, read.longTexts, pace))
+    const upstreamBody = translated !== undefined ? translated.body : forwarded === record ? read.bytes : await writeJsonBody(forwarded, read.longTexts, pace)
+    onForward?.({ request, url: target, body: forwarded, repairedMessages: countRepairedMessages(record, forwarded), mode, knownTools })
     const headers = withoutHeaders(request.headers, DROPPED_REQUEST_HEADERS)
     headers.set('content-type', 'application/json')
     if (translated !== undefined) headers.set('accept', 'text/event-stream')
@@ -320,7 +319,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
           }, upstreamHeadersTimeoutMs)
         : undefined
     try {
-      upstreamResponse = await send(new Request(target, { method: 'POST', headers, ...upstreamBody, signal: clientAbort.signal }))
+      upstreamResponse = await send(new Request(target, { method: 'POST', headers, body: upstreamBody, signal: clientAbort.signal }))
     } catch (error) {
       clientAbort.settleWith(null)
       if (clientAbort.left()) return dialect.error(499, 'The client closed the request.', 'client_closed_request')

@@ -26,39 +26,51 @@ const DECODE_SLICE_BYTES = 256 * 1024
 
 /** A request body read as JSON. */
 export interface JsonBody {
-  /** The body as the client sent it, in the chunks it arrived in: forwarded as it is when nothing in it is repaired. */
-  bytes: Array<Uint8Array<ArrayBuffer>>
+  /** The body as the client sent it (a byte order mark dropped, as its value was read), held as the slices it was read in: forwarded as it is when nothing in it is repaired. */
+  bytes: Blob
   /** Its value: what `parseBoundedJson` gives for its text. */
   value: unknown
-  /** Where the value's long strings keep the pieces they were read in (`jsonBodyBytes` writes them from those). */
+  /** Where the value's long strings keep the pieces they were read in (`writeJsonBody` writes them from those). */
   longTexts: LongTexts
 }
+
+/** UTF-8's byte order mark, which `Request.text()` drops, as the reading here does. */
+const BYTE_ORDER_MARK = [0xef, 0xbb, 0xbf]
+
+const startsWithByteOrderMark = (bytes: Uint8Array, length: number): boolean => length >= BYTE_ORDER_MARK.length && BYTE_ORDER_MARK.every((byte, index) => bytes[index] === byte)
 
 /**
  * The body read as JSON (UTF-8, a byte order mark dropped as
  * `Request.text()` drops it), or undefined when it cannot be read or is not
  * JSON nested at most `MAX_JSON_DEPTH` deep (a `WorkStopped` from `pace` is
- * thrown on). Decoded and parsed a slice at a time (`createJsonReader`), the
- * loop given a turn when `pace` says one is due: the body is never one
- * string, and no step takes longer than a slice, whatever its size (a long
- * string stays the pieces it was read in, `LongTexts`).
+ * thrown on; reading stops at the slice that shows it is not JSON). Decoded
+ * and parsed a slice at a time (`createJsonReader`), the loop given a turn
+ * when `pace` says one is due: the body is never one string or one buffer,
+ * and a step is a slice (a long string stays the pieces it was read in,
+ * `LongTexts`; what is still read whole is a number or a key, each as long
+ * as the client made it).
  */
 export async function readJsonBody(request: Request, pace: Pace): Promise<JsonBody | undefined> {
   const longTexts = new LongTexts()
   const reader = createJsonReader({ longTexts })
-  const bytes: Array<Uint8Array<ArrayBuffer>> = []
+  const decoder = new TextDecoder()
+  const kept: Blob[] = []
+  // Chunks are gathered into slices: a decoded slice is long enough to be born where long-lived large strings live
+  // in V8, so the young generation's collections never copy the body's text; and the bytes are kept as one copy of
+  // each slice, not as the many chunks (a body trickled a byte at a time) they came in.
+  const slice = new Uint8Array(DECODE_SLICE_BYTES)
+  let filled = 0
+  const readSlice = (last: boolean): void => {
+    kept.push(new Blob([slice.subarray(kept.length === 0 && startsWithByteOrderMark(slice, filled) ? BYTE_ORDER_MARK.length : 0, filled)]))
+    reader.feed(decoder.decode(slice.subarray(0, filled), { stream: !last }))
+    filled = 0
+  }
   try {
     if (request.body !== null) {
-      // Chunks are gathered into slices: a decoded slice is long enough to be born where long-lived large strings
-      // live in V8, so the young generation's collections never copy the body's text.
-      const decoder = new TextDecoder()
-      const slice = new Uint8Array(DECODE_SLICE_BYTES)
-      let filled = 0
       const chunks = request.body.getReader()
       for (;;) {
         const { done, value } = await chunks.read()
         if (done) break
-        bytes.push(value)
         for (let start = 0; start < value.length; ) {
           const taken = Math.min(value.length - start, DECODE_SLICE_BYTES - filled)
           slice.set(value.subarray(start, start + taken), filled)
@@ -66,45 +78,32 @@ export async function readJsonBody(request: Request, pace: Pace): Promise<JsonBo
           start += taken
           if (filled < DECODE_SLICE_BYTES) continue
           await pace.turn(filled)
-          reader.feed(decoder.decode(slice, { stream: true }))
-          filled = 0
+          readSlice(false)
+          if (reader.failed) return undefined
         }
       }
-      reader.feed(decoder.decode(slice.subarray(0, filled)))
     }
+    readSlice(true)
   } catch (error) {
     if (error instanceof WorkStopped) throw error
     return undefined // the body could not be read
   }
   const parsed = reader.end()
-  return parsed === undefined ? undefined : { bytes, value: parsed.value, longTexts }
+  return parsed === undefined ? undefined : { bytes: new Blob(kept), value: parsed.value, longTexts }
 }
 
 /**
- * `value`'s JSON text as UTF-8, in pieces (`jsonPieces`), the loop given a
- * turn when `pace` says one is due: a repaired body of any size is written
- * without being one string, its long strings from their pieces.
+ * `value`'s JSON text as UTF-8, written in pieces (`jsonPieces`), the loop
+ * given a turn when `pace` says one is due: a repaired body of any size is
+ * written without being one string or one buffer, its long strings from
+ * their pieces.
  */
-export async function jsonBodyBytes(value: unknown, longTexts: LongTexts, pace: Pace): Promise<Array<Uint8Array<ArrayBuffer>>> {
+export async function writeJsonBody(value: unknown, longTexts: LongTexts, pace: Pace): Promise<Blob> {
   const encoder = new TextEncoder()
-  const bytes: Array<Uint8Array<ArrayBuffer>> = []
+  const written: Blob[] = []
   for (const piece of jsonPieces(value, { longTexts })) {
     await pace.turn(piece.length)
-    bytes.push(encoder.encode(piece))
+    written.push(new Blob([encoder.encode(piece)]))
   }
-  return bytes
-}
-
-/** A request body of these bytes: one chunk as it is, more as a stream of them (never copied into one). */
-export function bodyOfBytes(bytes: ReadonlyArray<Uint8Array<ArrayBuffer>>): { body: BodyInit; duplex?: 'half' } {
-  if (bytes.length <= 1) return { body: bytes[0] ?? new Uint8Array(0) }
-  let next = 0
-  const stream = new ReadableStream<Uint8Array<ArrayBuffer>>({
-    pull(controller) {
-      const chunk = bytes[next++]
-      if (chunk === undefined) controller.close()
-      else controller.enqueue(chunk)
-    },
-  })
-  return { body: stream, duplex: 'half' }
+  return new Blob(written)
 }

@@ -12,7 +12,7 @@
  * scanner's fields.
  */
 import { disturbsIdleSanitizer } from '../dsml/sanitizer.ts'
-import { BACKSLASH, QUOTE } from '../json-text.ts'
+import { BACKSLASH, QUOTE, SIMPLE_ESCAPES } from '../json-text.ts'
 const REPLACEMENT_CHARACTER = 0xfffd
 
 /** Is `code` never plain inside a string: it could disturb an idle sanitizer, or it is a control character. */
@@ -28,10 +28,9 @@ STRING_CLASS[BACKSLASH] = 2
 
 /** Escapes that decode to a plain character (`\" \\ \/ \b \f \t`, not `\n` or `\r`): 1. */
 const SIMPLE_ESCAPE = new Uint8Array(128)
-for (const [escape, decoded] of [['"', '"'], ['\\', '\\'], ['/', '/'], ['b', '\b'], ['f', '\f'], ['n', '\n'], ['r', '\r'], ['t', '\t']]) {
-  const code = decoded!.charCodeAt(0)
+for (const [letter, decoded] of SIMPLE_ESCAPES) {
   // Control characters are refused raw, but an escaped tab, backspace or form feed is plain text.
-  if (!disturbsIdleSanitizer(code)) SIMPLE_ESCAPE[escape!.charCodeAt(0)] = 1
+  if (!disturbsIdleSanitizer(decoded.charCodeAt(0))) SIMPLE_ESCAPE[letter] = 1
 }
 
 // What `scanString` found.

@@ -12,8 +12,10 @@ export interface ForwardedRequest {
   method: string
   headers: Record<string, string>
   body: Record<string, unknown>
-  /** The body as sent, before parsing. */
+  /** The body as sent, before parsing (decoded as `Request.text()` decodes it). */
   bodyText: string
+  /** The body's bytes as sent. */
+  bodyBytes: Uint8Array
   signal: AbortSignal
 }
 
@@ -30,13 +32,15 @@ export function recordingUpstream(respond: (request: ForwardedRequest) => Respon
       request.headers.forEach((value, name) => {
         headers[name] = value
       })
-      const bodyText = await request.text()
+      const bodyBytes = new Uint8Array(await request.arrayBuffer())
+      const bodyText = new TextDecoder().decode(bodyBytes)
       const forwarded: ForwardedRequest = {
         url: request.url,
         method: request.method,
         headers,
         body: JSON.parse(bodyText) as Record<string, unknown>,
         bodyText,
+        bodyBytes,
         signal: request.signal,
       }
       calls.push(forwarded)
