@@ -235,13 +235,16 @@ export function holdsTagStart(text: string): boolean {
  * Could `text`, read outside any markup with markerless closers not allowed,
  * hold the start of markup? False when it has no bar, no `<` + markerless
  * opener name, and no `<` near its end (a tag begun there may go on in the
- * next text). For a long text, a few `indexOf` searches; a short one is
- * false only without any `<` or bar.
+ * next text). With `whole` (nothing follows `text`: a whole text, read to
+ * its end), a `<` near the end opens nothing either: a tag with no bar and no
+ * whole opener name that the text ends inside is text. For a long text, or a
+ * whole one, a few `indexOf` searches; a short piece of a stream is false
+ * only without any `<` or bar.
  */
-export function couldOpenMarkup(text: string): boolean {
-  if (text.length <= SHORT_TEXT) return holdsTagStart(text)
+export function couldOpenMarkup(text: string, whole = false): boolean {
+  if (!whole && text.length <= SHORT_TEXT) return holdsTagStart(text)
   if (indexOfBar(text, 0) !== -1) return true
   const last = text.lastIndexOf('<')
   if (last === -1) return false
-  return last >= text.length - LONGEST_BARLESS_TAG_START || indexOfMarkerlessOpener(text, 0) !== -1 || lostMarkerOpenerBefore(text, 0, text.length) !== -1
+  return (!whole && last >= text.length - LONGEST_BARLESS_TAG_START) || indexOfMarkerlessOpener(text, 0) !== -1 || lostMarkerOpenerBefore(text, 0, text.length) !== -1
 }

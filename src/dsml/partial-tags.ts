@@ -145,13 +145,13 @@ let sharedChains: PartialTagChains | undefined
 /**
  * Could reading `text` from outside markup, with nothing held, hold or
  * remove anything? Yes where the grammar sees the start of markup
- * (`couldOpenMarkup`), or where a chain of partial tags passes
- * `maxPendingChars` (under every markerless name: an answer for any context).
- * When no, the text comes out as it is.
+ * (`couldOpenMarkup`; `whole`: nothing follows the text), or where a chain
+ * of partial tags passes `maxPendingChars` (under every markerless name: an
+ * answer for any context). When no, the text comes out as it is.
  */
-export function couldHoldMarkup(text: string, maxPendingChars: number): boolean {
-  if (couldOpenMarkup(text)) return true
-  // A short text the grammar clears has no `<` at all.
+export function couldHoldMarkup(text: string, maxPendingChars: number, whole = false): boolean {
+  if (couldOpenMarkup(text, whole)) return true
+  // A short piece of a stream the grammar clears has no `<` at all.
   if (text.length <= SHORT_TEXT) return false
   sharedChains ??= new PartialTagChains()
   return sharedChains.firstLong(text, 0, text.length, ALL_NAMES, maxPendingChars) < text.length

@@ -1,10 +1,14 @@
 /**
  * Whole-text entry points. They are the streaming engine fed once: there is
  * one implementation, not two, and one driver (`sanitizeTextEvents`) that
- * these go through (history repair feeds the engine itself, so that a long
- * text can be repaired in slices).
+ * these and the whole-text history repair go through (the gateway's history
+ * repair feeds the engine itself, so that a long text can be repaired in
+ * slices). A text the grammar clears when read to its end never reaches the
+ * engine: the grammar's answer (`couldHoldMarkup`) is the same one every
+ * fast path asks.
  */
-import type { DsmlSanitizerOptions, ResolvedOptions } from './options.ts'
+import { type DsmlSanitizerOptions, resolveOptions, type ResolvedOptions } from './options.ts'
+import { couldHoldMarkup } from './partial-tags.ts'
 import { createDsmlSanitizer } from './sanitizer.ts'
 import type { Diagnostic, SanitizerEvent, ToolCall } from './types.ts'
 
@@ -16,10 +20,17 @@ export interface SanitizeTextResult {
   diagnostics: Diagnostic[]
 }
 
-/** The engine's events for a whole text: fed once, then ended. */
+/**
+ * The engine's events for a whole text: fed once, then ended. A text the
+ * grammar clears, read whole (`couldHoldMarkup`: no tag begun near its end
+ * goes on, since nothing follows), comes out as it is without the engine, and
+ * with no code fence followed (none can matter where nothing is markup).
+ */
 export function sanitizeTextEvents(text: string, options: DsmlSanitizerOptions | ResolvedOptions | undefined): SanitizerEvent[] {
   if (typeof text !== 'string') throw new TypeError(`Cannot sanitize DSML: expected a string, got ${typeof text}`)
-  const sanitizer = createDsmlSanitizer(options)
+  const resolved = resolveOptions(options)
+  if (!couldHoldMarkup(text, resolved.maxPendingChars, true)) return text.length === 0 ? [] : [{ type: 'text', text }]
+  const sanitizer = createDsmlSanitizer(resolved)
   const events = sanitizer.feed(text)
   for (const event of sanitizer.end()) events.push(event)
   return events

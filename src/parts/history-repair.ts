@@ -8,6 +8,7 @@
  */
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'
 import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
+import { sanitizeTextEvents } from '../dsml/sanitize-text.ts'
 import { holdsCallMarkup, mayHoldSentinel } from '../dsml/sentinel.ts'
 import type { Diagnostic, SanitizerEvent } from '../dsml/types.ts'
 import type { LongTexts } from '../long-texts.ts'
@@ -49,14 +50,17 @@ export interface HistoryTextRepairer {
   end(input: string): RepairedHistoryText
 }
 
-/**
- * A repair of one assistant text: leaked markup removed, a note in place of
- * each removed run that held a call. With `longTexts`, a long repaired text is
- * given as the pieces it was made of (`LongTexts`), never joined.
- */
-export function createHistoryTextRepairer(options: HistoryRepairOptions = {}, longTexts?: LongTexts): HistoryTextRepairer {
+/** The repair of one text from the engine's events: `read` them as they come, then `end`. */
+interface EventRepair {
+  read(events: readonly SanitizerEvent[]): void
+  end(input: string): RepairedHistoryText
+}
+
+/** The engine's options for history: markup removed, never a call made. */
+const engineOptions = (options: HistoryRepairOptions): DsmlSanitizerOptions => ({ ...options, mode: 'strip', role: 'assistant' })
+
+function createEventRepair(options: HistoryRepairOptions, longTexts: LongTexts | undefined): EventRepair {
   const note = options.note ?? historyNote
-  const sanitizer = createDsmlSanitizer({ ...options, mode: 'strip', role: 'assistant' })
   const diagnostics: Diagnostic[] = []
   const out = new TextBuilder()
   // The run removed since the last text, as the pieces it was removed in: joined only when it may hold call markup.
@@ -74,26 +78,22 @@ export function createHistoryTextRepairer(options: HistoryRepairOptions = {}, lo
     removed = []
     tools = []
   }
-  const read = (events: readonly SanitizerEvent[]): void => {
-    for (const event of events) {
-      if (event.type === 'text') {
-        closeRemoval()
-        out.append(event.text)
-      } else if (event.type === 'diagnostic') {
-        diagnostics.push(event.diagnostic)
-        if (event.diagnostic.text === '') continue
-        removed.push(event.diagnostic.text)
-        const tool = event.diagnostic.tool
-        if (tool !== undefined && !tools.includes(tool)) tools.push(tool)
-      }
-    }
-  }
   return {
-    feed(text) {
-      read(sanitizer.feed(text))
+    read(events) {
+      for (const event of events) {
+        if (event.type === 'text') {
+          closeRemoval()
+          out.append(event.text)
+        } else if (event.type === 'diagnostic') {
+          diagnostics.push(event.diagnostic)
+          if (event.diagnostic.text === '') continue
+          removed.push(event.diagnostic.text)
+          const tool = event.diagnostic.tool
+          if (tool !== undefined && !tools.includes(tool)) tools.push(tool)
+        }
+      }
     },
     end(input) {
-      read(sanitizer.end())
       closeRemoval()
       if (!changed) out.clear()
       return { text: changed ? (longTexts?.take(out) ?? out.take()) : input, diagnostics, removedCalls }
@@ -101,10 +101,29 @@ export function createHistoryTextRepairer(options: HistoryRepairOptions = {}, lo
   }
 }
 
-/** One assistant text with leaked markup removed, a note in place of each removed run that held a call. */
+/**
+ * A repair of one assistant text: leaked markup removed, a note in place of
+ * each removed run that held a call. With `longTexts`, a long repaired text is
+ * given as the pieces it was made of (`LongTexts`), never joined.
+ */
+export function createHistoryTextRepairer(options: HistoryRepairOptions = {}, longTexts?: LongTexts): HistoryTextRepairer {
+  const sanitizer = createDsmlSanitizer(engineOptions(options))
+  const repair = createEventRepair(options, longTexts)
+  return {
+    feed(text) {
+      repair.read(sanitizer.feed(text))
+    },
+    end(input) {
+      repair.read(sanitizer.end())
+      return repair.end(input)
+    },
+  }
+}
+
+/** One assistant text with leaked markup removed, a note in place of each removed run that held a call. Read whole (`sanitizeTextEvents`). */
 export function repairHistoryText(text: string, options: HistoryRepairOptions = {}): RepairedHistoryText {
   if (typeof text !== 'string') throw new TypeError(`Cannot repair history: expected a string, got ${typeof text}`)
-  const repairer = createHistoryTextRepairer(options)
-  repairer.feed(text)
-  return repairer.end(text)
+  const repair = createEventRepair(options, undefined)
+  repair.read(sanitizeTextEvents(text, engineOptions(options)))
+  return repair.end(text)
 }

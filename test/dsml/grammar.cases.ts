@@ -6,7 +6,7 @@
  * a fresh sanitizer unchanged, with nothing held.
  */
 import fc from 'fast-check'
-import { createDsmlSanitizer } from '../../src/dsml/index.ts'
+import { createDsmlSanitizer, sanitizeText } from '../../src/dsml/index.ts'
 import {
   BARS,
   classifyCloserName,
@@ -37,7 +37,7 @@ import {
 import { WordSet } from '../../src/dsml/word-set.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { textOf } from '../support/chunking.ts'
-import { BOX_BAR, DOUBLE_BAR, FW_BAR, LOWER_BLOCK } from '../support/dsml-builders.ts'
+import { BOX_BAR, DOUBLE_BAR, dialect, FW_BAR, LOWER_BLOCK } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 
 const code = (character: string): number => character.charCodeAt(0)
@@ -170,4 +170,49 @@ export const suite = defineSuite('dsml/grammar', (test) => {
       { numRuns: 3000 },
     )
   })
+
+  test('reject-not-dsml, whole: a text read to its end opens nothing at a tag it ends inside that has no bar and no whole opener name', () => {
+    const prose = 'long enough to be searched, '.repeat(3)
+    for (const tail of ['<', '< ', '</', '< /', '<function_cal', '<inv', '<param', '< cal', '<tool_', '<<<']) {
+      assertEqual(couldOpenMarkup(`${prose}${tail}`), true, `${JSON.stringify(tail)}: a stream's piece may go on`)
+      assertEqual(couldOpenMarkup(`${prose}${tail}`, true), false, `${JSON.stringify(tail)}: a whole text ends there`)
+    }
+    for (const tail of ['<function_calls', '<invoke name="x"', `<${FW_BAR}`, 'a | b <', '<parameter name="y">']) {
+      assertEqual(couldOpenMarkup(`${prose}${tail}`, true), true, `${JSON.stringify(tail)}: a whole opener name or a bar opens markup, whole or not`)
+    }
+    assertEqual(couldOpenMarkup('a short text with a < in it', true), false, 'a short whole text is searched as a long one is')
+  })
+
+  test('reject-not-dsml, whole (property): a whole text couldOpenMarkup clears comes out of the engine, fed and ended, as it is', () => {
+    const pieces = ['<', '</', '< ', 'a', ' ', '\n', 'b', 'i', 'in', 'invok', 'invoke', 'param', 'parameter', 'tool_', 'function_call', 'calls', '>', '/', '"', '=', 'name', '`', '~']
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 40 }), fc.boolean(), (parts, declared) => {
+        const text = parts.join('')
+        if (couldOpenMarkup(text, true)) return
+        const sanitizer = createDsmlSanitizer(declared ? { knownTools: ['invoke', 'name', 'a'] } : {})
+        const events = [...sanitizer.feed(text), ...sanitizer.end()]
+        assert(events.every((event) => event.type === 'text') && textOf(events) === text, `cleared whole, but the engine changed it: ${JSON.stringify(text)}`)
+      }),
+      { numRuns: 3000 },
+    )
+  })
+
+  test('anchor at every offset: a leak cut at each of its characters, at the end of a whole text, gives what the stream gives', () => {
+    const marked = dialect()
+    const call = marked.block([marked.invoke('bash', [marked.param('command', 'ls')])])
+    const leaks = [call, '<invoke name="bash"><parameter name="command">ls</parameter></invoke>', '<function_calls>\n<invoke name="bash">', `< calls>${marked.invoke('bash', [marked.param('command', 'ls')])}`]
+    for (const leak of leaks) {
+      for (let cut = 0; cut <= leak.length; cut++) {
+        const text = `Some prose first, long enough to be searched. ${leak.slice(0, cut)}`
+        for (const options of [{}, { knownTools: ['bash'] }]) {
+          const sanitizer = createDsmlSanitizer(options)
+          const streamed = [...sanitizer.feed(text), ...sanitizer.end()]
+          const whole = sanitizeText(text, options)
+          assertEqual(whole.text, textOf(streamed), `${JSON.stringify(leak.slice(0, cut))}: the text`)
+          assertEqual(whole.diagnostics.length, streamed.filter((event) => event.type === 'diagnostic').length, `${JSON.stringify(leak.slice(0, cut))}: the diagnostics`)
+        }
+      }
+    }
+  })
 })
+
