@@ -4,27 +4,23 @@
  * `DSML_UPSTREAM`) it proxies to that API; with neither it answers from the
  * built-in replay upstream (real captured leaks), in-process through the
  * gateway's injectable `fetch`. Node glue (src/cli/ may use node: modules).
- *
- * Usage: dsml-streams serve [--port 8787] [--host 127.0.0.1] [--upstream URL] [--upstream-dialect lingma]
- *                     [--mode recover|strip|off] [--preset relaxed|strict]
- *                     [--known-tools a,b] [--fixtures PATH] [--delay MS]
+ * Its flags: `SERVE_USAGE`.
  */
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import type { Diagnostic } from '../dsml/types.ts'
-import { type ChatCompletionsGateway, createChatCompletionsGateway, type ChatCompletionsGatewayOptions } from '../gateway/handler.ts'
+import { type ChatCompletionsGateway, createChatCompletionsGateway, type ChatCompletionsGatewayOptions, displayUpstream } from '../gateway/handler.ts'
 import { BUILT_IN_CAPTURES, builtInCaptures, readCaptures } from './captures.ts'
 import { createChatPageRoutes } from './chat-page-routes.ts'
 import { isLoopbackBind } from './allowed-hosts.ts'
 import { createNodeServer, type ExchangeSummary, NODE_SERVER_DEFAULTS as DEFAULTS } from './node-bridge.ts'
-
-const MIB = 1024 * 1024
 import { createNodeFetch } from './node-fetch.ts'
 import { createReplayUpstream, DEFAULT_REPLAY_CAPTURE, type ReplayUpstream, type ReplayUpstreamOptions } from './replay-upstream.ts'
 import { withoutTrailingSlashes } from '../gateway/paths.ts'
-import { displayUpstream } from '../gateway/handler.ts'
 import { loggable } from './log-text.ts'
+
+const MIB = 1024 * 1024
 
 export const SERVE_USAGE = `Usage: dsml-streams serve [options]   (npm start -- [options] in a checkout)
 
