@@ -13,7 +13,7 @@
  * `LONGEST_BARLESS_TAG_START` characters before it is decided.
  */
 import { isBar, LESS_THAN, SLASH } from './grammar.ts'
-import { ALL_NAMES, canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, couldOpenMarkup, LONGEST_BARLESS_TAG_START, type TagContext, SHORT_TEXT } from './markup-starts.ts'
+import { ALL_NAMES, canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, couldOpenMarkup, indexOfBar, LONGEST_BARLESS_TAG_START, type TagContext, SHORT_TEXT } from './markup-starts.ts'
 import { STEP_CONTINUE, STEP_REJECT } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
 
@@ -143,6 +143,19 @@ export class PartialTagChains {
 let sharedChains: PartialTagChains | undefined
 
 /**
+ * Does `text` hold a bar, or a `<` not known to be text by the characters
+ * after it (`tagStartAhead`, under every markerless name: an answer for any
+ * context)? A `<` cut short by another, or by the text's end, holds.
+ */
+function holdsUndecidedTagStart(text: string): boolean {
+  if (indexOfBar(text, 0) !== -1) return true
+  for (let index = text.indexOf('<'); index !== -1; index = text.indexOf('<', index + 1)) {
+    if (tagStartAhead(text, index, ALL_NAMES) !== 'text') return true
+  }
+  return false
+}
+
+/**
  * Could reading `text` from outside markup, with nothing held, hold or
  * remove anything? Yes where the grammar sees the start of markup
  * (`couldOpenMarkup`; `whole`: nothing follows the text), or where a chain
@@ -150,9 +163,9 @@ let sharedChains: PartialTagChains | undefined
  * answer for any context). When no, the text comes out as it is.
  */
 export function couldHoldMarkup(text: string, maxPendingChars: number, whole = false): boolean {
+  // A short piece of a stream: each tag start in it is decided by the characters after it, or holds.
+  if (!whole && text.length <= SHORT_TEXT) return holdsUndecidedTagStart(text)
   if (couldOpenMarkup(text, whole)) return true
-  // A short piece of a stream the grammar clears has no `<` at all.
-  if (text.length <= SHORT_TEXT) return false
   sharedChains ??= new PartialTagChains()
   return sharedChains.firstLong(text, 0, text.length, ALL_NAMES, maxPendingChars) < text.length
 }

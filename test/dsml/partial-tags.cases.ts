@@ -6,6 +6,7 @@
  */
 import fc from 'fast-check'
 import { ALL_NAMES, NO_NAMES, OPENERS } from '../../src/dsml/markup-starts.ts'
+import { createDsmlSanitizer } from '../../src/dsml/sanitizer.ts'
 import { couldHoldMarkup, isTextTagStart, PartialTagChains } from '../../src/dsml/partial-tags.ts'
 import { assertEqual } from '../support/assert.ts'
 import { normalizeEvents, reassemble, runChunks } from '../support/chunking.ts'
@@ -57,7 +58,33 @@ export const suite = defineSuite('dsml/partial-tags', (test) => {
     assertEqual(couldHoldMarkup(`${prose}${'<'.repeat(40)}x${prose}`, 32), true, 'a chain past the cap')
     assertEqual(couldHoldMarkup(`${prose}${'<'.repeat(40)}x${prose}`, 4096), false, 'the same chain under the default cap')
     assertEqual(couldHoldMarkup(`${prose}<invoke name="x">${prose}`, 4096), true, 'a markerless opener')
-    assertEqual(couldHoldMarkup('short <', 4096), true, 'a short text with a "<"')
+    assertEqual(couldHoldMarkup('short <', 4096), true, 'a short text ending in a "<": undecided')
+  })
+
+  test('couldHoldMarkup, a short piece of a stream: false when every "<" is text by what follows it; true at a bar, a "<" the piece ends inside, a chain, an opener', () => {
+    for (const text of ['a < b and c', 'Map<string> and <div> here', 'x <- y', 'if (a<b) return', '</x> done', '']) assertEqual(couldHoldMarkup(text, 4096), false, JSON.stringify(text))
+    for (const text of ['ends with <', 'ends with < ', 'a << b', '<invoke name', '< calls>', 'a | b', `a ${'\uFF5C'} b`, 'x </', '<function_call']) {
+      assertEqual(couldHoldMarkup(text, 4096), true, JSON.stringify(text))
+    }
+  })
+
+  test('couldHoldMarkup, short pieces (property): a piece it clears, fed to a sanitizer whose engine runs idle, comes out as it is, and the stream reads as the whole text does', () => {
+    // Long enough to be searched, with a "<" near its end: the engine is built, and idle after it.
+    const before = `${'Some words first, long enough to be searched. '.repeat(2)}a <b> `
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES, '<p>', '< b', 'invoke', '|', '>', 'calls', 'DSML'), { maxLength: 16 }), (pieces) => {
+        const text = pieces.join('').slice(0, 64)
+        if (couldHoldMarkup(text, 4096)) return
+        const options = { knownTools: ['invoke', 'x'] }
+        const sanitizer = createDsmlSanitizer(options)
+        sanitizer.feed(before)
+        assertEqual(sanitizer.heldChars, 0, 'idle before the piece')
+        const events = sanitizer.feed(text)
+        assertEqual([events.map((event) => (event.type === 'text' ? event.text : event.type)).join(''), sanitizer.heldChars], [text, 0], JSON.stringify(text))
+        assertEqual(normalizeEvents(runChunks([before, text, ' end'], options)), normalizeEvents(runChunks([`${before}${text} end`], options)), `${JSON.stringify(text)}: split as whole`)
+      }),
+      { numRuns: 2000 },
+    )
   })
 
   test('stream-text-passthrough (property): chains of partial tags decided alike whole, split, and a character at a time', () => {
