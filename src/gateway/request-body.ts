@@ -3,9 +3,9 @@
  * sends a "simple" request (no preflight) from any page only with a body
  * typed `text/plain`, a form type, or no type; refusing every body not typed
  * JSON keeps any web page from posting to a local gateway, and keeps a body
- * that is not JSON from being parsed at all. The body's text is decoded in
- * slices (`work-slices.ts`): a large body does not hold the event loop while
- * other streams wait.
+ * that is not JSON from being parsed at all. A body is read, and a repaired
+ * one written, in slices (`work-slices.ts`): a large body does not hold the
+ * event loop while other streams wait.
  */
 import { createJsonReader } from '../json-reader.ts'
 import { jsonPieces } from '../json-pieces.ts'
