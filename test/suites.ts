@@ -40,6 +40,7 @@ import * as dsmlHold from './dsml/hold.cases.ts'
 import * as dsmlParse from './dsml/parse.cases.ts'
 import * as dsmlPartialTags from './dsml/partial-tags.cases.ts'
 import * as dsmlPeerParsers from './dsml/peer-parsers.cases.ts'
+import * as dsmlPositions from './dsml/positions.cases.ts'
 import * as dsmlProperties from './dsml/properties.cases.ts'
 import * as dsmlRepair from './dsml/repair.cases.ts'
 import * as dsmlSanitizerStream from './dsml/sanitizer-stream.cases.ts'
@@ -111,6 +112,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/parse.cases.ts': dsmlParse,
   './dsml/partial-tags.cases.ts': dsmlPartialTags,
   './dsml/peer-parsers.cases.ts': dsmlPeerParsers,
+  './dsml/positions.cases.ts': dsmlPositions,
   './dsml/properties.cases.ts': dsmlProperties,
   './dsml/repair.cases.ts': dsmlRepair,
   './dsml/sanitizer-stream.cases.ts': dsmlSanitizerStream,

@@ -73,7 +73,7 @@ export class CallAcceptance {
     return this.#resolved.knownTools?.has(name) === true
   }
 
-  /** Why markup with no marker naming `name` stays text, or undefined: only a declared tool's may be a call. */
+  /** Why markup with no marker naming `name` stays text, or undefined: only a declared tool's may be a call (see `acceptsMarkerless`). */
   markerlessRejection(name: string): string | undefined {
     if (!this.#resolved.rescues.markerlessTags) return 'Markerless markup left as text: the markerlessTags rescue is off'
     if (!this.isDeclared(name)) return 'Markerless markup left as text: not a declared tool'
@@ -125,6 +125,17 @@ export class CallAcceptance {
     }
     return { kind: 'call', arguments: sent }
   }
+}
+
+/**
+ * May markup with no marker and no special token become a call at all under
+ * these options? Only with the `markerlessTags` rescue on and some tool
+ * declared: `markerlessRejection` refuses every name otherwise. When not, a
+ * markerless candidate is markup only once a marked tag confirms it, so a
+ * whole text with no marker comes out as it is.
+ */
+export function acceptsMarkerless(resolved: ResolvedOptions): boolean {
+  return resolved.rescues.markerlessTags && resolved.knownTools !== undefined && resolved.knownTools.size > 0
 }
 
 /** The tool a removed invoke named, when the name is usable. */

@@ -330,12 +330,15 @@ export class FenceTracker {
   track(text: string, start = 0, end = text.length): number {
     let index = start
     if (this.quiet) {
-      // Mid-line: nothing changes before a line break, or in inline text a backtick or a backslash. In a long text (ranges
-      // of one input arrive in order) where they are is searched once; a watching clone reads no further than `end`.
+      // Mid-line: nothing changes before a line break, or in inline text a backtick or a backslash. Where they are is
+      // searched (in a long text, once: ranges of one input arrive in order); a watching clone reads no further than `end`.
       if (this.#watching || text.length <= SHORT_SEARCH) {
         while (index < end && !wakesFenceTracker(text.charCodeAt(index))) index++
       } else {
-        index = (this.#wakes ??= new Positions(WAKING_CHARACTERS)).first(text, index)
+        // A backslash matters only by the character after it (a backtick it may escape), so it is not searched for:
+        // reading goes on from the run of backslashes before the stop, if there is one (or before `end`).
+        index = Math.min(end, (this.#wakes ??= new Positions(WAKING_CHARACTERS)).first(text, index, LINE_BREAKS_AND_BACKTICKS))
+        while (index > start && text.charCodeAt(index - 1) === BACKSLASH) index--
       }
       if (index >= end) return end
     }
@@ -814,6 +817,8 @@ export class FenceTracker {
 const WAKING_CHARACTERS: readonly string[] = ['\n', '\r', '`', '\\']
 /** How many of `WAKING_CHARACTERS`, from the first, are line breaks. */
 const LINE_BREAKS = 2
+/** How many of them, from the first, are line breaks and backticks. */
+const LINE_BREAKS_AND_BACKTICKS = 3
 const WAKING = new Uint8Array(128)
 for (const character of WAKING_CHARACTERS) WAKING[character.charCodeAt(0)] = 1
 

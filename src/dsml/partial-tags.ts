@@ -14,6 +14,7 @@
  */
 import { isBar, LESS_THAN, SLASH } from './grammar.ts'
 import { ALL_NAMES, canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, couldOpenMarkup, indexOfBar, LONGEST_BARLESS_TAG_START, type TagContext, SHORT_TEXT } from './markup-starts.ts'
+import { startOfRun } from './positions.ts'
 import { STEP_CONTINUE, STEP_REJECT } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
 
@@ -83,6 +84,11 @@ export class PartialTagChains {
   start(text: string, from: number, at: number, context: TagContext): number {
     let start = at
     while (start > from) {
+      if (text.charCodeAt(start - 1) === LESS_THAN) {
+        // A `<` right before reads nothing before `start`: it reaches it, and so does each of a run of them.
+        start = startOfRun(text, from, start, '<')
+        continue
+      }
       // The `<` before, if it is near enough to start a partial tag that reaches `start`.
       const nearest = Math.max(from, start - LONGEST_BARLESS_TAG_START)
       let previous = start - 1
@@ -158,14 +164,15 @@ function holdsUndecidedTagStart(text: string): boolean {
 /**
  * Could reading `text` from outside markup, with nothing held, hold or
  * remove anything? Yes where the grammar sees the start of markup
- * (`couldOpenMarkup`; `whole`: nothing follows the text), or where a chain
- * of partial tags passes `maxPendingChars` (under every markerless name: an
- * answer for any context). When no, the text comes out as it is.
+ * (`couldOpenMarkup`; `whole`: nothing follows the text; `markerless`: markup
+ * with no marker may be acted on by itself), or where a chain of partial tags
+ * passes `maxPendingChars` (under every markerless name: an answer for any
+ * context). When no, the text comes out as it is.
  */
-export function couldHoldMarkup(text: string, maxPendingChars: number, whole = false): boolean {
+export function couldHoldMarkup(text: string, maxPendingChars: number, whole = false, markerless = true): boolean {
   // A short piece of a stream: each tag start in it is decided by the characters after it, or holds.
   if (!whole && text.length <= SHORT_TEXT) return holdsUndecidedTagStart(text)
-  if (couldOpenMarkup(text, whole)) return true
+  if (couldOpenMarkup(text, whole, markerless)) return true
   sharedChains ??= new PartialTagChains()
   return sharedChains.firstLong(text, 0, text.length, ALL_NAMES, maxPendingChars) < text.length
 }

@@ -7,6 +7,7 @@
  * engine: the grammar's answer (`couldHoldMarkup`) is the same one every
  * fast path asks.
  */
+import { acceptsMarkerless } from './acceptance.ts'
 import { type DsmlSanitizerOptions, resolveOptions, type ResolvedOptions } from './options.ts'
 import { couldHoldMarkup } from './partial-tags.ts'
 import { createDsmlSanitizer } from './sanitizer.ts'
@@ -23,13 +24,14 @@ export interface SanitizeTextResult {
 /**
  * The engine's events for a whole text: fed once, then ended. A text the
  * grammar clears, read whole (`couldHoldMarkup`: no tag begun near its end
- * goes on, since nothing follows), comes out as it is without the engine, and
- * with no code fence followed (none can matter where nothing is markup).
+ * goes on, since nothing follows; with no tool declared, `acceptsMarkerless`,
+ * no markerless form counts without a marker), comes out as it is without the
+ * engine, and with no code fence followed (none can matter where nothing is markup).
  */
 export function sanitizeTextEvents(text: string, options: DsmlSanitizerOptions | ResolvedOptions | undefined): SanitizerEvent[] {
   if (typeof text !== 'string') throw new TypeError(`Cannot sanitize DSML: expected a string, got ${typeof text}`)
   const resolved = resolveOptions(options)
-  if (!couldHoldMarkup(text, resolved.maxPendingChars, true)) return text.length === 0 ? [] : [{ type: 'text', text }]
+  if (!couldHoldMarkup(text, resolved.maxPendingChars, true, acceptsMarkerless(resolved))) return text.length === 0 ? [] : [{ type: 'text', text }]
   const sanitizer = createDsmlSanitizer(resolved)
   const events = sanitizer.feed(text)
   for (const event of sanitizer.end()) events.push(event)

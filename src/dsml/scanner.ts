@@ -32,13 +32,13 @@
 import { CodeSpanGate, type HeldRuns } from './code-span-gate.ts'
 import { BACKTICK } from './code-spans.ts'
 import { BARS, isBar, LESS_THAN, SPACE, TAG_START_CHARACTERS } from './grammar.ts'
-import { canFollowFragmentBar, lostMarkerOpenerBefore, MarkerlessOpenerFinder, SHORT_TEXT, type TagContext } from './markup-starts.ts'
+import { canFollowFragmentBar, canFollowLessThan, lostMarkerOpenerBefore, MarkerlessOpenerFinder, SHORT_TEXT, type TagContext } from './markup-starts.ts'
 import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
 import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
 import { isTextTagStart, PartialTagChains } from './partial-tags.ts'
-import { Positions } from './positions.ts'
+import { endOfRun, Positions } from './positions.ts'
 import { TextBuilder } from '../text-builder.ts'
 
 interface QueuedText {
@@ -248,6 +248,15 @@ export class Scanner {
       this.#flushPending()
       output.emitRange(text, index, index + 1)
       return index + 1
+    }
+    if (code === LESS_THAN && structure.state.kind === 'outside' && !canFollowLessThan(LESS_THAN, context)) {
+      // A run of `<` outside markup: each but the last is a tag start the next one cuts short (a `<` cannot follow
+      // one), pending as `#decide` makes it, one character at a time; the run is added as those tags at once.
+      const runEnd = endOfRun(text, index, '<')
+      if (runEnd - index > 1) {
+        this.#addPendingLessThans(text, index, runEnd - 1)
+        index = runEnd - 1
+      }
     }
     this.#lexer.begin(code, context)
     this.#lexing = true
@@ -616,6 +625,19 @@ export class Scanner {
       this.#output.diagnose('hold-limit', chain, `Partial DSML tags passed maxHoldChars (${this.#maxPendingChars} for this chain); removed and reported`)
     } else {
       structure.consumeText(chain)
+    }
+  }
+
+  /**
+   * `text` from `start` to `end`, every character a `<`, as that many
+   * one-character partial tags added in turn (`#addPending`): the chain
+   * passes the cap exactly where one added at a time would.
+   */
+  #addPendingLessThans(text: string, start: number, end: number): void {
+    for (let at = start; at < end; ) {
+      const next = Math.min(end, at + this.#maxPendingChars + 1 - this.#pending.length)
+      this.#addPending(text.slice(at, next))
+      at = next
     }
   }
 

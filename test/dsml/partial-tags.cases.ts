@@ -87,6 +87,22 @@ export const suite = defineSuite('dsml/partial-tags', (test) => {
     )
   })
 
+  test('hold cap: a run of "<" read at once is cut where reading it a character at a time cuts it', () => {
+    // The scanner adds a run of `<` as its one-character partial tags at once; the cap must fall where each added in turn puts it.
+    for (const options of [{ maxHoldChars: 256 }, {}]) {
+      const cap = options.maxHoldChars === undefined ? 4096 : 32
+      for (const length of [cap, cap + 1, cap + 2, 2 * cap + 2, 2 * cap + 3, 3 * cap + 7]) {
+        for (const [before, after] of [['a ', ' b'], ['a <i', 'x'], ['< ', ''], ['', `${'\uFF5C'}DSML${'\uFF5C'}tool_calls>`]]) {
+          const input = `${before}${'<'.repeat(length)}${after}`
+          const whole = normalizeEvents(runChunks([input], options))
+          assertEqual(normalizeEvents(runChunks([...input], options)), whole, `${JSON.stringify(before)} + ${length} "<" + ${JSON.stringify(after)}: a character at a time`)
+          assertEqual(normalizeEvents(runChunks([input.slice(0, 5 + length / 2), input.slice(5 + length / 2)], options)), whole, `${length}: split in the run`)
+          assertEqual(reassemble(runChunks([input], options)), input, `${length}: conservation`)
+        }
+      }
+    }
+  })
+
   test('stream-text-passthrough (property): chains of partial tags decided alike whole, split, and a character at a time', () => {
     const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 160 }).map((pieces) => pieces.join(''))
     fc.assert(
