@@ -219,20 +219,55 @@ const NARROW_BARS: readonly string[] = [...BARS].filter((bar) => bar.charCodeAt(
  */
 const WIDE_BARS = new RegExp(`[${[...BARS].filter((bar) => bar.charCodeAt(0) > 0xff).join('')}]`, 'g')
 
-/** The first bar at or after `from`, or -1. */
-export function indexOfBar(text: string, from: number): number {
+/** The first ASCII bar at or after `from`, or -1. */
+function indexOfNarrowBar(text: string, from: number): number {
   let first = -1
   for (let index = 0; index < NARROW_BARS.length; index++) {
     const at = text.indexOf(NARROW_BARS[index]!, from)
     if (at !== -1 && (first === -1 || at < first)) first = at
   }
+  return first
+}
+
+/** The first other bar at or after `from`, or -1. */
+function indexOfWideBar(text: string, from: number): number {
   WIDE_BARS.lastIndex = from
   // `test` moves `lastIndex` past the one character matched, and makes no match array.
-  if (WIDE_BARS.test(text)) {
-    const at = WIDE_BARS.lastIndex - 1
-    if (first === -1 || at < first) first = at
+  return WIDE_BARS.test(text) ? WIDE_BARS.lastIndex - 1 : -1
+}
+
+/** The earlier of two places, either -1 (none). */
+function earlier(first: number, second: number): number {
+  return first === -1 || (second !== -1 && second < first) ? second : first
+}
+
+/** The first bar at or after `from`, or -1. */
+export function indexOfBar(text: string, from: number): number {
+  return earlier(indexOfNarrowBar(text, from), indexOfWideBar(text, from))
+}
+
+/**
+ * Finds the bars of one text in order, from later and later places: the next
+ * ASCII bar and the next other bar are each kept while still ahead, so the
+ * text is searched about once (`indexOfBar` from each place would search the
+ * rest of it again each time no bar of one kind is left).
+ */
+export class BarFinder {
+  #text: string | undefined
+  /** The next bar of each kind at or after where it was last searched from (-1: none to the end). */
+  #narrow = -1
+  #wide = -1
+  #from = 0
+
+  /** The first bar at or after `from`, or -1. */
+  next(text: string, from: number): number {
+    const again = text === this.#text && from >= this.#from
+    this.#text = text
+    this.#from = from
+    if (!again || (this.#narrow !== -1 && this.#narrow < from)) this.#narrow = indexOfNarrowBar(text, from)
+    if (!again || (this.#wide !== -1 && this.#wide < from)) this.#wide = indexOfWideBar(text, from)
+    return earlier(this.#narrow, this.#wide)
   }
-  return first
 }
 
 /** Texts this short are read one character at a time rather than searched (fewer calls). */
@@ -249,18 +284,13 @@ export function holdsTagStart(text: string): boolean {
  * opener name, and no `<` near its end (a tag begun there may go on in the
  * next text). With `whole` (nothing follows `text`: a whole text, read to
  * its end), a `<` near the end opens nothing either: a tag with no bar and no
- * whole opener name that the text ends inside is text; and where markup with
- * no marker cannot be acted on by itself (`markerless` false: no tool
- * declared, `acceptsMarkerless`), only a bar can open anything, since a
- * markerless candidate becomes markup only when a marked tag confirms it. (A
- * piece of a stream cannot be cleared so: a marked tag may still come.) For
- * a long text, or a whole one, a few `indexOf` searches; a short piece of a
- * stream is false only without any `<` or bar.
+ * whole opener name that the text ends inside is text. For a long text, or a
+ * whole one, a few `indexOf` searches; a short piece of a stream is false
+ * only without any `<` or bar.
  */
-export function couldOpenMarkup(text: string, whole = false, markerless = true): boolean {
+export function couldOpenMarkup(text: string, whole = false): boolean {
   if (!whole && text.length <= SHORT_TEXT) return holdsTagStart(text)
   if (indexOfBar(text, 0) !== -1) return true
-  if (whole && !markerless) return false
   const last = text.lastIndexOf('<')
   if (last === -1) return false
   return (!whole && last >= text.length - LONGEST_BARLESS_TAG_START) || indexOfMarkerlessOpener(text, 0) !== -1 || lostMarkerOpenerBefore(text, 0, text.length) !== -1

@@ -13,7 +13,7 @@
  * `LONGEST_BARLESS_TAG_START` characters before it is decided.
  */
 import { isBar, LESS_THAN, SLASH } from './grammar.ts'
-import { ALL_NAMES, canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, couldOpenMarkup, indexOfBar, LONGEST_BARLESS_TAG_START, type TagContext, SHORT_TEXT } from './markup-starts.ts'
+import { ALL_NAMES, BarFinder, canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, couldOpenMarkup, indexOfBar, LONGEST_BARLESS_TAG_START, type TagContext, SHORT_TEXT } from './markup-starts.ts'
 import { startOfRun } from './positions.ts'
 import { STEP_CONTINUE, STEP_REJECT } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
@@ -42,15 +42,14 @@ export const TAG_START_DECIDED_WITHIN = LONGEST_BARLESS_TAG_START + 1
 /**
  * What the tag start at `index` is, by the characters after it (at most
  * `TAG_START_DECIDED_WITHIN` of them): `text` when it stays text — a start
- * `isTextTagStart` clears, or a `<` the lexer rejects before any bar or
- * other `<` (a bar could begin a fragment; a `<`, a tag whose fate this one
- * follows); `tag` when it may be markup; `undecided` when the text ends
- * before that is known.
+ * `isTextTagStart` clears, or a `<` or a bar the lexer rejects before any
+ * other bar or `<` (a bar could begin a fragment; a `<`, a tag whose fate
+ * this one follows); `tag` when it may be markup; `undecided` when the text
+ * ends before that is known.
  */
 export function tagStartAhead(text: string, index: number, context: TagContext): 'text' | 'tag' | 'undecided' {
   if (isTextTagStart(text, index, context)) return 'text'
-  if (text.charCodeAt(index) !== LESS_THAN) return index + 1 < text.length ? 'tag' : 'undecided'
-  const probe = probeFrom(context)
+  const probe = probeFrom(text.charCodeAt(index), context)
   const end = Math.min(text.length, index + TAG_START_DECIDED_WITHIN)
   for (let at = index + 1; at < end; at++) {
     const code = text.charCodeAt(at)
@@ -65,13 +64,13 @@ export function tagStartAhead(text: string, index: number, context: TagContext):
 let sharedProbe: TagLexer | undefined
 
 /**
- * The lexer that reads a `<` ahead, begun there: one for every reader here
- * (each reads synchronously, and no further than a tag start with no bar is
- * decided).
+ * The lexer that reads a tag start (`first`: a `<` or a bar) ahead, begun
+ * there: one for every reader here (each reads synchronously, and no further
+ * than `TAG_START_DECIDED_WITHIN`).
  */
-function probeFrom(context: TagContext): TagLexer {
+function probeFrom(first: number, context: TagContext): TagLexer {
   const probe = (sharedProbe ??= new TagLexer(TAG_START_DECIDED_WITHIN + 1))
-  probe.begin(LESS_THAN, context)
+  probe.begin(first, context)
   return probe
 }
 
@@ -95,7 +94,7 @@ export class PartialTagChains {
       while (previous >= nearest && text.charCodeAt(previous) !== LESS_THAN) previous--
       if (previous < nearest) return start
       if (previous + 1 < start && isTextTagStart(text, previous, context)) return start
-      if (this.#reads(text, previous, start, context) < start) return start
+      if (readsTo(text, previous, start, context) < start) return start
       start = previous
     }
     return start
@@ -126,7 +125,7 @@ export class PartialTagChains {
       let last = start
       // Each tag start reads up to where it is rejected; at a `<` the chain goes on from there.
       for (;;) {
-        const rejected = this.#reads(text, last, to, context)
+        const rejected = readsTo(text, last, to, context)
         if (rejected >= to || text.charCodeAt(rejected) !== LESS_THAN) break
         last = rejected
         if (last - start > cap) return start
@@ -137,13 +136,14 @@ export class PartialTagChains {
     return to
   }
 
-  /** Reads the tag start at `start` (a `<`) up to `end`: where it is decided, or `end`. */
-  #reads(text: string, start: number, end: number, context: TagContext): number {
-    const probe = probeFrom(context)
-    let index = start + 1
-    while (index < end && probe.step(text.charCodeAt(index)) === STEP_CONTINUE) index++
-    return index
-  }
+}
+
+/** Reads the tag start at `start` (a `<`) up to `end`: where it is decided, or `end`. */
+function readsTo(text: string, start: number, end: number, context: TagContext): number {
+  const probe = probeFrom(LESS_THAN, context)
+  let index = start + 1
+  while (index < end && probe.step(text.charCodeAt(index)) === STEP_CONTINUE) index++
+  return index
 }
 
 let sharedChains: PartialTagChains | undefined
@@ -162,17 +162,39 @@ function holdsUndecidedTagStart(text: string): boolean {
 }
 
 /**
+ * Could a whole text hold markup where only a marker can open it (no tool
+ * declared: a markerless candidate becomes markup only when a marked tag
+ * confirms it, `acceptsMarkerless`)? Only at a bar: one that may begin a
+ * fragment by the characters after it (`tagStartAhead`), or one a tag begun
+ * at the `<` before it reads on to (`<|`, `< / |`: no barless tag start
+ * reads further than `LONGEST_BARLESS_TAG_START`). A bar of a Markdown table
+ * or a TypeScript union (`A | B`) is neither.
+ */
+function holdsMarkerStart(text: string): boolean {
+  const bars = new BarFinder()
+  for (let bar = bars.next(text, 0); bar !== -1; bar = bars.next(text, bar + 1)) {
+    // The text ending inside the tag: the end decides it, as markup if its marker committed; a bar alone begins nothing.
+    const ahead = tagStartAhead(text, bar, ALL_NAMES)
+    if (ahead === 'tag' || (ahead === 'undecided' && bar + 1 < text.length)) return true
+    const lessThan = text.lastIndexOf('<', bar - 1)
+    if (lessThan !== -1 && bar - lessThan <= LONGEST_BARLESS_TAG_START && readsTo(text, lessThan, bar, ALL_NAMES) === bar) return true
+  }
+  return false
+}
+
+/**
  * Could reading `text` from outside markup, with nothing held, hold or
  * remove anything? Yes where the grammar sees the start of markup
- * (`couldOpenMarkup`; `whole`: nothing follows the text; `markerless`: markup
- * with no marker may be acted on by itself), or where a chain of partial tags
- * passes `maxPendingChars` (under every markerless name: an answer for any
- * context). When no, the text comes out as it is.
+ * (`couldOpenMarkup`; `whole`: nothing follows the text; with `whole` and not
+ * `markerless`, where no markup without a marker may be acted on by itself,
+ * only at a bar that may be a marker's, `holdsMarkerStart`), or where a chain
+ * of partial tags passes `maxPendingChars` (under every markerless name: an
+ * answer for any context). When no, the text comes out as it is.
  */
 export function couldHoldMarkup(text: string, maxPendingChars: number, whole = false, markerless = true): boolean {
   // A short piece of a stream: each tag start in it is decided by the characters after it, or holds.
   if (!whole && text.length <= SHORT_TEXT) return holdsUndecidedTagStart(text)
-  if (couldOpenMarkup(text, whole, markerless)) return true
+  if (whole && !markerless ? holdsMarkerStart(text) : couldOpenMarkup(text, whole)) return true
   sharedChains ??= new PartialTagChains()
   return sharedChains.firstLong(text, 0, text.length, ALL_NAMES, maxPendingChars) < text.length
 }

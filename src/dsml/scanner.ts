@@ -38,7 +38,7 @@ import type { Structure } from './structure.ts'
 import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
 import { isTextTagStart, PartialTagChains } from './partial-tags.ts'
-import { endOfRun, Positions } from './positions.ts'
+import { endOfRun, Positions, SHORT_SEARCH } from './positions.ts'
 import { TextBuilder } from '../text-builder.ts'
 
 interface QueuedText {
@@ -288,7 +288,7 @@ export class Scanner {
   /** The next `<`, or bar when bars matter, at or after `index` (or `text.length`). */
   #nextCandidate(text: string, index: number, withBars: boolean): number {
     const length = text.length
-    if (length - index <= SHORT_TEXT) {
+    if (length - index <= SHORT_SEARCH) {
       // A short remainder (typical of token-sized chunks): one loop beats several indexOf calls.
       while (index < length) {
         const code = text.charCodeAt(index)

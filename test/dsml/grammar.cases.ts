@@ -22,6 +22,7 @@ import {
   SPECIAL_TOKEN_SET,
 } from '../../src/dsml/grammar.ts'
 import {
+  BarFinder,
   canFollowClosingSlash,
   canFollowLessThan,
   CLOSERS,
@@ -35,8 +36,6 @@ import {
   lostMarkerOpenerBefore,
 } from '../../src/dsml/markup-starts.ts'
 import { WordSet } from '../../src/dsml/word-set.ts'
-import { acceptsMarkerless } from '../../src/dsml/acceptance.ts'
-import { resolveOptions } from '../../src/dsml/options.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { textOf } from '../support/chunking.ts'
 import { BOX_BAR, DOUBLE_BAR, dialect, FW_BAR, LOWER_BLOCK } from '../support/dsml-builders.ts'
@@ -138,6 +137,19 @@ export const suite = defineSuite('dsml/grammar', (test) => {
     assert(LONGEST_BARLESS_TAG_START >= '<function_call'.length, 'at least one letter short of an opener name')
   })
 
+  test('indexOfBar and BarFinder: the first bar at or after each place, every bar, in one-byte and two-byte text', () => {
+    for (const text of ['a | b', `a ${FW_BAR} b`, `x${DOUBLE_BAR}y${BOX_BAR}z|`, `two-byte — ${'|'.repeat(3)} then ${FW_BAR}${FW_BAR}`, 'none at all', '']) {
+      const finder = new BarFinder()
+      for (let from = 0; from <= text.length; from++) {
+        let expected = -1
+        for (let index = from; index < text.length && expected === -1; index++) if (isBar(text.charCodeAt(index))) expected = index
+        assertEqual(indexOfBar(text, from), expected, `${JSON.stringify(text)} from ${from}`)
+        assertEqual(finder.next(text, from), expected, `${JSON.stringify(text)} from ${from}, found again from later places`)
+      }
+      assertEqual(new BarFinder().next(text, 0), indexOfBar(text, 0), 'a fresh finder')
+    }
+  })
+
   test('reject-not-dsml: couldOpenMarkup clears prose, HTML and code without DSML, not markup', () => {
     const cleared = [
       'plain prose with no tag at all',
@@ -194,37 +206,6 @@ export const suite = defineSuite('dsml/grammar', (test) => {
         const sanitizer = createDsmlSanitizer(declared ? { knownTools: ['invoke', 'name', 'a'] } : {})
         const events = [...sanitizer.feed(text), ...sanitizer.end()]
         assert(events.every((event) => event.type === 'text') && textOf(events) === text, `cleared whole, but the engine changed it: ${JSON.stringify(text)}`)
-      }),
-      { numRuns: 3000 },
-    )
-  })
-
-  test('reject-not-dsml, whole, no tool declared: only a bar opens markup (acceptsMarkerless)', () => {
-    const prose = 'long enough to be searched, '.repeat(3)
-    const markerless = ['<function_calls>\n<invoke name="bash">', '<invoke name="x"><parameter name="a">1</parameter></invoke>', '<function>{"name":"x","arguments":{}}</function>', '< calls>\n']
-    for (const leak of markerless) {
-      assertEqual(couldOpenMarkup(`${prose}${leak}`, true), true, `${JSON.stringify(leak)}: a markerless form, where one may be a call`)
-      assertEqual(couldOpenMarkup(`${prose}${leak}`, true, false), false, `${JSON.stringify(leak)}: a markerless form, where none may`)
-      assertEqual(couldOpenMarkup(`${prose}${leak}`, false, false), true, `${JSON.stringify(leak)}: a stream's piece, where a marked tag may still come`)
-    }
-    for (const bar of BARS) assertEqual(couldOpenMarkup(`${prose}a ${bar} b`, true, false), true, `${JSON.stringify(bar)}: a bar opens markup whatever is declared`)
-    assertEqual(acceptsMarkerless(resolveOptions()), false, 'no tool declared')
-    assertEqual(acceptsMarkerless(resolveOptions({ knownTools: [] })), false, 'an empty list declares none')
-    assertEqual(acceptsMarkerless(resolveOptions({ knownTools: ['bash'] })), true, 'a declared tool')
-    assertEqual(acceptsMarkerless(resolveOptions({ tools: [{ name: 'bash' }] })), true, 'a declared tool with a schema')
-    assertEqual(acceptsMarkerless(resolveOptions({ knownTools: ['bash'], rescues: { markerlessTags: false } })), false, 'the rescue off')
-  })
-
-  test('reject-not-dsml, whole, no tool declared (property): a text with no bar comes out of the engine as it is', () => {
-    // The engine itself, not sanitizeText (which asks the same predicate): fed and ended, with and without tools in the text's names.
-    const pieces = ['<', '</', '< ', 'a', ' ', '\n', '`', '```\n', 'invoke', '<invoke name="bash">', '<parameter name="command">', '</parameter>', '</invoke>', '<function_calls>', '</function_calls>', '<tool_calls>', '<function>', '</function>', '{"name":"bash","arguments":{"command":"ls"}}', '< calls>', '<tool_call name="bash">', '</tool_call>', '<name>bash</name>', 'DSML', '<DSMLinvoke>', 'tool▁sep', '<r=bash>', '<m>x</m>', '<<']
-    fc.assert(
-      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), (parts) => {
-        const text = parts.join('')
-        assertEqual(couldOpenMarkup(text, true, false), indexOfBar(text, 0) !== -1)
-        const sanitizer = createDsmlSanitizer()
-        const events = [...sanitizer.feed(text), ...sanitizer.end()]
-        assert(events.every((event) => event.type === 'text') && textOf(events) === text, `no bar, no tool declared, but the engine changed it: ${JSON.stringify(text)}`)
       }),
       { numRuns: 3000 },
     )

@@ -8,7 +8,9 @@ import fc from 'fast-check'
 import { ALL_NAMES, NO_NAMES, OPENERS } from '../../src/dsml/markup-starts.ts'
 import { createDsmlSanitizer } from '../../src/dsml/sanitizer.ts'
 import { couldHoldMarkup, isTextTagStart, PartialTagChains } from '../../src/dsml/partial-tags.ts'
-import { assertEqual } from '../support/assert.ts'
+import { acceptsMarkerless } from '../../src/dsml/acceptance.ts'
+import { resolveOptions } from '../../src/dsml/options.ts'
+import { assert, assertEqual } from '../support/assert.ts'
 import { normalizeEvents, reassemble, runChunks } from '../support/chunking.ts'
 import { defineSuite } from '../support/harness.ts'
 
@@ -84,6 +86,42 @@ export const suite = defineSuite('dsml/partial-tags', (test) => {
         assertEqual(normalizeEvents(runChunks([before, text, ' end'], options)), normalizeEvents(runChunks([`${before}${text} end`], options)), `${JSON.stringify(text)}: split as whole`)
       }),
       { numRuns: 2000 },
+    )
+  })
+
+  test('couldHoldMarkup, whole, no tool declared: only a bar that may be a marker\'s opens markup (acceptsMarkerless)', () => {
+    const prose = 'long enough to be searched, '.repeat(3)
+    const FW = '\uFF5C'
+    const markerless = ['<function_calls>\n<invoke name="bash">', '<invoke name="x"><parameter name="a">1</parameter></invoke>', '<function>{"name":"x","arguments":{}}</function>', '< calls>\n']
+    for (const leak of markerless) {
+      assertEqual(couldHoldMarkup(`${prose}${leak}`, 4096, true), true, `${JSON.stringify(leak)}: a markerless form, where one may be a call`)
+      assertEqual(couldHoldMarkup(`${prose}${leak}`, 4096, true, false), false, `${JSON.stringify(leak)}: a markerless form, where none may`)
+      assertEqual(couldHoldMarkup(`${prose}${leak}`, 4096, false, false), true, `${JSON.stringify(leak)}: a stream's piece, where a marked tag may still come`)
+    }
+    const inert = ['type A = B | C | null', '| a | b |\n|---|---|', 'x │ y', `a ${FW} b`, `CJK ${FW} table`, 'a | DSML |', '<b>x</b> | y', 'a |']
+    for (const text of inert) assertEqual(couldHoldMarkup(`${prose}${text}`, 4096, true, false), false, `${JSON.stringify(text)}: a bar no marker reads`)
+    const marked = [`<${FW}DSML${FW}invoke name="x">`, '< | DSML | tool_calls>', '</ / |DSML|parameter>', '|DSML|invoke>', '||DSML||calls>', `${FW}DSML${FW}invoke`, `${FW} DSML ${FW}invoke`, '<|end_of_sentence|>', 'a || b', '<|', '< | z', `${FW}DSML`, `${FW} DS`]
+    for (const text of marked) assertEqual(couldHoldMarkup(`${prose}${text}`, 4096, true, false), true, `${JSON.stringify(text)}: a bar that may be a marker's`)
+    assertEqual(acceptsMarkerless(resolveOptions()), false, 'no tool declared')
+    assertEqual(acceptsMarkerless(resolveOptions({ knownTools: [] })), false, 'an empty list declares none')
+    assertEqual(acceptsMarkerless(resolveOptions({ knownTools: ['bash'] })), true, 'a declared tool')
+    assertEqual(acceptsMarkerless(resolveOptions({ tools: [{ name: 'bash' }] })), true, 'a declared tool with a schema')
+    assertEqual(acceptsMarkerless(resolveOptions({ knownTools: ['bash'], rescues: { markerlessTags: false } })), false, 'the rescue off')
+  })
+
+  test('couldHoldMarkup, whole, no tool declared (property): a text it clears comes out of the engine itself as it is', () => {
+    // The engine, fed and ended (not sanitizeText, which asks the same predicate), over markerless forms, bars in and out of markers, and chains.
+    const FW = '\uFF5C'
+    const pieces = ['<', '</', '< ', 'a', ' ', '\n', '`', '```\n', '|', ' | ', FW, `${FW} `, '│', '‖', 'DSML', '||', '<invoke name="bash">', '<parameter name="command">', '</parameter>', '</invoke>', '<function_calls>', '</function_calls>', '<tool_calls>', '<function>', '{"name":"bash","arguments":{"command":"ls"}}', '< calls>', '<name>bash</name>', '<DSMLinvoke>', 'tool▁sep', '<r=bash>', 'invoke', 'end_of_sentence', '/', '>', '<<']
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...pieces), { maxLength: 30 }), (parts) => {
+        const text = parts.join('')
+        if (couldHoldMarkup(text, 4096, true, false)) return
+        const sanitizer = createDsmlSanitizer()
+        const events = [...sanitizer.feed(text), ...sanitizer.end()]
+        assert(events.every((event) => event.type === 'text') && events.map((event) => (event.type === 'text' ? event.text : '')).join('') === text, `cleared whole with no tool declared, but the engine changed it: ${JSON.stringify(text)}`)
+      }),
+      { numRuns: 5000 },
     )
   })
 
