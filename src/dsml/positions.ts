@@ -84,6 +84,8 @@ export class RecentTexts<Entry extends { text: string | undefined }> {
 
 /** The characters compared at once when a run is measured (`endOfRun`, `startOfRun`). */
 const RUN_BLOCK = 1024
+/** A run read this far a character at a time is measured on in blocks. */
+const SHORT_RUN = 32
 const runBlocks = new Map<string, string>()
 
 /** `character` repeated `RUN_BLOCK` times, made once. */
@@ -100,20 +102,25 @@ function runBlock(character: string): string {
  * of a loop over the characters, measured on a 30 MB run).
  */
 export function endOfRun(text: string, from: number, character: string): number {
-  const block = runBlock(character)
-  let at = from
-  while (at + RUN_BLOCK <= text.length && text.substring(at, at + RUN_BLOCK) === block) at += RUN_BLOCK
   const code = character.charCodeAt(0)
+  let at = from
+  // A short run (the usual one) is read a character at a time: a block compared costs a string made.
+  while (at < text.length && at - from < SHORT_RUN && text.charCodeAt(at) === code) at++
+  if (at - from < SHORT_RUN) return at
+  const block = runBlock(character)
+  while (at + RUN_BLOCK <= text.length && text.substring(at, at + RUN_BLOCK) === block) at += RUN_BLOCK
   while (at < text.length && text.charCodeAt(at) === code) at++
   return at
 }
 
 /** Where the run of `character` that ends right before `to` begins (not before `from`); as `endOfRun`. */
 export function startOfRun(text: string, from: number, to: number, character: string): number {
-  const block = runBlock(character)
-  let at = to
-  while (at - RUN_BLOCK >= from && text.substring(at - RUN_BLOCK, at) === block) at -= RUN_BLOCK
   const code = character.charCodeAt(0)
+  let at = to
+  while (at > from && to - at < SHORT_RUN && text.charCodeAt(at - 1) === code) at--
+  if (to - at < SHORT_RUN) return at
+  const block = runBlock(character)
+  while (at - RUN_BLOCK >= from && text.substring(at - RUN_BLOCK, at) === block) at -= RUN_BLOCK
   while (at > from && text.charCodeAt(at - 1) === code) at--
   return at
 }
