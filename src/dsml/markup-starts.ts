@@ -6,7 +6,7 @@
  * engine's fast path and every fused shortcut ask before reading a text.
  */
 import { RecentTexts } from './positions.ts'
-import { BARE_MARKERLESS_OPENERS, BARS, GREATER_THAN, isBar, isMarkupOnlyBar, isWhitespace, isMarkerSpace, isTagNameCharacter, LATIN_CAPITAL_D, LESS_THAN, MARKERLESS_CLOSER_SET, MARKERLESS_OPENER_NAMES, MARKERLESS_OPENER_SET, MAX_CLOSER_SLASHES, MAX_MARKER_SPACES, SLASH, SPACED_MARKERLESS_OPENERS } from './grammar.ts'
+import { BARE_MARKERLESS_OPENERS, BARS, GREATER_THAN, isBar, isMarkupOnlyBar, isWhitespace, isMarkerSpace, isTagNameCharacter, LATIN_CAPITAL_D, LESS_THAN, MARKERLESS_CLOSER_SET, MARKERLESS_OPENER_NAMES, MARKERLESS_OPENER_SET, MAX_CLOSER_SLASHES, MAX_MARKER_SPACES, SLASH, SPACED_MARKERLESS_OPENERS, SPACED_OPENER_MASK } from './grammar.ts'
 
 /** What a tag starting at a place may be: which markerless names it may carry, and whether it is read by its shape. */
 export interface TagContext {
@@ -54,6 +54,17 @@ export function canFollowLessThan(code: number, context: TagContext): boolean {
  */
 export function canFollowFragmentBar(bar: number, code: number, context: TagContext): boolean {
   return isBar(code) || code === LATIN_CAPITAL_D || (isMarkerSpace(code) && (isMarkupOnlyBar(bar) || context.drift))
+}
+
+/**
+ * Can `code` follow `<` and a marker space, before any slash (`< ‹DSML›`,
+ * `< / ‹DSML›`, V4.1's `< calls>` that lost its marker)? Another space, a
+ * bar, a slash, or, where openers are read, the first letter of an opener
+ * that may be spaced (`SPACED_MARKERLESS_OPENERS`). The lexer's first check
+ * there; `a < b` fails it at the `b`.
+ */
+export function canFollowSpaceAfterLessThan(code: number, context: TagContext): boolean {
+  return isMarkerSpace(code) || isBar(code) || code === SLASH || (context.openers && MARKERLESS_OPENER_SET.step(SPACED_OPENER_MASK, 0, code) !== 0)
 }
 
 /** Can `code` follow `</`? A marker space, a bar, the first letter of an allowed markerless closer, or (drift) the word `DSML`. */

@@ -12,8 +12,8 @@
  * first), so each tag start is a `<` and reads at most
  * `LONGEST_BARLESS_TAG_START` characters before it is decided.
  */
-import { isBar, LESS_THAN, SLASH } from './grammar.ts'
-import { ALL_NAMES, BarFinder, canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, couldOpenMarkup, indexOfBar, LONGEST_BARLESS_TAG_START, type TagContext, SHORT_TEXT } from './markup-starts.ts'
+import { isBar, isMarkerSpace, LESS_THAN, SLASH } from './grammar.ts'
+import { ALL_NAMES, BarFinder, canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, canFollowSpaceAfterLessThan, couldOpenMarkup, indexOfBar, LONGEST_BARLESS_TAG_START, type TagContext, SHORT_TEXT } from './markup-starts.ts'
 import { startOfRun } from './positions.ts'
 import { STEP_CONTINUE, STEP_REJECT } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
@@ -21,7 +21,8 @@ import { TagLexer } from './tag-lexer.ts'
 /**
  * Is the `<` or bar at `index` text, whatever follows? When the lexer rejects
  * it at its next character (`canFollowLessThan`, `canFollowFragmentBar`), or
- * at the one after `</` (`canFollowClosingSlash`) — unless that character is
+ * at the one after `</` or `< ` (`canFollowClosingSlash`,
+ * `canFollowSpaceAfterLessThan`: `a < b` in prose) — unless that character is
  * itself a `<` (or, after a bar, a bar), which makes it a pending partial tag.
  */
 export function isTextTagStart(text: string, index: number, context: TagContext): boolean {
@@ -31,9 +32,10 @@ export function isTextTagStart(text: string, index: number, context: TagContext)
   if (following === LESS_THAN) return false
   if (code !== LESS_THAN) return isBar(code) && !canFollowFragmentBar(code, following, context)
   if (!canFollowLessThan(following, context)) return true
-  if (following !== SLASH || index + 2 >= text.length) return false
+  const slash = following === SLASH
+  if ((!slash && !isMarkerSpace(following)) || index + 2 >= text.length) return false
   const third = text.charCodeAt(index + 2)
-  return third !== LESS_THAN && !canFollowClosingSlash(third, context)
+  return third !== LESS_THAN && !(slash ? canFollowClosingSlash(third, context) : canFollowSpaceAfterLessThan(third, context))
 }
 
 /** How many characters from a tag start `tagStartAhead` reads at most: past them, one with no bar has been decided. */

@@ -50,7 +50,7 @@ import {
   type StepResult,
 } from './tag.ts'
 import { canEndMarkerlessOpenerName, COMPACT_NAME_SET, NAME_ATTRIBUTE, compactKind, EQUALS, GREATER_THAN, isAsciiLetter, isBar, isLineBreak, isMarkerSpace, isMarkupOnlyBar, isNameStart, isSpecialTokenSeparator, isTagNameCharacter, KNOWN_NAME_SET, LATIN_CAPITAL_D, LESS_THAN, MARKER_WORD, MARKERLESS_CLOSER_SET, MARKERLESS_OPENER_SET, MAX_CLOSER_SLASHES, MAX_DRIFTED_WORD_LENGTH, MAX_MARKER_BARS, MAX_MARKER_SPACES, MAX_TAG_NAME_LENGTH, MAX_WORDLESS_BARS, nameKind, SLASH, SPACE, SPACED_OPENER_MASK, SPECIAL_TOKEN_SET, specialTokenOf } from './grammar.ts'
-import { canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, NO_NAMES, type TagContext } from './markup-starts.ts'
+import { canFollowClosingSlash, canFollowFragmentBar, canFollowLessThan, canFollowSpaceAfterLessThan, NO_NAMES, type TagContext } from './markup-starts.ts'
 
 // The lexer's states. Numbers, not strings, so that `step` compiles to a jump
 // table; each is named, and `LexerState` lists them all.
@@ -389,6 +389,7 @@ export class TagLexer {
    * opener's name (`< calls>`).
    */
   #spaceBeforeBars(code: number): StepResult {
+    if (!this.#closing && !canFollowSpaceAfterLessThan(code, this.#context)) return STEP_REJECT
     if (isMarkerSpace(code) && this.#spaces < MAX_MARKER_SPACES) {
       this.#spaces++
       return this.#accept()

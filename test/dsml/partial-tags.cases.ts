@@ -21,7 +21,13 @@ const PIECES = ['<', '< ', '<i', '<in', '</', '</ ', 'x', ' ', 'ab', '<x', '\n',
 
 export const suite = defineSuite('dsml/partial-tags', (test) => {
   test('isTextTagStart: a start the lexer rejects at its next character, unless that is another start', () => {
-    assertEqual(isTextTagStart('a < b', 2, OPENERS), false, '"< " may be a marker with a space')
+    assertEqual(isTextTagStart('a < b', 2, OPENERS), true, '"< b": no marker, slash or spaced opener follows "< "')
+    assertEqual(isTextTagStart('a < |', 2, OPENERS), false, '"< " may be a marker with a space')
+    assertEqual(isTextTagStart('a < /', 2, OPENERS), false, '"< /" may be a closer')
+    assertEqual(isTextTagStart('a < c', 2, OPENERS), false, '"< c" may be V4.1\'s "< calls>" where openers are read')
+    assertEqual(isTextTagStart('a < c', 2, NONE), true, 'but text where they are not')
+    assertEqual(isTextTagStart('a < <', 2, NONE), false, 'a "<" after "< " makes it a partial tag')
+    assertEqual(isTextTagStart('a < ', 2, NONE), false, 'the text ends after "< ": undecided')
     assertEqual(isTextTagStart('<div>', 0, OPENERS), true, '"<d" is text')
     assertEqual(isTextTagStart('<invoke', 0, OPENERS), false, 'a markerless opener where openers are allowed')
     assertEqual(isTextTagStart('<invoke', 0, NONE), true, 'but text where they are not')
