@@ -4,11 +4,10 @@
  * could (a `<`, or a bar where bars matter), carries a tag across chunks, and
  * hands text and completed tags to the structure layer.
  *
- * - **Fast paths, asked of their owners.** Outside markup, a text the grammar
- *   clears (no bar, no `<` + markerless opener name, `LONGEST_BARLESS_TAG_START`,
- *   no lost-marker opener right before a bar or the end: `lostMarkerOpenerBefore`) is emitted whole;
- *   a `<` whose next character the grammar says cannot follow it
- *   (`canFollowLessThan`, the lexer's own first check) is text at once.
+ * - **Fast paths, asked of their owners.** Outside markup, the stretch
+ *   `PlainStretch` clears is emitted whole; a `<` the grammar says is text
+ *   by the characters after it (`isTextTagStart`: the lexer's own first
+ *   checks) is text at once; a run of `<` is added as its partial tags at once.
  * - **Pending partial tags.** A partial tag cut short by the start of another
  *   tag (`<‹` then `<‹DSML›…`) is held; its fate follows that next tag:
  *   removed with it if it is markup, released if it is text. So removing
@@ -20,10 +19,9 @@
  *   `CodeSpanGate`, which holds the text until it is known to be in a span
  *   (emitted as it is, or read as documentation) or not (read as usual).
  * - **Re-reads.** A rejected tag is read again from a bar inside it (a bar
- *   may start a fragment): the first from which a tag commits within it,
- *   else its first; what comes before is a partial tag cut short there. Cut
- *   short by another tag start, from its first bar that can begin a fragment, if any; a fragment followed by a
- *   word that is not a tag name is read again after its marker. Re-reads go
+ *   may start a fragment: `FragmentRereads` says which); what comes before
+ *   is a partial tag cut short there. A fragment followed by a word that is
+ *   not a tag name is read again after its marker. Re-reads go
  *   through a queue, never through a nested call. Each character is read a
  *   bounded number of times: only the few characters before a tag commits can
  *   be re-read, and text a code-span gate held is read again once (the runs
@@ -31,13 +29,15 @@
  */
 import { CodeSpanGate, type HeldRuns } from './code-span-gate.ts'
 import { BACKTICK } from './code-spans.ts'
-import { BARS, isBar, LESS_THAN, SPACE, TAG_START_CHARACTERS } from './grammar.ts'
-import { canFollowFragmentBar, canFollowLessThan, lostMarkerOpenerBefore, MarkerlessOpenerFinder, SHORT_TEXT, type TagContext } from './markup-starts.ts'
+import { BARS, isBar, LESS_THAN, TAG_START_CHARACTERS } from './grammar.ts'
+import { FragmentRereads } from './fragment-rereads.ts'
+import { canFollowLessThan, SHORT_TEXT, type TagContext } from './markup-starts.ts'
 import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
 import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
-import { isTextTagStart, PartialTagChains } from './partial-tags.ts'
+import { isTextTagStart } from './partial-tags.ts'
+import { PlainStretch } from './plain-stretch.ts'
 import { endOfRun, Positions, SHORT_SEARCH } from './positions.ts'
 import { TextBuilder } from '../text-builder.ts'
 
@@ -56,7 +56,6 @@ interface QueuedText {
 
 export class Scanner {
   #lexer: TagLexer
-  #chains = new PartialTagChains()
   /** The view of each completed tag handed to the structure layer (which reads it at once). */
   #tag: Tag | undefined
   #structure: Structure
@@ -75,20 +74,15 @@ export class Scanner {
   #queue: QueuedText[] = []
   /** `<` and the bars: where a tag may start. */
   #candidates = new Positions(TAG_START_CHARACTERS)
-  #bars = new Positions([...BARS])
-  #openers = new MarkerlessOpenerFinder()
-  /** `#tailStart` for `#tailText`: where a partial tag held at its end may begin. */
-  #tailText: string | undefined
-  #tailFrom = 0
-  #tailStartAt = 0
+  /** How far a text outside markup is certainly plain. */
+  #plain: PlainStretch
   #gate: CodeSpanGate
   /** The runs of the text being read, when it is text a code-span gate held (see `QueuedText`). */
   #heldRuns: HeldRuns | undefined
   /** Reading text as documentation (see `QueuedText`): no gate, no call. */
   #documentation = false
-  /** Reads ahead from a bar inside a rejected tag (`#commitsFrom`); made when first needed. */
-  #probe: TagLexer | undefined
-  #maxTagChars: number
+  /** Where a rejected tag is read again from a bar inside it. */
+  #rereads: FragmentRereads
 
   constructor(structure: Structure, output: Output, maxTagChars: number, maxPendingChars: number, maxGateChars: number) {
     this.#structure = structure
@@ -96,7 +90,8 @@ export class Scanner {
     this.#lexer = new TagLexer(maxTagChars)
     this.#maxPendingChars = maxPendingChars
     this.#gate = new CodeSpanGate(maxGateChars)
-    this.#maxTagChars = maxTagChars
+    this.#plain = new PlainStretch(maxPendingChars)
+    this.#rereads = new FragmentRereads(maxTagChars)
   }
 
   /** Characters held: the tag being read, the pending partial tags, the text the code-span gate holds. */
@@ -112,9 +107,7 @@ export class Scanner {
   scan(input: string): void {
     this.#heldRuns = undefined
     this.#candidates.reset()
-    this.#bars.reset()
-    this.#openers.reset()
-    this.#tailText = undefined
+    this.#plain.reset()
     this.#read(input, 0)
     this.#drainQueue()
   }
@@ -216,7 +209,7 @@ export class Scanner {
     const output = this.#output
     const length = text.length
     if (structure.idle && this.#pending.length === 0 && length - index > SHORT_TEXT) {
-      const plain = this.#plainUntil(text, index)
+      const plain = this.#plain.until(text, index, structure.context())
       if (plain > index) {
         output.emitRange(text, index, plain)
         if (plain === length) return plain
@@ -288,55 +281,14 @@ export class Scanner {
   /** The next `<`, or bar when bars matter, at or after `index` (or `text.length`). */
   #nextCandidate(text: string, index: number, withBars: boolean): number {
     const length = text.length
-    if (length - index <= SHORT_SEARCH) {
-      // A short remainder (typical of token-sized chunks): one loop beats several indexOf calls.
-      while (index < length) {
-        const code = text.charCodeAt(index)
-        if (code === LESS_THAN || (withBars && isBar(code))) return index
-        index++
-      }
-      return length
+    // The next few characters one at a time (candidates are often close: a loop beats several indexOf calls), then a search.
+    const near = Math.min(length, index + SHORT_SEARCH)
+    while (index < near) {
+      const code = text.charCodeAt(index)
+      if (code === LESS_THAN || (withBars && isBar(code))) return index
+      index++
     }
-    return this.#candidates.first(text, index, withBars ? 1 + BARS.length : 1)
-  }
-
-  /**
-   * Outside markup and idle: how far `text` from `from` is certainly plain.
-   * Up to the first bar or `<` + markerless opener name, or, with none, up to
-   * a partial tag that may be held at the end — each moved back to the start
-   * of the chain of partial tags that would be pending there; and never past
-   * the start of a chain long enough to pass the pending cap.
-   */
-  #plainUntil(text: string, from: number): number {
-    const context = this.#structure.context()
-    const opener = this.#openers.next(text, from)
-    const bar = this.#bars.first(text, from)
-    const needle = Math.min(bar, opener === -1 ? text.length : opener)
-    let plain: number
-    if (needle < text.length) {
-      plain = this.#chains.start(text, from, needle, context)
-      // Before a bar, a marked tag may begin: V4.1's opener that lost its marker may stand right before it.
-      if (needle === bar) plain = this.#beforeLostMarkerOpener(text, from, plain, context)
-    } else {
-      if (text !== this.#tailText || from < this.#tailFrom || this.#tailStartAt < from) {
-        this.#tailFrom = from
-        this.#tailStartAt = this.#beforeLostMarkerOpener(text, from, this.#chains.start(text, from, text.length, context), context)
-      }
-      // This string (an equal one may be another: see `RecentTexts.of`).
-      this.#tailText = text
-      plain = this.#tailStartAt
-    }
-    return this.#chains.firstLong(text, from, plain, context, this.#maxPendingChars)
-  }
-
-  /**
-   * `at`, or where a lost-marker opener with only whitespace after it up to
-   * `at` begins (it is then read as a tag), moved back to the start of the
-   * chain of partial tags pending before it (their fate is the opener's).
-   */
-  #beforeLostMarkerOpener(text: string, from: number, at: number, context: TagContext): number {
-    const start = lostMarkerOpenerBefore(text, from, at)
-    return start === -1 ? at : this.#chains.start(text, from, start, context)
+    return index === length ? length : this.#candidates.first(text, index, withBars ? 1 + BARS.length : 1)
   }
 
   // ── tags ──────────────────────────────────────────────────────────────
@@ -388,7 +340,7 @@ export class Scanner {
     if ((code === LESS_THAN || (isBar(code) && structure.barsMatter())) && structure.producesText()) {
       // Cut short by another tag start: pending, its fate that tag's. But a bar inside it that
       // can begin a fragment (whose first bar decides how it may be spelled) is tried first.
-      const inner = this.#innerFragmentStart(tagText, code)
+      const inner = this.#rereads.innerFragmentStart(tagText, code, structure.context())
       if (inner === -1) {
         this.#addPending(tagText)
         return index
@@ -402,7 +354,7 @@ export class Scanner {
       return index
     }
     if (structure.barsMatter()) {
-      const offset = this.#rereadFrom(tagText, code)
+      const offset = this.#rereads.rereadFrom(tagText, code, structure.context())
       if (offset !== -1) {
         // Read again from the bar, which may start a fragment: what comes before
         // it is a partial tag cut short by that start, pending like any other.
@@ -419,61 +371,6 @@ export class Scanner {
     this.#flushPending()
     structure.consumeText(tagText)
     return index
-  }
-
-  /**
-   * Where a tag rejected at `next` (not a tag start) is read again: the first
-   * bar inside it from which a tag commits within its text and `next` (the
-   * text before it a partial tag cut short there, as `<‹ ‹invoke` before
-   * `‹DSMLtool_use>`), else its first bar; -1 when it holds none.
-   */
-  #rereadFrom(tagText: string, next: number): number {
-    const context = this.#structure.context()
-    let first = -1
-    for (let offset = 1; offset < tagText.length; offset++) {
-      if (!isBar(tagText.charCodeAt(offset))) continue
-      if (first === -1) first = offset
-      if (next !== -1 && this.#readFrom(tagText, offset, next, context) === 'commits') return offset
-    }
-    return first
-  }
-
-  /**
-   * A rejected tag is cut short by the tag start `next`: the first bar
-   * inside it where a fragment begins that the tag hid, or -1 (then the tag
-   * is pending, its fate that of the tag at `next`). Such a fragment commits
-   * within the tag's text and `next` (`<|DS‹DSML›` read in a block, where the
-   * drifted word ran past it), or `next` is a bar whose fragment may not have
-   * spaces (ASCII or box drawing, outside a block) where one that may begins
-   * before it and is still open at `next` (`‹ ‹| DSML`; not `<‹│name|DSML|`,
-   * whose `‹│` the name ends).
-   */
-  #innerFragmentStart(tagText: string, next: number): number {
-    const context = this.#structure.context()
-    const spacedOnlyBefore = isBar(next) && !canFollowFragmentBar(next, SPACE, context)
-    let canBegin = -1
-    for (let offset = 1; offset < tagText.length; offset++) {
-      if (!isBar(tagText.charCodeAt(offset))) continue
-      const read = this.#readFrom(tagText, offset, next, context)
-      if (read === 'commits') return offset
-      if (read === 'open' && canBegin === -1) canBegin = offset
-    }
-    return spacedOnlyBefore ? canBegin : -1
-  }
-
-  /**
-   * A tag read from `tagText[offset]` (a bar) over the rest of it and `next`:
-   * it commits or completes there, it is rejected there, or it is still open.
-   */
-  #readFrom(tagText: string, offset: number, next: number, context: TagContext): 'commits' | 'rejected' | 'open' {
-    const probe = (this.#probe ??= new TagLexer(this.#maxTagChars))
-    probe.begin(tagText.charCodeAt(offset), context)
-    for (let index = offset + 1; index <= tagText.length; index++) {
-      const step = probe.step(index < tagText.length ? tagText.charCodeAt(index) : next)
-      if (step === STEP_REJECT) return 'rejected'
-      if (step !== STEP_CONTINUE || probe.committed) return 'commits'
-    }
-    return 'open'
   }
 
   #complete(tagText: string, inText: number, start: number, text: string, index: number): number {
