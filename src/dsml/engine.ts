@@ -7,7 +7,7 @@
 import { CallAcceptance } from './acceptance.ts'
 import { FenceTracker } from './fence-tracker.ts'
 import { SHORT_TEXT } from './markup-starts.ts'
-import { couldHoldMarkup } from './partial-tags.ts'
+import { plainPieceUntil } from './partial-tags.ts'
 import { type ResolvedOptions, resolveOptions } from './options.ts'
 import { Output } from './output.ts'
 import { Scanner } from './scanner.ts'
@@ -32,22 +32,28 @@ export class Engine {
   #output: Output
   #structure: Structure
   #scanner: Scanner
-  #maxPendingChars: number
 
   constructor(resolved: ResolvedOptions, fences: FenceTracker, acceptance: CallAcceptance) {
     this.#output = new Output(fences)
     this.#structure = new Structure(resolved, this.#output, acceptance)
     this.#scanner = new Scanner(this.#structure, this.#output, resolved.maxTagChars, resolved.maxPendingChars, resolved.maxHoldChars)
-    this.#maxPendingChars = resolved.maxPendingChars
   }
 
   feed(chunk: string): SanitizerEvent[] {
-    if (chunk.length <= SHORT_TEXT && this.#structure.idle && this.#scanner.idle && !couldHoldMarkup(chunk, this.#maxPendingChars)) {
-      // A short chunk, outside markup, nothing held, and nothing in it could be held: it is text as it is.
-      // (Longer chunks are cleared as fast by the scanner's own search.)
-      if (chunk.length === 0) return []
-      this.#output.fences.track(chunk)
-      return [{ type: 'text', text: chunk }]
+    if (chunk.length <= SHORT_TEXT && this.#structure.idle && this.#scanner.idle) {
+      // A short chunk, outside markup, nothing held: the part of it nothing could be held in is text as it is, and
+      // the scanner reads only the rest (as if the chunk had been split there). Longer chunks are cleared as fast
+      // by the scanner's own search.
+      const plain = plainPieceUntil(chunk)
+      if (plain === chunk.length) {
+        if (chunk.length === 0) return []
+        this.#output.fences.track(chunk)
+        return [{ type: 'text', text: chunk }]
+      }
+      if (plain > 0) {
+        this.#output.emitRange(chunk, 0, plain)
+        chunk = chunk.slice(plain)
+      }
     }
     this.#scanner.scan(chunk)
     return this.#output.take()

@@ -151,16 +151,21 @@ function readsTo(text: string, start: number, end: number, context: TagContext):
 let sharedChains: PartialTagChains | undefined
 
 /**
- * Does `text` hold a bar, or a `<` not known to be text by the characters
- * after it (`tagStartAhead`, under every markerless name: an answer for any
- * context)? A `<` cut short by another, or by the text's end, holds.
+ * How far a short piece of a stream, read from outside markup with nothing
+ * held, is certainly plain: up to its first bar, or its first
+ * `<` not known to be text by the characters after it (`tagStartAhead`,
+ * under every markerless name: an answer for any context; a `<` cut short by
+ * another, or by the piece's end, is not known). Each `<` before that place
+ * was decided within it, so the part before it reads as plain text whatever
+ * follows. `text.length` when all of it is plain.
  */
-function holdsUndecidedTagStart(text: string): boolean {
-  if (indexOfBar(text, 0) !== -1) return true
-  for (let index = text.indexOf('<'); index !== -1; index = text.indexOf('<', index + 1)) {
-    if (tagStartAhead(text, index, ALL_NAMES) !== 'text') return true
+export function plainPieceUntil(text: string): number {
+  const bar = indexOfBar(text, 0)
+  const end = bar === -1 ? text.length : bar
+  for (let index = text.indexOf('<'); index !== -1 && index < end; index = text.indexOf('<', index + 1)) {
+    if (tagStartAhead(text, index, ALL_NAMES) !== 'text') return index
   }
-  return false
+  return end
 }
 
 /**
@@ -195,7 +200,7 @@ function holdsMarkerStart(text: string): boolean {
  */
 export function couldHoldMarkup(text: string, maxPendingChars: number, whole = false, markerless = true): boolean {
   // A short piece of a stream: each tag start in it is decided by the characters after it, or holds.
-  if (!whole && text.length <= SHORT_TEXT) return holdsUndecidedTagStart(text)
+  if (!whole && text.length <= SHORT_TEXT) return plainPieceUntil(text) < text.length
   if (whole && !markerless ? holdsMarkerStart(text) : couldOpenMarkup(text, whole)) return true
   sharedChains ??= new PartialTagChains()
   return sharedChains.firstLong(text, 0, text.length, ALL_NAMES, maxPendingChars) < text.length

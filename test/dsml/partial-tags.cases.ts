@@ -7,7 +7,7 @@
 import fc from 'fast-check'
 import { ALL_NAMES, NO_NAMES, OPENERS } from '../../src/dsml/markup-starts.ts'
 import { createDsmlSanitizer } from '../../src/dsml/sanitizer.ts'
-import { couldHoldMarkup, isTextTagStart, PartialTagChains } from '../../src/dsml/partial-tags.ts'
+import { couldHoldMarkup, isTextTagStart, PartialTagChains, plainPieceUntil } from '../../src/dsml/partial-tags.ts'
 import { acceptsMarkerless } from '../../src/dsml/acceptance.ts'
 import { resolveOptions } from '../../src/dsml/options.ts'
 import { assert, assertEqual } from '../support/assert.ts'
@@ -145,6 +145,21 @@ export const suite = defineSuite('dsml/partial-tags', (test) => {
         }
       }
     }
+  })
+
+  test('plainPieceUntil (property): the part of a short piece before it is plain by itself, and a stream fed such pieces reads as the whole text', () => {
+    // The engine emits that part at once and scans only the rest, as if the piece had been split there.
+    const before = `${'Some words first, long enough to be searched. '.repeat(2)}a <b> `
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...PIECES, '<p>', '< b', '<invoke name="x">', '|', '\uFF5CDSML\uFF5C', '>', 'calls', '</parameter>'), { maxLength: 16 }), (pieces) => {
+        const text = pieces.join('').slice(0, 64)
+        const plain = plainPieceUntil(text)
+        assertEqual(plainPieceUntil(text.slice(0, plain)), plain, `${JSON.stringify(text)}: the part before ${plain} is plain by itself`)
+        const options = { knownTools: ['invoke', 'x'] }
+        assertEqual(normalizeEvents(runChunks([before, text, text, ' end'], options)), normalizeEvents(runChunks([`${before}${text}${text} end`], options)), `${JSON.stringify(text)}: fed as pieces, as whole`)
+      }),
+      { numRuns: 2000 },
+    )
   })
 
   test('stream-text-passthrough (property): chains of partial tags decided alike whole, split, and a character at a time', () => {
