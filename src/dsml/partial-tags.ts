@@ -32,10 +32,13 @@ export function isTextTagStart(text: string, index: number, context: TagContext)
   if (following === LESS_THAN) return false
   if (code !== LESS_THAN) return isBar(code) && !canFollowFragmentBar(code, following, context)
   if (!canFollowLessThan(following, context)) return true
-  const slash = following === SLASH
-  if ((!slash && !isMarkerSpace(following)) || index + 2 >= text.length) return false
-  const third = text.charCodeAt(index + 2)
-  return third !== LESS_THAN && !(slash ? canFollowClosingSlash(third, context) : canFollowSpaceAfterLessThan(third, context))
+  return (following === SLASH || isMarkerSpace(following)) && index + 2 < text.length && rejectsThird(following, text.charCodeAt(index + 2), context)
+}
+
+/** After `</` or `< `, does `third` reject the tag (and is no `<`, which would make it a partial tag)? */
+function rejectsThird(following: number, third: number, context: TagContext): boolean {
+  if (third === LESS_THAN) return false
+  return following === SLASH ? !canFollowClosingSlash(third, context) : !canFollowSpaceAfterLessThan(third, context)
 }
 
 /** How many characters from a tag start `tagStartAhead` reads at most: past them, one with no bar has been decided. */

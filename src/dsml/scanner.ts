@@ -38,7 +38,7 @@ import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from 
 import { TagLexer } from './tag-lexer.ts'
 import { isTextTagStart } from './partial-tags.ts'
 import { PlainStretch } from './plain-stretch.ts'
-import { endOfRun, Positions, SHORT_SEARCH } from './positions.ts'
+import { endOfRun, FRESH_SEARCH, Positions, SHORT_SEARCH } from './positions.ts'
 import { TextBuilder } from '../text-builder.ts'
 
 interface QueuedText {
@@ -208,15 +208,21 @@ export class Scanner {
     const structure = this.#structure
     const output = this.#output
     const length = text.length
+    const context = structure.context()
     if (structure.idle && this.#pending.length === 0 && length - index > SHORT_TEXT) {
-      const plain = this.#plain.until(text, index, structure.context())
+      const plain = this.#plain.until(text, index, context)
       if (plain > index) {
         output.emitRange(text, index, plain)
         if (plain === length) return plain
         index = plain
       }
+      // The stretch stopped at a tag start that is text at once (a bar in `A | B`): it is passed, and the stretch
+      // is planned again after it, rather than walking from one `<` to the next up to the next tag.
+      if (isTextTagStart(text, index, context)) {
+        output.emitRange(text, index, index + 1)
+        return index + 1
+      }
     }
-    const context = structure.context()
     // After partial tags (pending), reading stands at the next tag's start: the lexer decides
     // it, and with it the chain, as it does when the text is split right there. A `<` that is
     // not text is where the next tag starts too (a needle the plain-text pass stopped at).
@@ -281,8 +287,9 @@ export class Scanner {
   /** The next `<`, or bar when bars matter, at or after `index` (or `text.length`). */
   #nextCandidate(text: string, index: number, withBars: boolean): number {
     const length = text.length
-    // The next few characters one at a time (candidates are often close: a loop beats several indexOf calls), then a search.
-    const near = Math.min(length, index + SHORT_SEARCH)
+    // In a short text (searched afresh each time: `FRESH_SEARCH`), the next few characters one at a time first
+    // (candidates are often close: a loop beats several indexOf calls); a long one's searches are remembered.
+    const near = length <= FRESH_SEARCH ? Math.min(length, index + SHORT_SEARCH) : index
     while (index < near) {
       const code = text.charCodeAt(index)
       if (code === LESS_THAN || (withBars && isBar(code))) return index
