@@ -44,7 +44,7 @@ export class Engine {
       // A short chunk, outside markup, nothing held: the part of it nothing could be held in is text as it is, and
       // the scanner reads only the rest (as if the chunk had been split there). Longer chunks are cleared as fast
       // by the scanner's own search.
-      const plain = plainPieceUntil(chunk)
+      const plain = plainPieceUntil(chunk, this.#structure.context())
       if (plain === chunk.length) {
         if (chunk.length === 0) return []
         this.#output.fences.track(chunk)

@@ -155,18 +155,18 @@ let sharedChains: PartialTagChains | undefined
 
 /**
  * How far a short piece of a stream, read from outside markup with nothing
- * held, is certainly plain: up to its first bar, or its first
- * `<` not known to be text by the characters after it (`tagStartAhead`,
- * under every markerless name: an answer for any context; a `<` cut short by
- * another, or by the piece's end, is not known). Each `<` before that place
- * was decided within it, so the part before it reads as plain text whatever
- * follows. `text.length` when all of it is plain.
+ * held, is certainly plain: up to its first bar, or its first `<` not known
+ * to be text by the characters after it (`tagStartAhead`, in `context`: by
+ * default under every markerless name, an answer for any context; a `<` cut
+ * short by another, or by the piece's end, is not known). Each `<` before
+ * that place was decided within it, so the part before it reads as plain
+ * text whatever follows. `text.length` when all of it is plain.
  */
-export function plainPieceUntil(text: string): number {
+export function plainPieceUntil(text: string, context: TagContext = ALL_NAMES): number {
   const bar = indexOfBar(text, 0)
   const end = bar === -1 ? text.length : bar
   for (let index = text.indexOf('<'); index !== -1 && index < end; index = text.indexOf('<', index + 1)) {
-    if (tagStartAhead(text, index, ALL_NAMES) !== 'text') return index
+    if (tagStartAhead(text, index, context) !== 'text') return index
   }
   return end
 }
