@@ -2,7 +2,7 @@
  * JSON text from outside, read raw: JSON's structural characters (RFC 8259
  * §2) as char codes and where a string ends (`endOfJsonString`), for the
  * scanners that read JSON text without parsing it
- * (a string's body in `sse/plain-json-string.ts`, one value's span in
+ * (a string's body in `dialect-kit/plain-json-string.ts`, one value's span in
  * `lingma/json-span.ts`); and `parseBoundedJson`, the one way such text is
  * parsed.
  *

@@ -1,7 +1,10 @@
 /**
  * The layout shows the layers bottom up, and imports only go down:
- * engine (`dsml/`) → parts (`parts/`: part model, part sanitizer,
- * synthesizer, settlement, history repair, the part pipeline) → `sse/` →
+ * the engine (`dsml/`) and, beside it, the SSE codec (`sse/`), neither
+ * importing the other → parts (`parts/`: part model, part sanitizer,
+ * synthesizer, settlement, history repair, the part pipeline) → the kit
+ * every dialect is built from (`dialect-kit/`: the fused repair machine, its
+ * stream classes, chunk origins, plain JSON strings, the `Response` rule) →
  * the dialects — codecs, fused streams and helpers (`chat-completions/`,
  * `anthropic/`, `responses/`) — and the AI SDK adapter (`ai-sdk/`), siblings that never
  * import each other → `lingma/` (a Lingma upstream translated into Chat
@@ -18,7 +21,7 @@ import { describe, expect, test } from 'vitest'
 const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'src')
 
 /** Rank of each layer folder; equal ranks are siblings. */
-const RANK: Record<string, number> = { dsml: 1, parts: 2, sse: 3, 'chat-completions': 4, anthropic: 4, responses: 4, 'ai-sdk': 4, lingma: 5, gateway: 6, cli: 7 }
+const RANK: Record<string, number> = { dsml: 1, sse: 1, parts: 2, 'dialect-kit': 3, 'chat-completions': 4, anthropic: 4, responses: 4, 'ai-sdk': 4, lingma: 5, gateway: 6, cli: 7 }
 
 function layerOf(path: string): string {
   const parts = relative(src, path).split(sep)

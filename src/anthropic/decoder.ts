@@ -18,8 +18,8 @@
 import type { Channel, ChunkOrigin, Part } from '../parts/part.ts'
 import { isSseComment, type SseMessage } from '../sse/types.ts'
 import { type AnthropicEvent, isAnthropicEvent, isToolUseBlock } from './types.ts'
-import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData } from '../sse/chunk-origin.ts'
-import { stringSpanAfter } from '../sse/plain-json-string.ts'
+import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData } from '../dialect-kit/chunk-origin.ts'
+import { stringSpanAfter } from '../dialect-kit/plain-json-string.ts'
 
 export interface AnthropicDecoder {
   feed(message: SseMessage): Part[]

@@ -21,7 +21,7 @@
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { type AnthropicEvent, isAnthropicEvent } from './types.ts'
-import { sameParts, withOrigin } from '../sse/chunk-origin.ts'
+import { sameParts, withOrigin } from '../dialect-kit/chunk-origin.ts'
 
 export interface AnthropicEncoder {
   feed(part: Part): SseMessage[]

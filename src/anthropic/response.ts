@@ -9,7 +9,7 @@ import type { ToolCall } from '../dsml/types.ts'
 import { createPartRepair } from '../parts/part-repair.ts'
 import type { Channel } from '../parts/part.ts'
 import { anthropicPartOptions, type AnthropicRepairOptions } from './repair.ts'
-import { repairResponse } from '../sse/repair-response.ts'
+import { repairResponse } from '../dialect-kit/repair-response.ts'
 import { AnthropicRepairStream } from './streams.ts'
 import { type AnthropicContentBlock, type AnthropicMessage, isToolUseBlock } from './types.ts'
 

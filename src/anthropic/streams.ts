@@ -7,7 +7,7 @@
  */
 import type { Part } from '../parts/part.ts'
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
-import { decoderTransformer, encoderTransformer, repairTransformer } from '../sse/dialect-streams.ts'
+import { decoderTransformer, encoderTransformer, repairTransformer } from '../dialect-kit/dialect-streams.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { createAnthropicDecoder } from './decoder.ts'
 import { createAnthropicEncoder } from './encoder.ts'

@@ -9,7 +9,7 @@
 import type { Part } from '../parts/part.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 import { type ChatChoice, type ChatCompletionChunk, isChatCompletionChunk } from './types.ts'
-import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData } from '../sse/chunk-origin.ts'
+import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData } from '../dialect-kit/chunk-origin.ts'
 
 export interface ChatCompletionsDecoder {
   feed(message: SseMessage): Part[]

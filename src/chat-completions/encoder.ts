@@ -12,7 +12,7 @@ import type { SseEvent, SseMessage } from '../sse/types.ts'
 import { primaryChoice } from './decoder.ts'
 import type { ChunkShape } from './plain-chunk.ts'
 import { type ChatChoice, type ChatCompletionChunk, type ChatToolCallDelta, isChatCompletionChunk } from './types.ts'
-import { sameParts, withOrigin } from '../sse/chunk-origin.ts'
+import { sameParts, withOrigin } from '../dialect-kit/chunk-origin.ts'
 
 export interface ChatCompletionsEncoder {
   feed(part: Part): SseMessage[]

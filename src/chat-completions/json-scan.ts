@@ -17,7 +17,7 @@
  * plain" is always safe. Results of a call are left on the scanner's fields.
  */
 import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, endOfJsonNumber, OPEN_BRACE, OPEN_BRACKET, QUOTE, SPACE } from '../json-text.ts'
-import { CLOSED, PlainStringScanner, scanString } from '../sse/plain-json-string.ts'
+import { CLOSED, PlainStringScanner, scanString } from '../dialect-kit/plain-json-string.ts'
 import { CHUNK_KEY_MEANINGS, type ChunkKeyMeaning } from './decoder.ts'
 
 /** Nesting the scanner follows (one bit per level in `arrays`); deeper is not plain. */

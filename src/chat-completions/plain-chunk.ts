@@ -14,7 +14,7 @@
  * string value in place of another keeps the JSON valid and every other value
  * as it was, so only the new string is read.
  */
-import { BODY_OTHER, BODY_PLAIN, BODY_PLAIN_ESCAPED, BODY_REFUSED } from '../sse/plain-json-string.ts'
+import { BODY_OTHER, BODY_PLAIN, BODY_PLAIN_ESCAPED, BODY_REFUSED } from '../dialect-kit/plain-json-string.ts'
 import { PlainJsonScanner } from './json-scan.ts'
 
 // What `ChunkReader.read` found.

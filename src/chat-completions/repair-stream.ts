@@ -11,7 +11,7 @@
  * first, which saves a backpressure round trip (two promises) per chunk.
  */
 import { ONE_CHUNK_AHEAD } from '../queuing.ts'
-import { repairTransformer } from '../sse/dialect-streams.ts'
+import { repairTransformer } from '../dialect-kit/dialect-streams.ts'
 import { type ChatCompletionsRepairOptions, createChatCompletionsRepairCore } from './repair.ts'
 import { StandardTransformStream } from '../standard-stream.ts'
 

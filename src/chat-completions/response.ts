@@ -17,7 +17,7 @@ import type { Part } from '../parts/part.ts'
 import { createPartRepair } from '../parts/part-repair.ts'
 import type { ChatCompletionsRepairOptions } from './repair.ts'
 import { repairChatCompletionsBody } from './repair-body.ts'
-import { repairResponse } from '../sse/repair-response.ts'
+import { repairResponse } from '../dialect-kit/repair-response.ts'
 
 export interface RepairChatCompletionsResponseOptions extends ChatCompletionsRepairOptions {}
 

@@ -14,7 +14,7 @@
  */
 import { collectChatCompletion } from '../chat-completions/collect.ts'
 import { isRecord } from '../records.ts'
-import { readBodyText } from '../sse/read-body.ts'
+import { readBodyText } from '../dialect-kit/read-body.ts'
 import { createSseDecoder } from '../sse/sse-decoder.ts'
 import { isSseComment } from '../sse/types.ts'
 import { parseError } from './errors.ts'

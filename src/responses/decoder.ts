@@ -19,8 +19,8 @@
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import { isSseComment, type SseMessage } from '../sse/types.ts'
 import { COMPLETED, isCallItem, isResponsesEvent, type ResponsesEvent } from './types.ts'
-import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData } from '../sse/chunk-origin.ts'
-import { afterOnlyKey, stringSpanAfter } from '../sse/plain-json-string.ts'
+import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData } from '../dialect-kit/chunk-origin.ts'
+import { afterOnlyKey, stringSpanAfter } from '../dialect-kit/plain-json-string.ts'
 
 export interface ResponsesDecoder {
   feed(message: SseMessage): Part[]

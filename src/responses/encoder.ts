@@ -22,7 +22,7 @@
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { isResponsesEvent, type ResponsesEvent, type ResponsesItem, type ResponsesObject } from './types.ts'
-import { sameParts, withOrigin } from '../sse/chunk-origin.ts'
+import { sameParts, withOrigin } from '../dialect-kit/chunk-origin.ts'
 import { isRecord } from '../records.ts'
 import { TextBuilder } from '../text-builder.ts'
 

@@ -9,7 +9,7 @@
 import type { Diagnostic } from '../dsml/types.ts'
 import type { PartRepairOptions } from '../parts/part-repair.ts'
 import { withRequestDefaults } from '../parts/request-options.ts'
-import { createDialectRepair } from '../sse/dialect-repair.ts'
+import { createDialectRepair } from '../dialect-kit/dialect-repair.ts'
 import { createResponsesDecoder } from './decoder.ts'
 import { createResponsesEncoder } from './encoder.ts'
 import { responsesRequestOptions } from './request.ts'

@@ -8,7 +8,7 @@
 import type { ToolCall } from '../dsml/types.ts'
 import { createPartRepair } from '../parts/part-repair.ts'
 import { responsesPartOptions, type ResponsesRepairOptions } from './repair.ts'
-import { repairResponse } from '../sse/repair-response.ts'
+import { repairResponse } from '../dialect-kit/repair-response.ts'
 import { ResponsesRepairStream } from './streams.ts'
 import type { ResponsesItem, ResponsesObject } from './types.ts'
 import { COMPLETED, isCallItem } from './types.ts'

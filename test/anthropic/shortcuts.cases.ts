@@ -8,7 +8,7 @@
  */
 import { createAnthropicDecoder, createAnthropicEncoder } from '../../src/anthropic/index.ts'
 import { anthropicPartOptions } from '../../src/anthropic/repair.ts'
-import { createDialectRepair } from '../../src/sse/dialect-repair.ts'
+import { createDialectRepair } from '../../src/dialect-kit/dialect-repair.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { captures } from '../support/captures.ts'
 import { tokenChunks } from '../support/dsml-builders.ts'

@@ -14,7 +14,7 @@ import { createResponsesDecoder, createResponsesEncoder, createResponsesRepair }
 import { createAnthropicDecoder, createAnthropicEncoder, createAnthropicRepair } from '../../src/anthropic/index.ts'
 import { anthropicPartOptions } from '../../src/anthropic/repair.ts'
 import { responsesPartOptions } from '../../src/responses/repair.ts'
-import { createDialectRepair, type DialectRepair } from '../../src/sse/dialect-repair.ts'
+import { createDialectRepair, type DialectRepair } from '../../src/dialect-kit/dialect-repair.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'

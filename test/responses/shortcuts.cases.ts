@@ -9,7 +9,7 @@
  */
 import { createResponsesDecoder, createResponsesEncoder } from '../../src/responses/index.ts'
 import { responsesPartOptions } from '../../src/responses/repair.ts'
-import { createDialectRepair } from '../../src/sse/dialect-repair.ts'
+import { createDialectRepair } from '../../src/dialect-kit/dialect-repair.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { captures } from '../support/captures.ts'
 import { tokenChunks } from '../support/dsml-builders.ts'

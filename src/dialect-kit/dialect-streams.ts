@@ -6,7 +6,7 @@
  * messages).
  */
 import type { Part } from '../parts/part.ts'
-import type { SseMessage } from './types.ts'
+import type { SseMessage } from '../sse/types.ts'
 import type { StageTransformer } from '../standard-stream.ts'
 
 /** A fused repair core: repaired SSE text of a read, or `undefined` when it is the read as it came. */

@@ -8,7 +8,7 @@
  * dialect (`parseData`, `notJsonParts`).
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
-import type { SseEvent, SseMessage } from './types.ts'
+import type { SseEvent, SseMessage } from '../sse/types.ts'
 import { MAX_JSON_DEPTH, parseBoundedJson } from '../json-text.ts'
 
 /** The origin of the parts made from `message`, whose data parsed to `chunk`. */

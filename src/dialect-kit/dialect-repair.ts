@@ -25,9 +25,9 @@ import type { Diagnostic } from '../dsml/types.ts'
 import { createPartRepair, type PartRepair, type PartRepairOptions } from '../parts/part-repair.ts'
 import type { Part } from '../parts/part.ts'
 import { BODY_PLAIN, BODY_PLAIN_ESCAPED, PlainStringScanner, stringBodyValue } from './plain-json-string.ts'
-import { createSseDecoderCore, type SseDecoderCore } from './sse-decoder.ts'
-import { encodeSseMessage } from './sse-encoder.ts'
-import { isSseComment, type SseMessage } from './types.ts'
+import { createSseDecoderCore, type SseDecoderCore } from '../sse/sse-decoder.ts'
+import { encodeSseMessage } from '../sse/sse-encoder.ts'
+import { isSseComment, type SseMessage } from '../sse/types.ts'
 
 /** A dialect's decoder: one SSE message → its parts. */
 export interface DialectDecoder {

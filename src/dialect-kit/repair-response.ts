@@ -9,10 +9,10 @@
  * `maxJsonChars` characters (the dialect's `maxBufferSize`) reading stops and
  * the promise rejects with a `StreamLimitError` (`json-body-limit`).
  */
-import { StreamLimitError } from './errors.ts'
+import { StreamLimitError } from '../sse/errors.ts'
 import { readBodyText } from './read-body.ts'
-import { DEFAULT_MAX_SSE_BUFFER } from './sse-decoder.ts'
-import { isEventStream } from './types.ts'
+import { DEFAULT_MAX_SSE_BUFFER } from '../sse/sse-decoder.ts'
+import { isEventStream } from '../sse/types.ts'
 import { parseBoundedJson } from '../json-text.ts'
 
 export interface ResponseRepairs {
