@@ -15,7 +15,11 @@
  * as it was, so only the new string is read.
  */
 import { BODY_OTHER, BODY_PLAIN, BODY_PLAIN_ESCAPED, BODY_REFUSED } from '../dialect-kit/plain-json-string.ts'
+import { singleLineFrame } from '../sse/sse-encoder.ts'
 import { PlainJsonScanner } from './json-scan.ts'
+
+/** How a chunk's data is framed as a message: Chat Completions events have no name. */
+export const CHUNK_FRAME = singleLineFrame(undefined)
 
 // What `ChunkReader.read` found.
 /** Read it in full. */
@@ -46,7 +50,7 @@ export class ChunkReader {
   shape: ChunkShape | undefined = undefined
   /** After CHUNK_SHAPED: the content string, decoded. */
   content = ''
-  /** The shape as the text of a read: `data: ` before, a blank line after (made when first needed). */
+  /** The shape as the text of a read, in the frame of a message with no event name (`singleLineFrame`; made when first needed). */
   #eventBefore = ''
   #eventAfter = ''
   /** Whether `shape` may be used for CHUNK_SHAPED (undefined: not asked yet). */
@@ -78,8 +82,8 @@ export class ChunkReader {
   }
 
   /**
-   * The same for the text of a whole read, `data: ` + data + a blank line,
-   * against the last shape only: CHUNK_OTHER (which says nothing about the
+   * The same for the text of a whole read, the data in the frame of a
+   * message with no event name (`CHUNK_FRAME`), against the last shape only: CHUNK_OTHER (which says nothing about the
    * data) when the text does not have that shape. CHUNK_PLAIN means the text
    * is exactly one such event: a single line, no control character.
    */
@@ -87,8 +91,8 @@ export class ChunkReader {
     const shape = this.shape
     if (shape === undefined) return CHUNK_OTHER
     if (this.#eventBefore === '') {
-      this.#eventBefore = `data: ${shape.before}`
-      this.#eventAfter = `${shape.after}\n\n`
+      this.#eventBefore = CHUNK_FRAME.before + shape.before
+      this.#eventAfter = shape.after + CHUNK_FRAME.after
     }
     const found = this.#readShaped(text, this.#eventBefore, this.#eventAfter, plain, usable)
     return found === -1 ? CHUNK_OTHER : found

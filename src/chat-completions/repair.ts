@@ -10,7 +10,7 @@
  * - a chunk that cannot change (see `createChunkReader`), met while the
  *   sanitizer is quiet, is forwarded as it came without being parsed: the
  *   stages would have passed its one text part through untouched;
- * - a read made only of such chunks, each a `data: …` line and a blank line,
+ * - a read that is one such chunk whole, in its SSE frame (`CHUNK_FRAME`),
  *   comes out as it went in: the core says so instead of building the text
  *   again, and `ChatCompletionsRepairStream` forwards the read's own bytes;
  * - a chunk of the same shape as the last plain one but other content is
@@ -26,7 +26,7 @@ import { encodeSseMessage } from '../sse/sse-encoder.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 import { decodeChatCompletionsMessage, isErrorEvent } from './decoder.ts'
 import { type ChatCompletionsEncoderCore, createChatCompletionsEncoderCore, ShapedOrigin, type ShapeFacts, shapeFacts } from './encoder.ts'
-import { CHUNK_PLAIN, CHUNK_SHAPED, type ChunkShape, createChunkReader } from './plain-chunk.ts'
+import { CHUNK_FRAME, CHUNK_PLAIN, CHUNK_SHAPED, type ChunkShape, createChunkReader } from './plain-chunk.ts'
 
 export interface ChatCompletionsRepairOptions extends PartRepairOptions {
   /** Longest SSE line or event, and the largest JSON body a `repair…Response` reads, in characters (see `SseDecoderOptions`). @default 8_388_608 */
@@ -128,11 +128,11 @@ class Repair implements ChatCompletionsRepairCore {
     if (this.#plainChunks && sse.ready() && sse.withinCap(text)) {
       const found = this.#reader.readEvent(text, this.#quiet, this.#usable)
       if (found === CHUNK_PLAIN) {
-        this.#encoder.forwarded(text, 6, text.length - 2)
+        this.#encoder.forwarded(text, CHUNK_FRAME.before.length, text.length - CHUNK_FRAME.after.length)
         return undefined
       }
       if (found === CHUNK_SHAPED) {
-        this.#repairShaped({ data: text.slice(6, -2) })
+        this.#repairShaped({ data: text.slice(CHUNK_FRAME.before.length, text.length - CHUNK_FRAME.after.length) })
         return this.#out
       }
     }

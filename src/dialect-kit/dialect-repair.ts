@@ -26,7 +26,7 @@ import { createPartRepair, type PartRepair, type PartRepairOptions } from '../pa
 import type { Part } from '../parts/part.ts'
 import { BODY_PLAIN, BODY_PLAIN_ESCAPED, PlainStringScanner, stringBodyValue } from './plain-json-string.ts'
 import { createSseDecoderCore, type SseDecoderCore } from '../sse/sse-decoder.ts'
-import { encodeSseMessage } from '../sse/sse-encoder.ts'
+import { encodeSseMessage, singleLineFrame } from '../sse/sse-encoder.ts'
 import { isSseComment, type SseMessage } from '../sse/types.ts'
 
 /** A dialect's decoder: one SSE message → its parts. */
@@ -76,16 +76,16 @@ const ALL_DIALECT_SHORTCUTS: DialectShortcuts = { textDeltaShapes: true }
 interface Shape {
   event: string | undefined
   before: string
-  /** The event's lines up to its data (`event: NAME\ndata: `, or `data: `), then `before`: how a whole read of the shape starts. */
+  /** How a whole read of the shape starts: its frame up to the data (`singleLineFrame`), then `before`. */
   readPrefix: string
+  /** How it ends: the frame after the data. */
+  readSuffix: string
   /** Between the text and the number (or, without a number, everything after the text). */
   middle: string
   /** After the number ('' without one). */
   after: string
   counted: boolean
 }
-
-const LINE_FEED = 0x0a
 
 
 export interface DialectRepair {
@@ -199,8 +199,8 @@ class Repair implements DialectRepair {
     const shape = this.#shape!
     // The frame and the data's fixed start, compared as one.
     const prefix = shape.readPrefix
-    const end = text.length - 2
-    if (end < prefix.length || text.charCodeAt(end) !== LINE_FEED || text.charCodeAt(end + 1) !== LINE_FEED) return false
+    const end = text.length - shape.readSuffix.length
+    if (end < prefix.length || text.substring(end) !== shape.readSuffix) return false
     if (text.substring(0, prefix.length) !== prefix || !this.#parts.idle || !this.#sse.withinCap(text)) return false
     return this.#fitsShape(shape, text, prefix.length, end)
   }
@@ -246,15 +246,15 @@ class Repair implements DialectRepair {
     // (bytes that were not UTF-8 must not be forwarded as they came).
     if (data.indexOf('\n') !== -1 || data.indexOf('\r') !== -1 || data.indexOf('\uFFFD') !== -1) return
     const event = message.event
-    const frame = event === undefined ? 'data: ' : `event: ${event}\ndata: `
-    if (frame.indexOf('\uFFFD') !== -1) return
+    if (event !== undefined && event.indexOf('\uFFFD') !== -1) return
+    const frame = singleLineFrame(event)
     const counter = this.#decoder.counterSpan?.(message)
     if (counter === undefined) {
       const before = data.slice(0, span[0])
-      this.#shape = { event, before, readPrefix: frame + before, middle: data.slice(span[1]), after: '', counted: false }
+      this.#shape = { event, before, readPrefix: frame.before + before, readSuffix: frame.after, middle: data.slice(span[1]), after: '', counted: false }
     } else if (counter[0] >= span[1]) {
       const before = data.slice(0, span[0])
-      this.#shape = { event, before, readPrefix: frame + before, middle: data.slice(span[1], counter[0]), after: data.slice(counter[1]), counted: true }
+      this.#shape = { event, before, readPrefix: frame.before + before, readSuffix: frame.after, middle: data.slice(span[1], counter[0]), after: data.slice(counter[1]), counted: true }
     }
   }
 

@@ -15,6 +15,7 @@ import type { HistoryTextRepair } from '../parts/history-repair.ts'
 import type { RequestRepairOptions } from '../parts/request-options.ts'
 import { repairResponsesHistory, responsesRequestOptions } from '../responses/request.ts'
 import { repairResponsesResponse } from '../responses/response.ts'
+import { encodeSseMessage } from '../sse/sse-encoder.ts'
 
 /** What `new Headers(…)` takes (spelled so, since DOM's `HeadersInit` is not declared in a Node-only project). */
 export type HeaderFields = ConstructorParameters<typeof Headers>[0]
@@ -55,7 +56,7 @@ export interface Dialect {
 
 /** A Chat Completions stream error: one `data: {"error": …}` event, what OpenAI's SDKs read as an error. */
 function chatStreamError(message: string, type: string): string {
-  return `data: ${JSON.stringify({ error: { message, type, param: null, code: null } })}\n\n`
+  return encodeSseMessage({ data: JSON.stringify({ error: { message, type, param: null, code: null } }) })
 }
 
 /** An Anthropic-style JSON error response. */
@@ -82,7 +83,7 @@ export const ANTHROPIC_MESSAGES: Dialect = {
     return repairAnthropicResponse(response, withOwnFinishNames(options))
   },
   error: anthropicError,
-  streamError: (message, type) => `event: error\ndata: ${JSON.stringify({ type: 'error', error: { type, message } })}\n\n`,
+  streamError: (message, type) => encodeSseMessage({ event: 'error', data: JSON.stringify({ type: 'error', error: { type, message } }) }),
 }
 
 export const OPENAI_RESPONSES: Dialect = {
@@ -93,7 +94,7 @@ export const OPENAI_RESPONSES: Dialect = {
     return repairResponsesResponse(response, withOwnFinishNames(options))
   },
   error: gatewayError,
-  streamError: (message, type) => `event: error\ndata: ${JSON.stringify({ type: 'error', code: type, message, param: null })}\n\n`,
+  streamError: (message, type) => encodeSseMessage({ event: 'error', data: JSON.stringify({ type: 'error', code: type, message, param: null }) }),
 }
 
 /** Chat Completions from the client, a Lingma upstream behind (`upstreamDialect: 'lingma'`). */

@@ -8,6 +8,7 @@
  * the client can read) and the upstream is aborted.
  */
 
+import { encodeSseMessage } from '../sse/sse-encoder.ts'
 import { isEventStream } from '../sse/types.ts'
 
 export interface UpstreamWatch {
@@ -51,7 +52,7 @@ export function listenToUpstream(response: Response, idleMs: number, abortUpstre
 }
 
 const ENCODER = new TextEncoder()
-const KEEP_ALIVE = ENCODER.encode(': keep-alive\n\n')
+const KEEP_ALIVE = ENCODER.encode(encodeSseMessage({ comment: 'keep-alive' }))
 
 export function watchUpstream(body: ReadableStream<Uint8Array>, watch: UpstreamWatch): ReadableStream<Uint8Array> {
   const periods = [watch.keepAliveMs, watch.idleMs].filter((ms) => ms > 0)

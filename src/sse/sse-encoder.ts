@@ -2,10 +2,19 @@
  * `encodeSseMessage`: one message as `event:` / `id:` / `retry:` / `data:`
  * lines and a blank line. Data is split on every CR, LF and CRLF into one
  * `data:` line each; `event` and `id` must be single lines (a `TypeError`
- * otherwise: values are rejected, not silently rewritten).
+ * otherwise: values are rejected, not silently rewritten). The one owner of
+ * how a message is written: `singleLineFrame` says what surrounds the data
+ * of a one-line message, for the fused repairs that compare a read with it.
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#interpreting-an-event-stream
  */
 import { isSseComment, type SseMessage } from './types.ts'
+
+/** The field names as written, each with the space after its colon; a comment's line starts with `COMMENT`. */
+const DATA = 'data: '
+const EVENT = 'event: '
+const COMMENT = ': '
+/** Ends a field's line; one more ends the message. */
+const LINE_END = '\n'
 
 function assertSingleLine(field: 'event' | 'id', value: string): void {
   if (value.includes('\n') || value.includes('\r')) {
@@ -19,36 +28,53 @@ function hasLineBreak(text: string): boolean {
 }
 
 function prefixLines(prefix: string, text: string): string {
-  if (!hasLineBreak(text)) return `${prefix}${text}\n`
+  if (!hasLineBreak(text)) return `${prefix}${text}${LINE_END}`
   let out = ''
   let start = 0
   for (let index = 0; index < text.length; index++) {
     const code = text.charCodeAt(index)
     if (code === 0x0a || code === 0x0d) {
-      out += `${prefix}${text.slice(start, index)}\n`
+      out += `${prefix}${text.slice(start, index)}${LINE_END}`
       if (code === 0x0d && text.charCodeAt(index + 1) === 0x0a) index++
       start = index + 1
     }
   }
-  return `${out}${prefix}${text.slice(start)}\n`
+  return `${out}${prefix}${text.slice(start)}${LINE_END}`
+}
+
+/**
+ * How `encodeSseMessage` writes a message with this `event` (or none), no
+ * `id` or `retry`, and data without a line break: `before` the data, and
+ * `after` it. A read that is one such message whole is `before`, the data,
+ * `after` (the fused repairs compare a read with it, after asking the SSE
+ * decoder whether a read may be one event: `SseDecoderCore.ready`).
+ */
+export interface SseFrame {
+  readonly before: string
+  readonly after: string
+}
+
+export function singleLineFrame(event: string | undefined): SseFrame {
+  if (event !== undefined) assertSingleLine('event', event)
+  return { before: event === undefined ? DATA : `${EVENT}${event}${LINE_END}${DATA}`, after: `${LINE_END}${LINE_END}` }
 }
 
 export function encodeSseMessage(message: SseMessage): string {
-  if (isSseComment(message)) return `${prefixLines(': ', message.comment)}\n`
+  if (isSseComment(message)) return `${prefixLines(COMMENT, message.comment)}${LINE_END}`
   let out = ''
   if (message.event !== undefined) {
     assertSingleLine('event', message.event)
-    out += `event: ${message.event}\n`
+    out += `${EVENT}${message.event}${LINE_END}`
   }
   if (message.id !== undefined) {
     assertSingleLine('id', message.id)
-    out += `id: ${message.id}\n`
+    out += `id: ${message.id}${LINE_END}`
   }
   if (message.retry !== undefined) {
     if (!Number.isSafeInteger(message.retry) || message.retry < 0) {
       throw new TypeError(`Cannot encode SSE field "retry": expected a non-negative integer, got ${String(message.retry)}`)
     }
-    out += `retry: ${message.retry}\n`
+    out += `retry: ${message.retry}${LINE_END}`
   }
-  return `${out}${prefixLines('data: ', message.data)}\n`
+  return `${out}${prefixLines(DATA, message.data)}${LINE_END}`
 }

@@ -7,6 +7,7 @@
  */
 import fc from 'fast-check'
 import { createSseDecoder, encodeSseMessage } from '../../src/sse/index.ts'
+import { singleLineFrame } from '../../src/sse/sse-encoder.ts'
 import type { SseComment, SseEvent, SseMessage } from '../../src/sse/types.ts'
 import { assertEqual, assertThrows } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
@@ -179,5 +180,23 @@ export const suite = defineSuite('sse/encoder', (test) => {
       }),
       { numRuns: RUNS },
     )
+  })
+
+  test('singleLineFrame: before + data + after is exactly what encodeSseMessage writes, and decodes to the message', () => {
+    const lineFree = anyText.map((text) => text.replace(/[\r\n]/g, ''))
+    fc.assert(
+      fc.property(fc.option(lineFree.filter((name) => name.length > 0), { nil: undefined }), lineFree, (event, data) => {
+        const frame = singleLineFrame(event)
+        const message: SseEvent = event === undefined ? { data } : { event, data }
+        const framed = frame.before + data + frame.after
+        assertEqual(framed, encodeSseMessage(message))
+        assertEqual(decodeChunks([framed]), [decodedForm(message)])
+      }),
+      { numRuns: RUNS },
+    )
+  })
+
+  test('singleLineFrame: an event name with a line break is refused, as encodeSseMessage refuses it', () => {
+    assertThrows(() => singleLineFrame('a\nb'), TypeError, /line break/)
   })
 })
