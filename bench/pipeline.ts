@@ -33,7 +33,8 @@ import type { LanguageModelV4StreamPart } from '@ai-sdk/provider'
 import { resolveMiddlewareOptions } from '../src/ai-sdk/options.ts'
 import { createStreamRepair } from '../src/ai-sdk/stream-transformer.ts'
 import { AnthropicRepairStream } from '../src/anthropic/streams.ts'
-import { ALL_SHORTCUTS, createChatCompletionsRepairCore, type RepairShortcuts } from '../src/chat-completions/repair.ts'
+import { createChatCompletionsRepairCore } from '../src/chat-completions/repair.ts'
+import { ALL_SHORTCUTS, type DialectShortcuts, NO_SHORTCUTS } from '../src/dialect-kit/dialect-repair.ts'
 import { ResponsesRepairStream } from '../src/responses/streams.ts'
 import { anthropicWorkload, textDeltasOf, responsesWorkload } from './dialect-inputs.ts'
 import type { DsmlSanitizerOptions } from '../src/dsml/index.ts'
@@ -414,7 +415,7 @@ print()
 // ── shortcuts: the fused core with each one off ─────────────────────────
 
 /** The fused core fed one event per read, synchronously (no stream around it). */
-function coreRun(events: readonly Uint8Array[], shortcuts: Readonly<RepairShortcuts>): number {
+function coreRun(events: readonly Uint8Array[], shortcuts: Readonly<DialectShortcuts>): number {
   const core = createChatCompletionsRepairCore({}, shortcuts)
   let length = 0
   for (const event of events) length += core.feed(event)?.length ?? event.length
@@ -430,12 +431,12 @@ function parseRun(events: readonly Uint8Array[]): number {
   return count
 }
 
-const ABLATIONS: Array<[string, Readonly<RepairShortcuts>]> = [
+const ABLATIONS: Array<[string, Readonly<DialectShortcuts>]> = [
   ['every shortcut (as shipped)', ALL_SHORTCUTS],
   ['no whole-event reads (every read through eventsource-parser)', { ...ALL_SHORTCUTS, wholeEvents: false }],
-  ['no shaped chunks (a changed chunk parsed and stringified)', { ...ALL_SHORTCUTS, shapedChunks: false }],
-  ['no plain chunks (every chunk parsed and decoded)', { ...ALL_SHORTCUTS, plainChunks: false }],
-  ['none', { plainChunks: false, shapedChunks: false, wholeEvents: false }],
+  ['no shaped chunks (a changed chunk parsed and stringified)', { ...ALL_SHORTCUTS, shapedMessages: false }],
+  ['no plain chunks (every chunk parsed and decoded)', { ...ALL_SHORTCUTS, plainMessages: false }],
+  ['none', NO_SHORTCUTS],
 ]
 const ABLATION_MEASURE: AsyncMeasureOptions = { warmup: 2, minRounds: 9, maxRounds: 15, budgetMs: 20_000 }
 const ablationStarted = performance.now()

@@ -21,13 +21,13 @@ import * as chatCompletionsCodec from './chat-completions/codec.cases.ts'
 import * as chatCompletionsCollect from './chat-completions/collect.cases.ts'
 import * as chatCompletionsFastPaths from './chat-completions/fast-paths.cases.ts'
 import * as chatCompletionsFixtures from './chat-completions/fixtures.cases.ts'
-import * as chatCompletionsRepairBody from './chat-completions/repair-body.cases.ts'
 import * as chatCompletionsRequestTools from './chat-completions/request-tools.cases.ts'
 import * as chatCompletionsRequest from './chat-completions/request.cases.ts'
 import * as chatCompletionsResponse from './chat-completions/response.cases.ts'
 import * as cliLeaksReport from './cli/leaks-report.cases.ts'
 import * as cliLogText from './cli/log-text.cases.ts'
 import * as composition from './composition.cases.ts'
+import * as dialectKitRepairBody from './dialect-kit/repair-body.cases.ts'
 import * as dsmlArguments from './dsml/arguments.cases.ts'
 import * as dsmlCodeSpanGate from './dsml/code-span-gate.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
@@ -93,13 +93,13 @@ const modules: Record<string, CasesModule> = {
   './chat-completions/collect.cases.ts': chatCompletionsCollect,
   './chat-completions/fast-paths.cases.ts': chatCompletionsFastPaths,
   './chat-completions/fixtures.cases.ts': chatCompletionsFixtures,
-  './chat-completions/repair-body.cases.ts': chatCompletionsRepairBody,
   './chat-completions/request-tools.cases.ts': chatCompletionsRequestTools,
   './chat-completions/request.cases.ts': chatCompletionsRequest,
   './chat-completions/response.cases.ts': chatCompletionsResponse,
   './cli/leaks-report.cases.ts': cliLeaksReport,
   './cli/log-text.cases.ts': cliLogText,
   './composition.cases.ts': composition,
+  './dialect-kit/repair-body.cases.ts': dialectKitRepairBody,
   './dsml/arguments.cases.ts': dsmlArguments,
   './dsml/code-span-gate.cases.ts': dsmlCodeSpanGate,
   './dsml/config.cases.ts': dsmlConfig,

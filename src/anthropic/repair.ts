@@ -10,7 +10,7 @@ import { generatePrefixedId } from '../dsml/options.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 import type { PartRepairOptions } from '../parts/part-repair.ts'
 import { withRequestDefaults } from '../parts/request-options.ts'
-import { createDialectRepair } from '../dialect-kit/dialect-repair.ts'
+import { createDialectRepair, type DialectRepair } from '../dialect-kit/dialect-repair.ts'
 import { createAnthropicDecoder } from './decoder.ts'
 import { createAnthropicEncoder } from './encoder.ts'
 import { anthropicRequestOptions } from './request.ts'
@@ -40,13 +40,8 @@ export function anthropicPartOptions(given: AnthropicRepairOptions): PartRepairO
   return { ...options, generateId: options.generateId ?? generateToolUseId, stopFinishReason: END_TURN, toolCallsFinishReason: TOOL_USE }
 }
 
-export interface AnthropicRepair {
-  /** Bytes or text of the upstream SSE body; returns repaired SSE text, or `undefined` when it is the read as it came (`text()`). */
-  feed(chunk: string | Uint8Array): string | undefined
-  /** The decoded text of the last read. */
-  text(): string
-  end(): string
-}
+/** The fused Anthropic repair: `DialectRepair`, the one repair interface of every dialect. */
+export type AnthropicRepair = DialectRepair
 
 export function createAnthropicRepair(options: AnthropicRepairOptions = {}): AnthropicRepair {
   return createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions(options), options)

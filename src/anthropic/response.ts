@@ -1,16 +1,15 @@
 /**
  * `repairAnthropicResponse`: wraps a `fetch` `Response` from a Messages
- * endpoint. A `text/event-stream` body goes through `AnthropicRepairStream`;
- * a JSON `message` body through `repairAnthropicMessage`. Status, status
+ * endpoint. A `text/event-stream` body goes through the fused repair
+ * (`createAnthropicRepair`, the same bytes as `AnthropicRepairStream`); a JSON `message` body through `repairAnthropicMessage`. Status, status
  * text and headers are kept (minus `content-length` and `content-encoding`);
  * non-2xx responses, other bodies and empty bodies pass through untouched.
  */
 import type { ToolCall } from '../dsml/types.ts'
 import { createPartRepair } from '../parts/part-repair.ts'
 import type { Channel } from '../parts/part.ts'
-import { anthropicPartOptions, type AnthropicRepairOptions } from './repair.ts'
+import { anthropicPartOptions, type AnthropicRepairOptions, createAnthropicRepair } from './repair.ts'
 import { repairResponse } from '../dialect-kit/repair-response.ts'
-import { AnthropicRepairStream } from './streams.ts'
 import { type AnthropicContentBlock, type AnthropicMessage, isToolUseBlock } from './types.ts'
 
 function isMessage(body: unknown): body is AnthropicMessage {
@@ -82,7 +81,7 @@ export function repairAnthropicMessage(body: unknown, options: AnthropicRepairOp
 export function repairAnthropicResponse(response: Response, options: AnthropicRepairOptions = {}): Promise<Response> {
   return repairResponse(response, {
     maxJsonChars: options.maxBufferSize,
-    stream: (body) => body.pipeThrough(new AnthropicRepairStream(options)),
+    core: () => createAnthropicRepair(options),
     json: (body) => repairAnthropicMessage(body, options),
   })
 }

@@ -9,33 +9,12 @@
 import type { Part } from '../parts/part.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 import { type ChatChoice, type ChatCompletionChunk, isChatCompletionChunk } from './types.ts'
-import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData } from '../dialect-kit/chunk-origin.ts'
+import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData, ShapedOrigin } from '../dialect-kit/chunk-origin.ts'
+import type { DialectDecoder, TextShape } from '../dialect-kit/dialect-repair.ts'
+import { PlainJsonScanner } from './json-scan.ts'
 
 export interface ChatCompletionsDecoder {
   feed(message: SseMessage): Part[]
-}
-
-/** What a key of a chat chunk makes when decoded (see `CHUNK_KEY_MEANINGS`). */
-export type ChunkKeyMeaning = 'text' | 'part' | 'error' | 'choices'
-
-/**
- * The keys `decodeChatCompletionsMessage` reads, and what each makes — for
- * readers that classify a chunk without decoding it (the fused repair's
- * chunk reader). Kept beside the decoder, which reads exactly these:
- * - `text`: `content`, the answer text part;
- * - `part`: unless `null`, a part other than the answer text;
- * - `error`: the chunk is an error part;
- * - `choices`: the array the message's choice is read from.
- * Any other key makes nothing.
- */
-export const CHUNK_KEY_MEANINGS: Readonly<Record<string, ChunkKeyMeaning>> = {
-  content: 'text',
-  reasoning_content: 'part',
-  tool_calls: 'part',
-  finish_reason: 'part',
-  usage: 'part',
-  error: 'error',
-  choices: 'choices',
 }
 
 /** An SSE message the decoder reads as an error whatever its data (`event: error`). */
@@ -94,4 +73,37 @@ export function decodeChatCompletionsMessage(message: SseMessage): Part[] {
 
 export function createChatCompletionsDecoder(): ChatCompletionsDecoder {
   return { feed: decodeChatCompletionsMessage }
+}
+
+/** The decoder with what the fused repair may ask it (internal; not exported from the package). */
+export function createChatCompletionsDecoderCore(): DialectDecoder {
+  return new DecoderCore()
+}
+
+/** A class, so that one per open stream pays for its scanner only. */
+class DecoderCore implements DialectDecoder {
+  #scan = new PlainJsonScanner()
+
+  feed(message: SseMessage): Part[] {
+    return decodeChatCompletionsMessage(message)
+  }
+
+  /** A chunk `PlainJsonScanner` finds plain (never an `event: error`): its `content` string's body, or null without one. */
+  plainSpan(message: SseEvent): readonly [number, number] | null | undefined {
+    const scan = this.#scan
+    if (isErrorEvent(message) || !scan.isPlain(message.data)) return undefined
+    return scan.contentStart === -1 ? null : [scan.contentStart, scan.contentEnd]
+  }
+
+  /**
+   * A chunk of a plain chunk's shape with another content: the one text part
+   * decoding it gives (the shape is a chat chunk whose only part is its
+   * `content`, and a string value in place of another changes nothing else).
+   */
+  shapedParts(message: SseEvent, text: string, shape: TextShape): Part[] {
+    const origin = new ShapedOrigin(message, shape)
+    const part: Part = { type: 'text', text, origin }
+    origin.parts.push(part)
+    return [part, { type: 'chunk-end', origin }]
+  }
 }

@@ -8,11 +8,11 @@
  * logprobs, usage, unknown keys, other choices) is kept.
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
-import type { SseEvent, SseMessage } from '../sse/types.ts'
+import type { SseMessage } from '../sse/types.ts'
 import { primaryChoice } from './decoder.ts'
-import type { ChunkShape } from './plain-chunk.ts'
 import { type ChatChoice, type ChatCompletionChunk, type ChatToolCallDelta, isChatCompletionChunk } from './types.ts'
-import { sameParts, withOrigin } from '../dialect-kit/chunk-origin.ts'
+import { sameParts, ShapedOrigin, withOrigin } from '../dialect-kit/chunk-origin.ts'
+import type { DialectEncoder, ForwardedMessage, TextShape } from '../dialect-kit/dialect-repair.ts'
 
 export interface ChatCompletionsEncoder {
   feed(part: Part): SseMessage[]
@@ -20,20 +20,23 @@ export interface ChatCompletionsEncoder {
   end(): SseMessage[]
 }
 
-/** The encoder with what the fused repair needs (internal; not exported from the package). */
-export interface ChatCompletionsEncoderCore extends ChatCompletionsEncoder {
+/** The encoder with what the fused repair may ask it (internal; not exported from the package). */
+export interface ChatCompletionsEncoderCore extends ChatCompletionsEncoder, DialectEncoder {
   /**
-   * A chat chunk (`text` from `start` to `end`: valid JSON with a `choices`
-   * array) went by without being decoded, forwarded as it came: it becomes
-   * the envelope, parsed only if a made-up chunk needs it.
+   * A chat chunk (valid JSON with a `choices` array) went by without being
+   * decoded, forwarded as it came: it becomes the envelope, parsed only if
+   * a made-up chunk needs it. Always yes.
    */
-  forwarded(text: string, start: number, end: number): void
+  forwarded(message: ForwardedMessage): boolean
+  /** Can every chunk of this shape be written as `head` + its content + `tail` (`shapeFacts`)? */
+  writesShape(shape: TextShape): boolean
 }
 
 /**
- * What the encoder knows of every chunk of one shape (see `ChunkShape`):
- * written again with other content, such a chunk is `head` + the content as
- * a JSON string + `tail`; with no content left, it is dropped if `droppable`.
+ * What the encoder knows of every chunk of one shape (a plain chunk cut
+ * around its content string, `TextShape`): written again with other
+ * content, such a chunk is `head` + the content as a JSON string + `tail`;
+ * with no content left, it is dropped if `droppable`.
  */
 export interface ShapeFacts {
   readonly head: string
@@ -55,8 +58,9 @@ const PROBE = '<probe>'
  * `choices[0].delta.content` of the only choice, or the chunk's text is not
  * as the encoder writes it.
  */
-export function shapeFacts(shape: ChunkShape): ShapeFacts | undefined {
-  const probe = shape.before + PROBE + shape.after
+export function shapeFacts(shape: TextShape): ShapeFacts | undefined {
+  if (shape.counted) return undefined
+  const probe = shape.before + PROBE + shape.middle
   let chunk: unknown
   try {
     chunk = JSON.parse(probe)
@@ -80,44 +84,8 @@ export function shapeFacts(shape: ChunkShape): ShapeFacts | undefined {
   const usage = chunk.usage
   return {
     head: shape.before.slice(0, -1),
-    tail: shape.after.slice(1),
+    tail: shape.middle.slice(1),
     droppable: isEmptyChoice(rebuildChoice(original, changes(undefined))) && (usage === undefined || usage === null),
-  }
-}
-
-/**
- * The origin of a chunk read as a known shape with new content, not parsed:
- * `chunk` is parsed from `data` only when something asks for it.
- */
-export class ShapedOrigin implements ChunkOrigin {
-  event: string | undefined
-  id: string | undefined
-  retry?: number
-  data: string
-  parts: Part[] = []
-  readonly facts: ShapeFacts
-  #chunk: unknown
-  #parsed = false
-
-  constructor(message: SseEvent, facts: ShapeFacts) {
-    this.event = message.event
-    this.id = message.id
-    if (message.retry !== undefined) this.retry = message.retry
-    this.data = message.data
-    this.facts = facts
-  }
-
-  get chunk(): unknown {
-    if (!this.#parsed) {
-      this.#chunk = JSON.parse(this.data)
-      this.#parsed = true
-    }
-    return this.#chunk
-  }
-
-  set chunk(value: unknown) {
-    this.#chunk = value
-    this.#parsed = true
   }
 }
 
@@ -207,6 +175,9 @@ class Encoder implements ChatCompletionsEncoderCore {
   #envelopeData: string | undefined = undefined
   #envelopeStart = 0
   #envelopeEnd = 0
+  /** The last shape asked about (`writesShape`), and its facts. */
+  #factsShape: TextShape | undefined = undefined
+  #facts: ShapeFacts | undefined = undefined
 
   feed(part: Part): SseMessage[] {
     if (part.type === 'chunk-end') return this.#writeGroup(part.origin)
@@ -221,10 +192,24 @@ class Encoder implements ChatCompletionsEncoderCore {
     return this.#writeGroup(undefined)
   }
 
-  forwarded(text: string, start: number, end: number): void {
-    this.#envelopeData = text
-    this.#envelopeStart = start
-    this.#envelopeEnd = end
+  forwarded(message: ForwardedMessage): boolean {
+    this.#envelopeData = message.source
+    this.#envelopeStart = message.start
+    this.#envelopeEnd = message.end
+    return true
+  }
+
+  writesShape(shape: TextShape): boolean {
+    return this.#factsOf(shape) !== undefined
+  }
+
+  /** The facts of `shape`, kept for the last shape asked about. */
+  #factsOf(shape: TextShape): ShapeFacts | undefined {
+    if (this.#factsShape !== shape) {
+      this.#factsShape = shape
+      this.#facts = shapeFacts(shape)
+    }
+    return this.#facts
   }
 
   #madeUpChunk(changes: Changes): string {
@@ -250,9 +235,9 @@ class Encoder implements ChatCompletionsEncoderCore {
       this.#envelopeEnd = origin.data.length
       if (sameParts(parts, origin)) return [rawMessage(origin)]
       const changes = gather(parts, origin)
-      if (changes.reasoning === undefined && changes.synthesized.length === 0 && changes.finishReason === undefined && changes.foreignNative.length === 0) {
+      const facts = this.#factsOf(origin.shape)
+      if (facts !== undefined && changes.reasoning === undefined && changes.synthesized.length === 0 && changes.finishReason === undefined && changes.foreignNative.length === 0) {
         const text = changes.text ?? ''
-        const facts = origin.facts
         if (text === '' && facts.droppable) return []
         return [withOrigin(origin, facts.head + JSON.stringify(text) + facts.tail)]
       }

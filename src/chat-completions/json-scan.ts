@@ -18,7 +18,7 @@
  */
 import { CLOSE_BRACE, CLOSE_BRACKET, COLON, COMMA, endOfJsonNumber, OPEN_BRACE, OPEN_BRACKET, QUOTE, SPACE } from '../json-text.ts'
 import { CLOSED, PlainStringScanner, scanString } from '../dialect-kit/plain-json-string.ts'
-import { CHUNK_KEY_MEANINGS, type ChunkKeyMeaning } from './decoder.ts'
+import { CHUNK_KEY_MEANINGS, type ChunkKeyMeaning } from './chunk-keys.ts'
 
 /** Nesting the scanner follows (one bit per level in `arrays`); deeper is not plain. */
 const MAX_DEPTH = 32

@@ -2,7 +2,8 @@
  * `repairChatCompletionsResponse`: wraps a `fetch` `Response` from a Chat
  * Completions endpoint.
  *
- * - `text/event-stream` body → through `ChatCompletionsRepairStream`.
+ * - `text/event-stream` body → through the fused repair (the same bytes as
+ *   `ChatCompletionsRepairStream`).
  * - JSON `chat.completion` body → `message.content` (and
  *   `reasoning_content`) cleaned, recovered calls appended to
  *   `message.tool_calls` when the message has none, `finish_reason` `stop` →
@@ -15,8 +16,7 @@ import { withRequestDefaults } from './request-tools.ts'
 import type { ToolCall } from '../dsml/types.ts'
 import type { Part } from '../parts/part.ts'
 import { createPartRepair } from '../parts/part-repair.ts'
-import type { ChatCompletionsRepairOptions } from './repair.ts'
-import { repairChatCompletionsBody } from './repair-body.ts'
+import { type ChatCompletionsRepairOptions, createChatCompletionsRepairCore } from './repair.ts'
 import { repairResponse } from '../dialect-kit/repair-response.ts'
 
 export interface RepairChatCompletionsResponseOptions extends ChatCompletionsRepairOptions {}
@@ -140,8 +140,7 @@ export function repairChatCompletion(body: unknown, given: RepairChatCompletions
 export function repairChatCompletionsResponse(response: Response, options: RepairChatCompletionsResponseOptions = {}): Promise<Response> {
   return repairResponse(response, {
     maxJsonChars: options.maxBufferSize,
-    // One pull-based stream over the body: the same bytes as a ChatCompletionsRepairStream pipe, without the pipe.
-    stream: (body) => repairChatCompletionsBody(body, options),
+    core: () => createChatCompletionsRepairCore(options),
     json: (body) => repairChatCompletion(body, options),
   })
 }

@@ -9,6 +9,7 @@
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseEvent, SseMessage } from '../sse/types.ts'
+import type { TextShape } from './dialect-repair.ts'
 import { MAX_JSON_DEPTH, parseBoundedJson } from '../json-text.ts'
 
 /** The origin of the parts made from `message`, whose data parsed to `chunk`. */
@@ -56,4 +57,41 @@ export function notJsonParts(message: SseEvent): Part[] {
   const parts = closeGroup(origin, [{ type: 'passthrough', origin }])
   parts.push({ type: 'diagnostic', diagnostic: { kind: 'malformed-chunk', text: '', message: `An SSE message was not JSON (or nested deeper than ${MAX_JSON_DEPTH}); forwarded unchanged` } })
   return parts
+}
+
+/**
+ * The origin of a message of a known shape with another text, read without
+ * parsing (`DialectDecoder.shapedParts`): `chunk` is parsed from `data` only
+ * when something asks for it, and `shape` tells the encoder which shape it is.
+ */
+export class ShapedOrigin implements ChunkOrigin {
+  event: string | undefined
+  id: string | undefined
+  retry?: number
+  data: string
+  parts: Part[] = []
+  readonly shape: TextShape
+  #chunk: unknown
+  #parsed = false
+
+  constructor(message: SseEvent, shape: TextShape) {
+    this.event = message.event
+    this.id = message.id
+    if (message.retry !== undefined) this.retry = message.retry
+    this.data = message.data
+    this.shape = shape
+  }
+
+  get chunk(): unknown {
+    if (!this.#parsed) {
+      this.#chunk = JSON.parse(this.data)
+      this.#parsed = true
+    }
+    return this.#chunk
+  }
+
+  set chunk(value: unknown) {
+    this.#chunk = value
+    this.#parsed = true
+  }
 }

@@ -1,41 +1,87 @@
 /**
- * `createDialectRepair`: the fused repair of one SSE dialect as a synchronous
- * core — SSE decode → the dialect's decoder → the one part pipeline → the
- * dialect's encoder → SSE encode — for the dialects whose codecs have no
- * shortcuts of their own (Anthropic Messages, the OpenAI Responses API).
+ * `createDialectRepair`: the one fused repair machine every SSE dialect is an
+ * instance of (Chat Completions, Anthropic Messages, the OpenAI Responses
+ * API) — SSE decode → the dialect's decoder → the one part pipeline → the
+ * dialect's encoder → SSE encode, as one synchronous core. The same cores as
+ * the composed streams, so both give the same bytes (the dialects' tests
+ * prove it on every fixture, with each shortcut on and off).
  *
- * Two shortcuts, each step asking the owner:
- * - a read of whole events that the SSE decoder can give back exactly
- *   (`verbatim`), each of which the encoder writes back as it came (one
- *   message, the same fields), comes out as the read itself: `feed` says so
- *   with `undefined`, and a stream forwards the read's own bytes instead of
- *   encoding the text again;
- * - text-delta shapes: when a text delta came out as it came, the decoder
- *   says where its text sits in the data (`textSpan`), and the event is kept
- *   as a shape cut around that text. The next event of the same name whose
- *   data is the shape with another string between, plain for an idle
- *   sanitizer (`PlainStringScanner`) while the pipeline is idle, is the same
- *   event with other text: every stage would pass it on unchanged and stay
- *   as it is, so it is forwarded without being parsed. A read that is one
- *   such event whole (the SSE decoder `ready` for it) skips the SSE parser
- *   too. Any other event drops the shape.
+ * Its shortcuts, each exact, each step asking the owner:
+ * - **verbatim reads.** A read of whole events that the SSE decoder can give
+ *   back exactly (`verbatim`), each of which the encoder writes back as it
+ *   came, comes out as the read itself: `feed` says so with `undefined`, and
+ *   a stream forwards the read's own bytes instead of encoding the text again.
+ * - **plain messages** (`plainMessages`). While the pipeline is idle, a
+ *   message the decoder reads as plain without parsing it (`plainSpan`: it
+ *   would decode to one answer text that no stage changes) goes by as it
+ *   came. A text delta that came out as it came (`textSpan`, after decoding)
+ *   or a plain message with a text becomes the *shape*: the message cut
+ *   around its text's string body (and its number, `counterSpan`). The next
+ *   message of the same event name whose data is the shape with another
+ *   plain string (`PlainStringScanner`) is the same message with other text:
+ *   every stage would pass it on and stay as it is, so it goes by as it came
+ *   without being parsed. The encoder is told (`forwarded`) and may refuse.
+ * - **shaped messages** (`shapedMessages`). A message of the shape whose
+ *   string is not plain is read without parsing all the same, when the
+ *   decoder can make its parts from the text (`shapedParts`) and the encoder
+ *   can write any message of the shape from them (`writesShape`).
+ * - **whole events** (`wholeEvents`). A read that is one event of the shape,
+ *   whole (the SSE decoder `ready` for it), skips the SSE parser too.
+ * Any other message decoded drops the shape.
  */
 import { isAsciiDigit } from '../json-text.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 import { createPartRepair, type PartRepair, type PartRepairOptions } from '../parts/part-repair.ts'
 import type { Part } from '../parts/part.ts'
-import { BODY_PLAIN, BODY_PLAIN_ESCAPED, PlainStringScanner, stringBodyValue } from './plain-json-string.ts'
+import { BODY_OTHER, BODY_PLAIN, BODY_PLAIN_ESCAPED, PlainStringScanner, stringBodyValue } from './plain-json-string.ts'
 import { createSseDecoderCore, type SseDecoderCore } from '../sse/sse-decoder.ts'
 import { encodeSseMessage, singleLineFrame } from '../sse/sse-encoder.ts'
-import { isSseComment, type SseMessage } from '../sse/types.ts'
+import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 
-/** A dialect's decoder: one SSE message → its parts. */
+/**
+ * The last text message that went by as it came, cut around its text's
+ * string body (and its number): its data is `before`, the body, `middle`,
+ * then (when `counted`) the number's digits and `after`.
+ */
+export interface TextShape {
+  readonly event: string | undefined
+  readonly before: string
+  readonly middle: string
+  readonly after: string
+  readonly counted: boolean
+}
+
+/**
+ * A message that goes by as it came without being decoded: its data is
+ * `source` from `start` to `end` (a read holding one event, or the data
+ * itself); `counter`, its number when the shape has one. One object per
+ * machine, filled for each such message and read only during `forwarded`.
+ */
+export interface ForwardedMessage {
+  readonly source: string
+  readonly start: number
+  readonly end: number
+  readonly counter: number | undefined
+  /** Its text (the string body's value), or undefined when the body is no JSON string body; read on demand. */
+  text(): string | undefined
+}
+
+/** A dialect's decoder: one SSE message → its parts, and what the machine may ask it. */
 export interface DialectDecoder {
   feed(message: SseMessage): Part[]
   /**
+   * Before decoding, read without parsing: would `message` decode to nothing
+   * but one answer text part that an idle pipeline passes as it came? Then
+   * the span `[start, end)` of that text's string body in the data, or
+   * `null` when it has no text; otherwise undefined (decode it). Without it:
+   * every message is decoded before it can be known plain.
+   */
+  plainSpan?(message: SseEvent): readonly [number, number] | null | undefined
+  /**
    * Just after `feed(message)`: when the message was a text delta (its parts
    * one text part), the span `[start, end)` of that text's string body in
-   * `message.data`; otherwise undefined. A decoder without it gets no shapes.
+   * `message.data`; otherwise undefined. A decoder without it learns shapes
+   * only from `plainSpan`.
    */
   textSpan?(message: SseMessage): readonly [number, number] | undefined
   /**
@@ -44,19 +90,31 @@ export interface DialectDecoder {
    * holes: the text, and the number.
    */
   counterSpan?(message: SseMessage): readonly [number, number] | undefined
+  /**
+   * A message of `shape` whose text is `text`: the parts `feed` would make,
+   * without parsing it (their origin a `ShapedOrigin`, whose chunk is parsed
+   * only when asked). Only for uncounted shapes the encoder `writesShape`.
+   */
+  shapedParts?(message: SseEvent, text: string, shape: TextShape): Part[]
 }
 
-/** A dialect's encoder: parts → SSE messages. */
+/** A dialect's encoder: parts → SSE messages, and what the machine may ask it. */
 export interface DialectEncoder {
   feed(part: Part): SseMessage[]
   end(): SseMessage[]
   /**
-   * A text delta of the current shape, with this text (and number), is about
-   * to go by as it came: an encoder that keeps state about what it wrote
-   * (numbering, texts it repeats later) notes it and says yes, or says no
-   * when it would not write the event as it came. Without it: yes.
+   * A message goes by as it came, not decoded (a plain one, or one of the
+   * shape with another plain text): an encoder that keeps state about what
+   * it wrote (numbering, texts it repeats later, the envelope of chunks it
+   * makes up) notes it and says yes, or says no when it would not write the
+   * message as it came (the machine then decodes it). Without it: yes.
    */
-  forwarded?(text: string, counter: number | undefined): boolean
+  forwarded?(message: ForwardedMessage): boolean
+  /**
+   * Can every message of `shape` be written from the parts `shapedParts`
+   * makes, with any text? Asked once per shape. Without it: no shaped reads.
+   */
+  writesShape?(shape: TextShape): boolean
 }
 
 export interface DialectRepairOptions {
@@ -65,29 +123,21 @@ export interface DialectRepairOptions {
   onDiagnostic?: (diagnostic: Diagnostic) => void
 }
 
-/** The shortcuts (internal: only the bench and the tests turn them off). */
+/**
+ * The shortcuts (see above), each exact and each kept because the pipeline
+ * bench measures its gain (its ablation table). Internal: only the bench and
+ * the tests turn them off.
+ */
 export interface DialectShortcuts {
-  textDeltaShapes: boolean
+  plainMessages: boolean
+  shapedMessages: boolean
+  wholeEvents: boolean
 }
 
-const ALL_DIALECT_SHORTCUTS: DialectShortcuts = { textDeltaShapes: true }
+export const ALL_SHORTCUTS: Readonly<DialectShortcuts> = { plainMessages: true, shapedMessages: true, wholeEvents: true }
+export const NO_SHORTCUTS: Readonly<DialectShortcuts> = { plainMessages: false, shapedMessages: false, wholeEvents: false }
 
-/** The last text delta forwarded as it came, cut around its text (and its number). */
-interface Shape {
-  event: string | undefined
-  before: string
-  /** How a whole read of the shape starts: its frame up to the data (`singleLineFrame`), then `before`. */
-  readPrefix: string
-  /** How it ends: the frame after the data. */
-  readSuffix: string
-  /** Between the text and the number (or, without a number, everything after the text). */
-  middle: string
-  /** After the number ('' without one). */
-  after: string
-  counted: boolean
-}
-
-
+/** The fused repair of one dialect: bytes or text of an upstream SSE body in, repaired SSE text out. */
 export interface DialectRepair {
   /** Repaired SSE text of this read, or `undefined` when it is exactly the read as it came (`text()`). */
   feed(chunk: string | Uint8Array): string | undefined
@@ -101,7 +151,7 @@ export function createDialectRepair(
   encoder: DialectEncoder,
   partOptions: PartRepairOptions,
   options: DialectRepairOptions,
-  shortcuts: DialectShortcuts = ALL_DIALECT_SHORTCUTS,
+  shortcuts: Readonly<DialectShortcuts> = ALL_SHORTCUTS,
 ): DialectRepair {
   return new Repair(decoder, encoder, partOptions, options, shortcuts)
 }
@@ -110,6 +160,54 @@ export function createDialectRepair(
 function sameMessage(written: SseMessage, read: SseMessage): boolean {
   if (isSseComment(written) || isSseComment(read)) return isSseComment(written) && isSseComment(read) && written.comment === read.comment
   return written.data === read.data && written.event === read.event && written.id === read.id && written.retry === read.retry
+}
+
+/** The shape, with what the machine keeps about it. */
+interface Shape extends TextShape {
+  /** How a whole read of the shape starts: its frame up to the data (`singleLineFrame`), then `before`. */
+  readonly readPrefix: string
+  /** How it ends: the frame after the data. */
+  readonly readSuffix: string
+  /** Whether messages of the shape with a text that is not plain are read without parsing (asked once). */
+  shaped: boolean | undefined
+}
+
+// What reading a message (or a read) against the shape found.
+/** It does not have the shape. */
+const NO_FIT = 0
+/** It went by as it came. */
+const FORWARDED = 1
+/** It was read without parsing and went through the pipeline: `#written` holds what came out. */
+const REPAIRED = 2
+
+/** The digits of a number in a shape: more would not be a safe integer. */
+const MAX_COUNTER_DIGITS = 15
+
+/** The message going by (`ForwardedMessage`): one per machine, filled for each. */
+class Forwarding implements ForwardedMessage {
+  source = ''
+  start = 0
+  end = 0
+  counter: number | undefined = undefined
+  /** The text's string body, and what `readBody` found in it. */
+  #bodyStart = 0
+  #bodyEnd = 0
+  #plain = true
+
+  set(source: string, start: number, end: number, counter: number | undefined, bodyStart: number, bodyEnd: number, plain: boolean): void {
+    this.source = source
+    this.start = start
+    this.end = end
+    this.counter = counter
+    this.#bodyStart = bodyStart
+    this.#bodyEnd = bodyEnd
+    this.#plain = plain
+  }
+
+  text(): string | undefined {
+    // A body without escapes is its own value.
+    return this.#plain ? this.source.substring(this.#bodyStart, this.#bodyEnd) : stringBodyValue(this.source, this.#bodyStart, this.#bodyEnd)
+  }
 }
 
 /** A class, so that one per open stream pays for its fields only. */
@@ -121,36 +219,50 @@ class Repair implements DialectRepair {
   #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined
   /** The messages the encoder wrote for the message being repaired. */
   #written: SseMessage[] = []
-  #shapes: boolean
+  #plainMessages: boolean
+  #shapedMessages: boolean
+  /** Shapes are learned from decoded text deltas too (`textSpan`). */
+  #learnsFromText: boolean
   #shape: Shape | undefined = undefined
   #strings = new PlainStringScanner()
+  #forwarding = new Forwarding()
+  /** The number of the message `#bodyEnd` last read (undefined for an uncounted shape). */
+  #counter: number | undefined = undefined
 
-  constructor(decoder: DialectDecoder, encoder: DialectEncoder, partOptions: PartRepairOptions, options: DialectRepairOptions, shortcuts: DialectShortcuts) {
-    this.#sse = createSseDecoderCore(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize })
+  constructor(decoder: DialectDecoder, encoder: DialectEncoder, partOptions: PartRepairOptions, options: DialectRepairOptions, shortcuts: Readonly<DialectShortcuts>) {
+    const wholeEvents = shortcuts.plainMessages && shortcuts.wholeEvents
+    this.#sse = createSseDecoderCore(options.maxBufferSize === undefined ? {} : { maxBufferSize: options.maxBufferSize }, wholeEvents)
     this.#decoder = decoder
     this.#encoder = encoder
     this.#parts = createPartRepair(partOptions, { emit: (part) => this.#encode(part) })
     this.#onDiagnostic = options.onDiagnostic
-    this.#shapes = shortcuts.textDeltaShapes && decoder.textSpan !== undefined
+    this.#plainMessages = shortcuts.plainMessages
+    this.#shapedMessages = shortcuts.plainMessages && shortcuts.shapedMessages && decoder.shapedParts !== undefined && encoder.writesShape !== undefined
+    this.#learnsFromText = shortcuts.plainMessages && decoder.textSpan !== undefined
   }
 
   feed(chunk: string | Uint8Array): string | undefined {
     const sse = this.#sse
     const text = sse.decode(chunk)
-    if (this.#shape !== undefined && sse.ready() && this.#fitsRead(text)) return undefined
+    const shape = this.#shape
+    if (shape !== undefined && sse.ready()) {
+      const found = this.#readWhole(text, shape)
+      if (found === FORWARDED) return undefined
+      if (found === REPAIRED) return encodeAll(this.#written)
+    }
     const messages = sse.parse(text)
     let unchanged = sse.verbatim()
     let out = ''
     for (let index = 0; index < messages.length; index++) {
       const message = messages[index]!
       const written = this.#repair(message)
-      if (unchanged && written.length === 1 && sameMessage(written[0]!, message)) continue
+      if (unchanged && (written === undefined || (written.length === 1 && sameMessage(written[0]!, message)))) continue
       if (unchanged) {
         // The read changes after all: the messages before this one, as they came, then this one's output.
         unchanged = false
         for (let before = 0; before < index; before++) out += encodeSseMessage(messages[before]!)
       }
-      for (const next of written) out += encodeSseMessage(next)
+      out += written === undefined ? encodeSseMessage(message) : encodeAll(written)
     }
     return unchanged ? undefined : out
   }
@@ -161,101 +273,131 @@ class Repair implements DialectRepair {
 
   end(): string {
     let out = ''
-    for (const message of this.#sse.end()) for (const next of this.#repair(message)) out += encodeSseMessage(next)
+    for (const message of this.#sse.end()) {
+      const written = this.#repair(message)
+      out += written === undefined ? encodeSseMessage(message) : encodeAll(written)
+    }
     this.#written = []
     this.#parts.end()
-    for (const next of this.#written) out += encodeSseMessage(next)
-    for (const next of this.#encoder.end()) out += encodeSseMessage(next)
+    out += encodeAll(this.#written)
+    out += encodeAll(this.#encoder.end())
     return out
   }
 
-  /** One message through the chain; returns what the encoder wrote for it. */
-  #repair(message: SseMessage): SseMessage[] {
-    if (this.#fitsMessage(message)) return [message]
+  /** One message through the chain: undefined when it goes by as it came, else what the encoder wrote for it. */
+  #repair(message: SseMessage): readonly SseMessage[] | undefined {
+    if (this.#plainMessages && !isSseComment(message) && message.id === undefined && message.retry === undefined) {
+      const data = message.data
+      const shape = this.#shape
+      if (shape !== undefined && message.event === shape.event) {
+        const found = this.#readShape(shape, message, data, 0, data.length)
+        if (found === FORWARDED) return undefined
+        if (found === REPAIRED) return this.#written
+      }
+      if (this.#decoder.plainSpan !== undefined && this.#parts.idle && this.#forwardsPlain(message)) return undefined
+    }
     this.#written = []
     for (const part of this.#decoder.feed(message)) this.#parts.feed(part)
-    if (this.#shapes) this.#learnShape(message, this.#written)
+    if (this.#learnsFromText) this.#learnFromText(message, this.#written)
+    else this.#shape = undefined
     return this.#written
   }
 
-  /** Is the message the last shape with another text (see `#fitsShape`)? */
-  #fitsMessage(message: SseMessage): boolean {
-    const shape = this.#shape
-    if (shape === undefined || isSseComment(message) || message.event !== shape.event || message.id !== undefined || message.retry !== undefined) return false
-    const data = message.data
-    const before = shape.before
-    // Equality of substrings: faster than startsWith / endsWith in V8.
-    if (data.substring(0, before.length) !== before || !this.#parts.idle) return false
-    return this.#fitsShape(shape, data, before.length, data.length)
-  }
-
   /**
-   * Is the read one event of the last shape, whole: its frame, the shape's
-   * data, a blank line? Its data has no line break (the shape's fixed parts
-   * came from one data line, and a plain text and digits hold none), so the
-   * SSE parser would give the same message.
+   * A read that is one event of the shape, whole: its frame, the shape's
+   * data, the frame's end. Its data has no line break (the shape's fixed
+   * parts came from one data line, and a plain text and digits hold none),
+   * so the SSE parser would give the same message.
    */
-  #fitsRead(text: string): boolean {
-    const shape = this.#shape!
-    // The frame and the data's fixed start, compared as one.
+  #readWhole(text: string, shape: Shape): number {
     const prefix = shape.readPrefix
-    const end = text.length - shape.readSuffix.length
-    if (end < prefix.length || text.substring(end) !== shape.readSuffix) return false
-    if (text.substring(0, prefix.length) !== prefix || !this.#parts.idle || !this.#sse.withinCap(text)) return false
-    return this.#fitsShape(shape, text, prefix.length, end)
+    const dataEnd = text.length - shape.readSuffix.length
+    // Equality of substrings: faster than startsWith / endsWith in V8.
+    if (dataEnd < prefix.length || text.substring(dataEnd) !== shape.readSuffix || text.substring(0, prefix.length) !== prefix) return NO_FIT
+    if (!this.#sse.withinCap(text)) return NO_FIT
+    return this.#readShape(shape, undefined, text, prefix.length - shape.before.length, dataEnd)
   }
 
   /**
-   * The pipeline idle and `source` before `start` the shape's fixed start
-   * (both checked by the caller): is `source` from `start` to `to` the rest
-   * of the shape's data with another plain text (and its own number), and
-   * does the encoder take it as it came?
+   * `source` from `dataStart` to `dataEnd` is the data of a message of the
+   * shape's event (`message`, or when undefined a whole read of one whose
+   * data starts with the shape's `before`, checked by the caller): is it the
+   * shape with another string body (and its own number)? When it is, the
+   * message goes by as it came (a plain text, the pipeline idle, the encoder
+   * agreeing), or is read without parsing (a shaped read).
    */
-  #fitsShape(shape: Shape, source: string, start: number, to: number): boolean {
-    let end: number
-    let counter: number | undefined
-    if (shape.counted) {
-      const counterEnd = to - shape.after.length
-      if (counterEnd < start || source.substring(counterEnd, to) !== shape.after) return false
-      let counterStart = counterEnd
-      while (counterStart > start && isAsciiDigit(source.charCodeAt(counterStart - 1))) counterStart--
-      if (counterStart === counterEnd || counterEnd - counterStart > 15) return false
-      end = counterStart - shape.middle.length
-      if (end < start || source.substring(end, counterStart) !== shape.middle) return false
-      counter = Number(source.substring(counterStart, counterEnd))
-    } else {
-      end = to - shape.middle.length
-      if (end < start || source.substring(end, to) !== shape.middle) return false
+  #readShape(shape: Shape, message: SseEvent | undefined, source: string, dataStart: number, dataEnd: number): number {
+    const bodyStart = dataStart + shape.before.length
+    if (message !== undefined && source.substring(0, bodyStart) !== shape.before) return NO_FIT
+    const bodyEnd = this.#bodyEnd(shape, source, bodyStart, dataEnd)
+    if (bodyEnd === -1) return NO_FIT
+    const found = this.#strings.readBody(source, bodyStart, bodyEnd)
+    if (found === BODY_OTHER) return NO_FIT
+    if (found <= BODY_PLAIN_ESCAPED && this.#parts.idle) {
+      const forwarding = this.#forwarding
+      forwarding.set(source, dataStart, dataEnd, this.#counter, bodyStart, bodyEnd, found === BODY_PLAIN)
+      return this.#encoder.forwarded === undefined || this.#encoder.forwarded(forwarding) ? FORWARDED : NO_FIT
     }
-    const found = this.#strings.readBody(source, start, end)
-    if (found > BODY_PLAIN_ESCAPED) return false
-    const encoder = this.#encoder
-    if (encoder.forwarded === undefined) return true
-    const text = found === BODY_PLAIN ? source.substring(start, end) : stringBodyValue(source, start, end)
-    return text !== undefined && encoder.forwarded(text, counter)
+    if (!this.#shapedMessages || shape.counted || !this.#shapeWritten(shape)) return NO_FIT
+    const text = found === BODY_PLAIN ? source.substring(bodyStart, bodyEnd) : stringBodyValue(source, bodyStart, bodyEnd)
+    if (text === undefined) return NO_FIT
+    const read: SseEvent = message ?? messageOf(shape.event, source.substring(dataStart, dataEnd))
+    this.#written = []
+    for (const part of this.#decoder.shapedParts!(read, text, shape)) this.#parts.feed(part)
+    return REPAIRED
   }
 
-  /** A text delta that came out as it came becomes the shape; anything else drops it. */
-  #learnShape(message: SseMessage, written: readonly SseMessage[]): void {
+  /**
+   * Where the string body ends in data of the shape from `bodyStart` to
+   * `dataEnd`: the data ends with the shape's `middle` (then, when counted,
+   * digits and `after`); -1 when it does not. Leaves the number on `#counter`.
+   */
+  #bodyEnd(shape: Shape, source: string, bodyStart: number, dataEnd: number): number {
+    if (!shape.counted) {
+      this.#counter = undefined
+      const bodyEnd = dataEnd - shape.middle.length
+      return bodyEnd < bodyStart || source.substring(bodyEnd, dataEnd) !== shape.middle ? -1 : bodyEnd
+    }
+    const counterEnd = dataEnd - shape.after.length
+    if (counterEnd < bodyStart || source.substring(counterEnd, dataEnd) !== shape.after) return -1
+    let counterStart = counterEnd
+    while (counterStart > bodyStart && isAsciiDigit(source.charCodeAt(counterStart - 1))) counterStart--
+    if (counterStart === counterEnd || counterEnd - counterStart > MAX_COUNTER_DIGITS) return -1
+    const bodyEnd = counterStart - shape.middle.length
+    if (bodyEnd < bodyStart || source.substring(bodyEnd, counterStart) !== shape.middle) return -1
+    this.#counter = Number(source.substring(counterStart, counterEnd))
+    return bodyEnd
+  }
+
+  /** Does the encoder write every message of the shape from `shapedParts`? Asked once per shape. */
+  #shapeWritten(shape: Shape): boolean {
+    return (shape.shaped ??= this.#encoder.writesShape!(shape))
+  }
+
+  /**
+   * The pipeline idle: is `message` plain by the decoder's reading, without
+   * parsing (`plainSpan`)? Then it goes by as it came, if the encoder
+   * agrees, and its text (if any) gives the shape.
+   */
+  #forwardsPlain(message: SseEvent): boolean {
+    const span = this.#decoder.plainSpan!(message)
+    if (span === undefined) return false
+    const data = message.data
+    const forwarding = this.#forwarding
+    if (span === null) forwarding.set(data, 0, data.length, undefined, 0, 0, true)
+    else forwarding.set(data, 0, data.length, undefined, span[0], span[1], false)
+    if (this.#encoder.forwarded !== undefined && !this.#encoder.forwarded(forwarding)) return false
+    this.#shape = span === null ? undefined : makeShape(message.event, data, span, undefined)
+    return true
+  }
+
+  /** A text delta that came out as it came becomes the shape; any other message drops it. */
+  #learnFromText(message: SseMessage, written: readonly SseMessage[]): void {
     this.#shape = undefined
     if (isSseComment(message) || written.length !== 1 || !sameMessage(written[0]!, message)) return
     const span = this.#decoder.textSpan!(message)
     if (span === undefined) return
-    const data = message.data
-    // One data line (a fixed part of a later read must hold no line break), and no U+FFFD
-    // (bytes that were not UTF-8 must not be forwarded as they came).
-    if (data.indexOf('\n') !== -1 || data.indexOf('\r') !== -1 || data.indexOf('\uFFFD') !== -1) return
-    const event = message.event
-    if (event !== undefined && event.indexOf('\uFFFD') !== -1) return
-    const frame = singleLineFrame(event)
-    const counter = this.#decoder.counterSpan?.(message)
-    if (counter === undefined) {
-      const before = data.slice(0, span[0])
-      this.#shape = { event, before, readPrefix: frame.before + before, readSuffix: frame.after, middle: data.slice(span[1]), after: '', counted: false }
-    } else if (counter[0] >= span[1]) {
-      const before = data.slice(0, span[0])
-      this.#shape = { event, before, readPrefix: frame.before + before, readSuffix: frame.after, middle: data.slice(span[1], counter[0]), after: data.slice(counter[1]), counted: true }
-    }
+    this.#shape = makeShape(message.event, message.data, span, this.#decoder.counterSpan?.(message))
   }
 
   #encode(part: Part): void {
@@ -265,4 +407,34 @@ class Repair implements DialectRepair {
     }
     for (const next of this.#encoder.feed(part)) this.#written.push(next)
   }
+}
+
+/**
+ * The shape of a message of `event` whose data is `data`, with its text's
+ * string body at `span` (and its number at `counter`); undefined when the
+ * data cannot be a shape: more than one line (a fixed part of a later read
+ * must hold no line break), or a U+FFFD in it or in the event name (bytes
+ * that were not UTF-8 must not be forwarded as they came).
+ */
+function makeShape(event: string | undefined, data: string, span: readonly [number, number], counter: readonly [number, number] | undefined): Shape | undefined {
+  if (data.indexOf('\n') !== -1 || data.indexOf('\r') !== -1 || data.indexOf('\uFFFD') !== -1) return undefined
+  if (event !== undefined && event.indexOf('\uFFFD') !== -1) return undefined
+  if (counter !== undefined && counter[0] < span[1]) return undefined
+  const frame = singleLineFrame(event)
+  const before = data.slice(0, span[0])
+  const readPrefix = frame.before + before
+  if (counter === undefined) return { event, before, middle: data.slice(span[1]), after: '', counted: false, readPrefix, readSuffix: frame.after, shaped: undefined }
+  return { event, before, middle: data.slice(span[1], counter[0]), after: data.slice(counter[1]), counted: true, readPrefix, readSuffix: frame.after, shaped: undefined }
+}
+
+/** A message of `event` (or none) with `data`. */
+function messageOf(event: string | undefined, data: string): SseEvent {
+  return event === undefined ? { data } : { event, data }
+}
+
+/** The SSE text of `messages`, one after another. */
+function encodeAll(messages: readonly SseMessage[]): string {
+  let out = ''
+  for (let index = 0; index < messages.length; index++) out += encodeSseMessage(messages[index]!)
+  return out
 }

@@ -6,19 +6,15 @@
  * messages).
  */
 import type { Part } from '../parts/part.ts'
+import type { DialectRepair } from './dialect-repair.ts'
 import type { SseMessage } from '../sse/types.ts'
 import type { StageTransformer } from '../standard-stream.ts'
 
-/** A fused repair core: repaired SSE text of a read, or `undefined` when it is the read as it came. */
-export interface RepairCore {
-  feed(chunk: string | Uint8Array): string | undefined
-  end(): string
-}
 
 /** Stateless, so every stream shares one. */
 const ENCODER = new TextEncoder()
 
-export function repairTransformer(core: RepairCore): StageTransformer<string | Uint8Array, Uint8Array> {
+export function repairTransformer(core: DialectRepair): StageTransformer<string | Uint8Array, Uint8Array> {
   return {
     transform(chunk, controller) {
       const text = core.feed(chunk)

@@ -56,7 +56,10 @@ class Synthesizer implements ToolCallSynthesizer {
     if ('synthesizeOnTruncation' in options) {
       throw new TypeError('Cannot use option "synthesizeOnTruncation": it is named "recoverOnTruncation", as in every entry point')
     }
-    this.#onTruncation = options.recoverOnTruncation === true
+    const onTruncation = options.recoverOnTruncation === undefined ? false : options.recoverOnTruncation
+    // Checked where the option is resolved, for every entry point: the string "true" must not count as false.
+    if (typeof onTruncation !== 'boolean') throw new TypeError(`Cannot use option "recoverOnTruncation": expected a boolean, got ${typeof onTruncation}`)
+    this.#onTruncation = onTruncation
   }
 
   feed(part: Part): Part[] {

@@ -23,6 +23,7 @@ import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { isResponsesEvent, type ResponsesEvent, type ResponsesItem, type ResponsesObject } from './types.ts'
 import { sameParts, withOrigin } from '../dialect-kit/chunk-origin.ts'
+import type { ForwardedMessage } from '../dialect-kit/dialect-repair.ts'
 import { isRecord } from '../records.ts'
 import { TextBuilder } from '../text-builder.ts'
 
@@ -31,11 +32,11 @@ export interface ResponsesEncoder {
   /** Writes any parts left without a `chunk-end`. */
   end(): SseMessage[]
   /**
-   * An output text delta of the open part, with this text and number, goes
-   * by as it came (a fused shortcut): noted, when its number is the next
-   * one; otherwise false, and it must come through `feed`.
+   * An output text delta of the open part goes by as it came (a fused
+   * shortcut, `DialectEncoder.forwarded`): its text noted, when its number
+   * is the next one; otherwise false, and it must come through `feed`.
    */
-  forwarded(text: string, counter: number | undefined): boolean
+  forwarded(message: ForwardedMessage): boolean
 }
 
 export function createResponsesEncoder(): ResponsesEncoder {
@@ -108,9 +109,11 @@ class Encoder implements ResponsesEncoder {
     return out
   }
 
-  forwarded(text: string, counter: number | undefined): boolean {
+  forwarded(message: ForwardedMessage): boolean {
     const place = this.#text
-    if (place === undefined || counter !== this.#sequence) return false
+    if (place === undefined || message.counter !== this.#sequence) return false
+    const text = message.text()
+    if (text === undefined) return false
     this.#sequence++
     this.#append(place.key, text)
     return true

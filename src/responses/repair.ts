@@ -9,7 +9,7 @@
 import type { Diagnostic } from '../dsml/types.ts'
 import type { PartRepairOptions } from '../parts/part-repair.ts'
 import { withRequestDefaults } from '../parts/request-options.ts'
-import { createDialectRepair } from '../dialect-kit/dialect-repair.ts'
+import { createDialectRepair, type DialectRepair } from '../dialect-kit/dialect-repair.ts'
 import { createResponsesDecoder } from './decoder.ts'
 import { createResponsesEncoder } from './encoder.ts'
 import { responsesRequestOptions } from './request.ts'
@@ -34,13 +34,8 @@ export function responsesPartOptions(given: ResponsesRepairOptions): PartRepairO
   return { ...options, stopFinishReason: COMPLETED, toolCallsFinishReason: COMPLETED }
 }
 
-export interface ResponsesRepair {
-  /** Bytes or text of the upstream SSE body; returns repaired SSE text, or `undefined` when it is the read as it came (`text()`). */
-  feed(chunk: string | Uint8Array): string | undefined
-  /** The decoded text of the last read. */
-  text(): string
-  end(): string
-}
+/** The fused Responses repair: `DialectRepair`, the one repair interface of every dialect. */
+export type ResponsesRepair = DialectRepair
 
 export function createResponsesRepair(options: ResponsesRepairOptions = {}): ResponsesRepair {
   return createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions(options), options)

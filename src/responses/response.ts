@@ -1,15 +1,14 @@
 /**
  * `repairResponsesResponse`: wraps a `fetch` `Response` from a Responses API
- * endpoint. A `text/event-stream` body goes through `ResponsesRepairStream`;
- * a JSON `response` object through `repairResponsesObject`. Status, status
+ * endpoint. A `text/event-stream` body goes through the fused repair
+ * (`createResponsesRepair`, the same bytes as `ResponsesRepairStream`); a JSON `response` object through `repairResponsesObject`. Status, status
  * text and headers are kept (minus `content-length` and `content-encoding`);
  * non-2xx responses, other bodies and empty bodies pass through untouched.
  */
 import type { ToolCall } from '../dsml/types.ts'
 import { createPartRepair } from '../parts/part-repair.ts'
-import { responsesPartOptions, type ResponsesRepairOptions } from './repair.ts'
+import { createResponsesRepair, responsesPartOptions, type ResponsesRepairOptions } from './repair.ts'
 import { repairResponse } from '../dialect-kit/repair-response.ts'
-import { ResponsesRepairStream } from './streams.ts'
 import type { ResponsesItem, ResponsesObject } from './types.ts'
 import { COMPLETED, isCallItem } from './types.ts'
 
@@ -82,7 +81,7 @@ export function repairResponsesObject(body: unknown, options: ResponsesRepairOpt
 export function repairResponsesResponse(response: Response, options: ResponsesRepairOptions = {}): Promise<Response> {
   return repairResponse(response, {
     maxJsonChars: options.maxBufferSize,
-    stream: (body) => body.pipeThrough(new ResponsesRepairStream(options)),
+    core: () => createResponsesRepair(options),
     json: (body) => repairResponsesObject(body, options),
   })
 }

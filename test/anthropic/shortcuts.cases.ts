@@ -8,7 +8,7 @@
  */
 import { createAnthropicDecoder, createAnthropicEncoder } from '../../src/anthropic/index.ts'
 import { anthropicPartOptions } from '../../src/anthropic/repair.ts'
-import { createDialectRepair } from '../../src/dialect-kit/dialect-repair.ts'
+import { ALL_SHORTCUTS, createDialectRepair, NO_SHORTCUTS } from '../../src/dialect-kit/dialect-repair.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { captures } from '../support/captures.ts'
 import { tokenChunks } from '../support/dsml-builders.ts'
@@ -26,7 +26,7 @@ export const suite = defineSuite('anthropic/shortcuts', (test) => {
       const reads = perEvent(message(textBlock(0, tokenChunks(capture.input))))
       const run = (shapes: boolean): { output: string; diagnostics: unknown[] } => {
         const diagnostics: unknown[] = []
-        const core = createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions({ generateId: toolUseIds() }), { onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, { textDeltaShapes: shapes })
+        const core = createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions({ generateId: toolUseIds() }), { onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS)
         let output = ''
         for (const read of reads) {
           const out = core.feed(read)

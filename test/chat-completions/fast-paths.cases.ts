@@ -28,14 +28,11 @@ import fc from 'fast-check'
 import { generateCallId } from '../../src/dsml/index.ts'
 import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }
 import { decodeChatCompletionsMessage } from '../../src/chat-completions/decoder.ts'
-import { CHUNK_OTHER, CHUNK_PLAIN, CHUNK_SHAPED, createChunkReader } from '../../src/chat-completions/plain-chunk.ts'
+import { createChatCompletionsDecoderCore } from '../../src/chat-completions/decoder.ts'
+import { createChatCompletionsEncoderCore } from '../../src/chat-completions/encoder.ts'
 import { disturbsIdleSanitizer } from '../../src/dsml/sanitizer.ts'
-import {
-  ALL_SHORTCUTS,
-  createChatCompletionsRepairCore,
-  type ChatCompletionsRepairOptions,
-  type RepairShortcuts,
-} from '../../src/chat-completions/repair.ts'
+import { createChatCompletionsRepairCore, type ChatCompletionsRepairOptions } from '../../src/chat-completions/repair.ts'
+import { ALL_SHORTCUTS, createDialectRepair, type DialectDecoder, type DialectShortcuts, NO_SHORTCUTS } from '../../src/dialect-kit/dialect-repair.ts'
 import type { Diagnostic } from '../../src/dsml/types.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
@@ -66,7 +63,7 @@ interface Run {
 }
 
 /** The fused core (every shortcut on, unless told) over `reads`. */
-function fused(reads: readonly (string | Uint8Array)[], options: ChatCompletionsRepairOptions = {}, shortcuts: RepairShortcuts = ALL_SHORTCUTS): Run {
+function fused(reads: readonly (string | Uint8Array)[], options: ChatCompletionsRepairOptions = {}, shortcuts: DialectShortcuts = ALL_SHORTCUTS): Run {
   const diagnostics: Diagnostic[] = []
   const core = createChatCompletionsRepairCore({ generateId: counterIds(), ...options, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, shortcuts)
   let output = ''
@@ -90,14 +87,61 @@ function fused(reads: readonly (string | Uint8Array)[], options: ChatCompletions
   return { output, diagnostics, unchanged }
 }
 
-const NO_SHORTCUTS: RepairShortcuts = { plainChunks: false, shapedChunks: false, wholeEvents: false }
-
 /** Each shortcut off on its own (the bench's ablation table): the others must not lean on it. */
-const ABLATIONS: Array<[string, RepairShortcuts]> = [
-  ['no plain chunks', { ...ALL_SHORTCUTS, plainChunks: false }],
-  ['no shaped chunks', { ...ALL_SHORTCUTS, shapedChunks: false }],
+const ABLATIONS: Array<[string, DialectShortcuts]> = [
+  ['no plain chunks', { ...ALL_SHORTCUTS, plainMessages: false }],
+  ['no shaped chunks', { ...ALL_SHORTCUTS, shapedMessages: false }],
   ['no whole-event reads', { ...ALL_SHORTCUTS, wholeEvents: false }],
 ]
+
+/** How the fused core took a chunk: as it came (not decoded), shaped (read without `JSON.parse`), or decoded. */
+type Taken = 'as it came' | 'shaped' | 'decoded'
+
+/**
+ * How the fused core takes the chunk `data` right after the plain chunk
+ * `base` (after a lead-in chunk: `base` is read mid-line), one event per
+ * read, with nothing held; and the content it read
+ * without parsing, when shaped. The decoder is watched: which of its hooks
+ * the core called says how.
+ */
+function takenAfter(base: string, data: string): { found: Taken; content?: string } {
+  const decoder = createChatCompletionsDecoderCore()
+  let found: Taken = 'as it came'
+  let content: string | undefined
+  const watched: DialectDecoder = {
+    feed: (message) => ((found = 'decoded'), decoder.feed(message)),
+    plainSpan: (message) => decoder.plainSpan!(message),
+    shapedParts: (message, text, shape) => ((found = 'shaped'), (content = text), decoder.shapedParts!(message, text, shape)),
+  }
+  const core = createDialectRepair(watched, createChatCompletionsEncoderCore(), {}, {})
+  // The first text is read at a line start, where the sanitizer is not idle: a lead-in chunk takes it.
+  core.feed(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: 'lead' }, finish_reason: null }] })}\n\n`)
+  found = 'as it came'
+  assertEqual(core.feed(`data: ${base}\n\n`), undefined, `the base chunk goes by as it came: ${base}`)
+  assertEqual(found, 'as it came', `the base chunk is plain: ${base}`)
+  core.feed(`data: ${data}\n\n`)
+  return { found, content }
+}
+
+/** The reads (by index) the fused core decoded a message of, or read one without parsing; the others went by as they came. */
+function decodedReads(reads: readonly (string | Uint8Array)[]): number[] {
+  const decoder = createChatCompletionsDecoderCore()
+  let read = false
+  const watched: DialectDecoder = {
+    feed: (message) => ((read = true), decoder.feed(message)),
+    plainSpan: (message) => decoder.plainSpan!(message),
+    shapedParts: (message, text, shape) => ((read = true), decoder.shapedParts!(message, text, shape)),
+  }
+  const core = createDialectRepair(watched, createChatCompletionsEncoderCore(), { generateId: counterIds() }, {})
+  const decoded: number[] = []
+  reads.forEach((chunk, index) => {
+    read = false
+    core.feed(chunk)
+    if (read) decoded.push(index)
+  })
+  core.end()
+  return decoded
+}
 
 /** The core without shortcuts: every message decoded and parsed; the SSE text fed 7 characters at a time. */
 function reference(input: string | Uint8Array, options: ChatCompletionsRepairOptions = {}): Run {
@@ -414,13 +458,15 @@ export const suite = defineSuite('chat-completions/fast-paths', (test) => {
     ]
     const reads = events.map(utf8)
     const run = fused(reads)
-    // The stream starts at a line start, where text may begin a code fence: the sanitizer reads
-    // the first chunks (the role chunk and "Hello"); every later one is forwarded as it came.
-    assertEqual(run.unchanged, pieces.length - 1, 'reads forwarded as they came')
+    // Every read comes out as it went in, and only the first chunks are decoded: the stream starts at a line
+    // start, where text may begin a code fence, so the sanitizer reads the role chunk and "Hello" (they come out
+    // the same, and so does their read); every later one goes by without being decoded.
+    assertEqual(run.unchanged, events.length, 'reads forwarded as they came')
+    assertEqual(decodedReads(reads), [0, 1], 'the reads decoded')
     const out = await fusedBytes(reads)
     assert(bytesEqual(out, utf8(events.join(''))), 'the stream gives the input bytes back')
     const code = [...reads, ...[' C:\\path', ' `x` ', ' and'].map((piece) => utf8(`data: ${JSON.stringify({ ...ENVELOPE, choices: [{ index: 0, delta: { content: piece }, logprobs: null, finish_reason: null }] })}\n\n`))]
-    assertEqual(fused(code).unchanged, pieces.length, 'a backslash or a backtick in the text is read; the read after them is forwarded again')
+    assertEqual(decodedReads(code), [0, 1, events.length, events.length + 1], 'a backslash or a backtick in the text is read; the read after them goes by again')
   })
 
   test('a read that ends inside a character, or holds invalid UTF-8, is not forwarded as it came', () => {
@@ -430,12 +476,13 @@ export const suite = defineSuite('chat-completions/fast-paths', (test) => {
     const reads = [role, role, event.subarray(0, split), event.subarray(split), role]
     const run = fused(reads)
     checkSame(run, reference(new Uint8Array([...role, ...role, ...event, ...role])), 'split character')
-    assertEqual(run.unchanged, 2, 'only the whole reads after the first (at a line start)')
+    // The whole reads (the first, at a line start, decoded and written the same): not the two halves of the character.
+    assertEqual(run.unchanged, 3, 'only the whole reads')
     const bad = utf8(`data: ${JSON.stringify({ ...ENVELOPE, choices: [{ index: 0, delta: { content: 'xy' }, finish_reason: null }] })}\n\n`)
     const invalid = new Uint8Array(bad)
     invalid[invalid.indexOf(0x78)] = 0xff
     const badRun = fused([role, role, invalid, role])
-    assertEqual(badRun.unchanged, 2, 'invalid UTF-8 is decoded (U+FFFD), not forwarded')
+    assertEqual(badRun.unchanged, 3, 'invalid UTF-8 is decoded (U+FFFD), not forwarded')
     checkSame(badRun, reference(new Uint8Array([...role, ...role, ...invalid, ...role])), 'invalid byte')
   })
 
@@ -466,7 +513,7 @@ export const suite = defineSuite('chat-completions/fast-paths', (test) => {
     }
   })
 
-  test('chunk reader: whatever it calls plain or shaped parses as JSON.parse reads it, to the parts the decoder gives (property)', () => {
+  test('plain and shaped chunks: whatever the core takes without JSON.parse parses as JSON.parse reads it, to the parts the decoder gives (property)', () => {
     const base = [
       JSON.stringify({ ...ENVELOPE, choices: [{ index: 0, delta: { content: 'abc' }, logprobs: null, finish_reason: null }] }),
       JSON.stringify({ ...ENVELOPE, choices: [{ index: 0, delta: { role: 'assistant', content: '' }, finish_reason: null }], usage: null }),
@@ -478,17 +525,15 @@ export const suite = defineSuite('chat-completions/fast-paths', (test) => {
       edits: fc.array(fc.record({ at: fc.nat(), remove: fc.nat(3), insert: fc.constantFrom('', ...alphabet) }), { minLength: 1, maxLength: 3 }),
     })
     fc.assert(
-      fc.property(mutation, fc.boolean(), ({ which, edits }, plainWanted) => {
-        const reader = createChunkReader()
+      fc.property(mutation, ({ which, edits }) => {
         const original = base[which]!
-        assertEqual(reader.read(original, true, () => true), CHUNK_PLAIN, 'the base chunk is plain')
         let data = original
         for (const edit of edits) {
           const at = edit.at % (data.length + 1)
           data = data.slice(0, at) + edit.insert + data.slice(at + edit.remove)
         }
-        const found = reader.read(data, plainWanted, () => true)
-        if (found === CHUNK_OTHER) return
+        const { found, content } = takenAfter(original, data)
+        if (found === 'decoded') return
         let parsed: unknown
         try {
           parsed = JSON.parse(data)
@@ -499,61 +544,57 @@ export const suite = defineSuite('chat-completions/fast-paths', (test) => {
         const parts = decodeChatCompletionsMessage({ data })
         const kinds = parts.map((part) => part.type)
         assert(kinds.every((kind) => kind === 'text' || kind === 'chunk-end'), `only text and chunk-end: ${kinds.join(', ')} for ${data}`)
-        if (found === CHUNK_PLAIN) {
-          assert(plainWanted, 'plain only when asked')
+        if (found === 'as it came') {
           for (const part of parts) {
             if (part.type !== 'text') continue
             const disturbing = Array.from(part.text).some((character) => disturbsIdleSanitizer(character.charCodeAt(0)))
             assert(!disturbing, `plain text disturbs an idle sanitizer: ${JSON.stringify(part.text)}`)
           }
         } else {
-          assertEqual(found, CHUNK_SHAPED, 'shaped')
           const text = parts.find((part) => part.type === 'text')
-          assertEqual(text?.type === 'text' ? text.text : undefined, reader.content, `the content read from the shape: ${data}`)
+          assertEqual(text?.type === 'text' ? text.text : undefined, content, `the content read from the shape: ${data}`)
         }
       }),
       { numRuns: propertyRuns(3000) },
     )
   })
 
-  test('chunk reader: tricky chunks after a plain one of the same shape', () => {
+  test('plain and shaped chunks: tricky chunks after a plain one of the same shape', () => {
     const plain = (content: string, extra = ''): string =>
       `{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"content":"${content}"},"logprobs":null,"finish_reason":null}]${extra}}`
-    const cases: Array<[string, string, number]> = [
-      ['plain again', plain('more words'), CHUNK_PLAIN],
-      ['simple escapes', plain('a\\fb\\"c\\/'), CHUNK_PLAIN],
+    const cases: Array<[string, string, Taken]> = [
+      ['plain again', plain('more words'), 'as it came'],
+      ['simple escapes', plain('a\\fb\\"c\\/'), 'as it came'],
       // A line break may open or close a code fence at the next line: the sanitizer must see it.
-      ['an escaped line break', plain('a\\nb'), CHUNK_SHAPED],
-      ['a backslash taking the closing quote', plain('abc\\'), CHUNK_OTHER],
-      ['a quote inside: another shape, not JSON', plain('a","b'), CHUNK_OTHER],
-      ['an escaped <', plain('\\u003c'), CHUNK_SHAPED],
-      ['a raw <', plain('a < b'), CHUNK_SHAPED],
-      ['a raw control character', plain('a\u0001b'), CHUNK_OTHER],
-      ['a bad escape', plain('\\x41'), CHUNK_OTHER],
-      ['usage with a value', plain('u', ',"usage":{"total_tokens":3}'), CHUNK_OTHER],
-      ['usage null', plain('u', ',"usage":null'), CHUNK_PLAIN],
-      ['an error key', plain('e', ',"error":null'), CHUNK_OTHER],
-      ['choices only nested', '{"x":{"choices":[]},"choices":5}', CHUNK_OTHER],
-      ['choices only nested, after', '{"choices":5,"x":{"choices":[]}}', CHUNK_OTHER],
-      ['a later choices that is not an array', plain('d', ',"choices":{}'), CHUNK_OTHER],
-      ['a later choices that is a number', plain('d', ',"choices":5'), CHUNK_OTHER],
-      ['tool_calls null', '{"choices":[{"index":0,"delta":{"tool_calls":null,"content":"t"},"finish_reason":null}]}', CHUNK_PLAIN],
-      ['tool_calls empty', '{"choices":[{"index":0,"delta":{"tool_calls":[],"content":"t"},"finish_reason":null}]}', CHUNK_OTHER],
-      ['finish_reason a string', '{"choices":[{"index":0,"delta":{"content":"t"},"finish_reason":"stop"}]}', CHUNK_OTHER],
-      ['a key with an escape', '{"choices":[{"index":0,"delta":{"cont\\u0065nt":"t"},"finish_reason":null}]}', CHUNK_OTHER],
-      ['leading zero', '{"choices":[],"n":01}', CHUNK_OTHER],
-      ['trailing comma', '{"choices":[],}', CHUNK_OTHER],
-      ['numbers', '{"choices":[],"n":[-0,0.5,1e3,2E+2,3.25e-1]}', CHUNK_PLAIN],
-      ['a tab between tokens', '{"choices":[],\t"n":1}', CHUNK_OTHER],
-      ['trailing text', '{"choices":[]} x', CHUNK_OTHER],
+      ['an escaped line break', plain('a\\nb'), 'shaped'],
+      ['a backslash taking the closing quote', plain('abc\\'), 'decoded'],
+      ['a quote inside: another shape, not JSON', plain('a","b'), 'decoded'],
+      ['an escaped <', plain('\\u003c'), 'shaped'],
+      ['a raw <', plain('a < b'), 'shaped'],
+      ['a raw control character', plain('a\u0001b'), 'decoded'],
+      ['a bad escape', plain('\\x41'), 'decoded'],
+      ['usage with a value', plain('u', ',"usage":{"total_tokens":3}'), 'decoded'],
+      ['usage null', plain('u', ',"usage":null'), 'as it came'],
+      ['an error key', plain('e', ',"error":null'), 'decoded'],
+      ['choices only nested', '{"x":{"choices":[]},"choices":5}', 'decoded'],
+      ['choices only nested, after', '{"choices":5,"x":{"choices":[]}}', 'decoded'],
+      ['a later choices that is not an array', plain('d', ',"choices":{}'), 'decoded'],
+      ['a later choices that is a number', plain('d', ',"choices":5'), 'decoded'],
+      ['tool_calls null', '{"choices":[{"index":0,"delta":{"tool_calls":null,"content":"t"},"finish_reason":null}]}', 'as it came'],
+      ['tool_calls empty', '{"choices":[{"index":0,"delta":{"tool_calls":[],"content":"t"},"finish_reason":null}]}', 'decoded'],
+      ['finish_reason a string', '{"choices":[{"index":0,"delta":{"content":"t"},"finish_reason":"stop"}]}', 'decoded'],
+      ['a key with an escape', '{"choices":[{"index":0,"delta":{"cont\\u0065nt":"t"},"finish_reason":null}]}', 'decoded'],
+      ['leading zero', '{"choices":[],"n":01}', 'decoded'],
+      ['trailing comma', '{"choices":[],}', 'decoded'],
+      ['numbers', '{"choices":[],"n":[-0,0.5,1e3,2E+2,3.25e-1]}', 'as it came'],
+      ['a tab between tokens', '{"choices":[],\t"n":1}', 'decoded'],
+      ['trailing text', '{"choices":[]} x', 'decoded'],
     ]
     for (const [label, raw, expected] of cases) {
       const data = raw.replace(/\\u0001/g, '\u0001').replace(/\\t/g, '\t')
-      const reader = createChunkReader()
-      assertEqual(reader.read(plain('first'), true, () => true), CHUNK_PLAIN, `${label}: the first chunk`)
-      const found = reader.read(data, true, () => true)
+      const { found } = takenAfter(plain('first'), data)
       assertEqual(found, expected, `${label}: ${data}`)
-      if (found !== CHUNK_OTHER) JSON.parse(data)
+      if (found !== 'decoded') JSON.parse(data)
     }
   })
 

@@ -14,7 +14,7 @@ import { createResponsesDecoder, createResponsesEncoder, createResponsesRepair }
 import { createAnthropicDecoder, createAnthropicEncoder, createAnthropicRepair } from '../../src/anthropic/index.ts'
 import { anthropicPartOptions } from '../../src/anthropic/repair.ts'
 import { responsesPartOptions } from '../../src/responses/repair.ts'
-import { createDialectRepair, type DialectRepair } from '../../src/dialect-kit/dialect-repair.ts'
+import { ALL_SHORTCUTS, createDialectRepair, type DialectRepair, NO_SHORTCUTS } from '../../src/dialect-kit/dialect-repair.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
@@ -97,8 +97,8 @@ function runReads(repair: DialectRepair, reads: ReadonlyArray<string | Uint8Arra
 
 export const suite = defineSuite('parts/dialect-fuzz', (test) => {
   for (const [name, make, arbitrary] of [
-    ['Anthropic Messages', (shapes: boolean, onDiagnostic: (diagnostic: unknown) => void) => createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions({ recoverOnTruncation: true, generateId: () => 'toolu_x' }), { onDiagnostic }, { textDeltaShapes: shapes }), fc.oneof({ weight: 4, arbitrary: anthropicDelta }, { weight: 1, arbitrary: anthropicEvent })],
-    ['OpenAI Responses', (shapes: boolean, onDiagnostic: (diagnostic: unknown) => void) => createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ recoverOnTruncation: true, generateId: () => 'call_x' }), { onDiagnostic }, { textDeltaShapes: shapes }), fc.oneof({ weight: 4, arbitrary: responsesDelta }, { weight: 1, arbitrary: responsesEvent })],
+    ['Anthropic Messages', (shapes: boolean, onDiagnostic: (diagnostic: unknown) => void) => createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions({ recoverOnTruncation: true, generateId: () => 'toolu_x' }), { onDiagnostic }, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS), fc.oneof({ weight: 4, arbitrary: anthropicDelta }, { weight: 1, arbitrary: anthropicEvent })],
+    ['OpenAI Responses', (shapes: boolean, onDiagnostic: (diagnostic: unknown) => void) => createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ recoverOnTruncation: true, generateId: () => 'call_x' }), { onDiagnostic }, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS), fc.oneof({ weight: 4, arbitrary: responsesDelta }, { weight: 1, arbitrary: responsesEvent })],
   ] as const) {
     test(`${name}: text-delta shapes are exact — with and without them, the same bytes and diagnostics, one event per read as text or bytes, event lines read apart, and random pieces`, () => {
       fc.assert(

@@ -13,6 +13,10 @@
  *   arguments go on the wire as a JSON string.
  */
 import { createToolCallSynthesizer, ToolCallSynthesizerStream } from '../../src/parts/index.ts'
+import { createAnthropicRepair } from '../../src/anthropic/index.ts'
+import { createChatCompletionsRepair } from '../../src/chat-completions/index.ts'
+import { createResponsesRepair } from '../../src/responses/index.ts'
+import { dsmlMiddleware } from '../../src/ai-sdk/index.ts'
 import type { Part } from '../../src/parts/part.ts'
 import type { ToolCall } from '../../src/dsml/types.ts'
 import type { ToolCallSynthesizerOptions } from '../../src/parts/synthesizer.ts'
@@ -231,5 +235,19 @@ export const suite = defineSuite('parts/synthesizer', (test) => {
   })
   test('options: one name per concept — the old synthesizeOnTruncation says its new name', () => {
     assertThrows(() => createToolCallSynthesizer({ synthesizeOnTruncation: true } as ToolCallSynthesizerOptions), TypeError, /recoverOnTruncation/)
+  })
+
+  test('options: recoverOnTruncation must be a boolean in every entry point (the string "true" is refused, not read as false)', () => {
+    for (const value of ['true', 1, null]) {
+      const options = { recoverOnTruncation: value } as unknown as ToolCallSynthesizerOptions
+      const entries: Array<[string, () => unknown]> = [
+        ['createToolCallSynthesizer', () => createToolCallSynthesizer(options)],
+        ['createChatCompletionsRepair', () => createChatCompletionsRepair(options)],
+        ['createAnthropicRepair', () => createAnthropicRepair(options)],
+        ['createResponsesRepair', () => createResponsesRepair(options)],
+        ['dsmlMiddleware', () => dsmlMiddleware(options as never)],
+      ]
+      for (const [, make] of entries) assertThrows(make, TypeError, /recoverOnTruncation/)
+    }
   })
 })

@@ -9,7 +9,7 @@
  */
 import { createResponsesDecoder, createResponsesEncoder } from '../../src/responses/index.ts'
 import { responsesPartOptions } from '../../src/responses/repair.ts'
-import { createDialectRepair } from '../../src/dialect-kit/dialect-repair.ts'
+import { ALL_SHORTCUTS, createDialectRepair, NO_SHORTCUTS } from '../../src/dialect-kit/dialect-repair.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { captures } from '../support/captures.ts'
 import { tokenChunks } from '../support/dsml-builders.ts'
@@ -29,7 +29,7 @@ export const suite = defineSuite('responses/shortcuts', (test) => {
       const reads = responsesEvents('t', 'm', tokenChunks(capture.input), 5, 1)
       const run = (shapes: boolean): { output: string; diagnostics: unknown[] } => {
         const diagnostics: unknown[] = []
-        const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), { onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, { textDeltaShapes: shapes })
+        const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), { onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS)
         let output = ''
         for (const read of reads) output += core.feed(read) ?? core.text()
         return { output: output + core.end(), diagnostics }
@@ -55,7 +55,7 @@ export const suite = defineSuite('responses/shortcuts', (test) => {
       { type: 'response.output_text.done', ...item, text: 'hihi' },
     ]
     const run = (shapes: boolean): string => {
-      const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({}), {}, { textDeltaShapes: shapes })
+      const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({}), {}, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS)
       let output = ''
       for (const read of frame(events).split(/(?<=\n\n)/)) output += core.feed(read) ?? core.text()
       return output + core.end()

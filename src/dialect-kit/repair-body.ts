@@ -1,26 +1,22 @@
 /**
- * `repairChatCompletionsBody`: the fused repair over a whole upstream body, as
+ * `repairBody`: a dialect's fused repair core over a whole upstream body, as
  * one pull-based `ReadableStream` that reads the upstream itself. The same
- * bytes as `body.pipeThrough(new ChatCompletionsRepairStream(options))`,
- * without a pipe and a TransformStream in between (no writable side, no
- * per-chunk write and backpressure promises): for a caller that holds the
- * body, such as `repairChatCompletionsResponse`.
+ * bytes as the body piped through the dialect's repair stream, without a
+ * pipe and a TransformStream in between (no writable side, no per-chunk
+ * write and backpressure promises): the one body wrapper of every
+ * `repair…Response` (`repairResponse`), and of `repairChatCompletionsBody`.
  *
  * Like the pipe: the upstream is locked at once; its error becomes the
  * output's error; a repair error (`StreamLimitError`) errors the output and
  * cancels the upstream with it; cancelling the output cancels the upstream.
  * One upstream read at a time, only when the consumer wants more.
  */
-import { type ChatCompletionsRepairOptions, createChatCompletionsRepairCore } from './repair.ts'
+import type { DialectRepair } from './dialect-repair.ts'
 
 /** Stateless, so every body shares one. */
 const ENCODER = new TextEncoder()
 
-export function repairChatCompletionsBody(
-  upstream: ReadableStream<string | Uint8Array>,
-  options: ChatCompletionsRepairOptions = {},
-): ReadableStream<Uint8Array> {
-  const repair = createChatCompletionsRepairCore(options)
+export function repairBody(upstream: ReadableStream<string | Uint8Array>, repair: DialectRepair): ReadableStream<Uint8Array> {
   const encoder = ENCODER
   const reader = upstream.getReader()
   let failed = false

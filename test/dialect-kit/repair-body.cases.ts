@@ -1,5 +1,5 @@
 /**
- * repairChatCompletionsBody (src/chat-completions/repair-body.ts): the fused
+ * repairChatCompletionsBody (src/chat-completions/repair.ts, over src/dialect-kit/repair-body.ts): the fused
  * repair as a pull-based stream over the upstream body. The same bytes as
  * `pipeThrough(new ChatCompletionsRepairStream())` on every fixture and in
  * every reading; the same behaviour at the edges: upstream failure, a repair
@@ -28,7 +28,7 @@ import {
   streamOf,
   text,
   utf8,
-} from './support.ts'
+} from '../chat-completions/support.ts'
 
 async function bodyBytes(reads: readonly (string | Uint8Array)[]): Promise<Uint8Array> {
   return concatBytes(await collect(repairChatCompletionsBody(streamOf(reads), { generateId: counterIds() })))
@@ -48,7 +48,7 @@ function perEvent(bytes: Uint8Array): Uint8Array[] {
   return reads
 }
 
-export const suite = defineSuite('chat-completions/repair-body', (test) => {
+export const suite = defineSuite('dialect-kit/repair-body', (test) => {
   test('every fixture, whole, one event per read and in random reads: the same bytes as the fused TransformStream', async () => {
     for (const capture of leaks as Array<{ id: string }>) {
       const fixture = await loadSseFixture(capture.id)
