@@ -4,7 +4,8 @@
  * Responses API stream (one message item, the replay upstream's framing).
  * One `Uint8Array` per SSE event, as the Chat Completions workloads.
  */
-import { responsesEvents } from '../src/cli/replay-framing.ts'
+import { responsesEvents } from '../src/responses/stream-events.ts'
+import { encodeSseMessage } from '../src/sse/sse-encoder.ts'
 import type { Workload } from './pipeline-inputs.ts'
 
 const encoder = new TextEncoder()
@@ -22,7 +23,7 @@ export function textDeltasOf(workload: Workload): string[] {
   return deltas
 }
 
-const event = (data: { type: string; [key: string]: unknown }): string => `event: ${data.type}\ndata: ${JSON.stringify(data)}\n\n`
+const event = (data: { type: string; [key: string]: unknown }): string => encodeSseMessage({ event: data.type, data: JSON.stringify(data) })
 
 export function anthropicWorkload(deltas: readonly string[]): Uint8Array[] {
   return [
@@ -36,5 +37,5 @@ export function anthropicWorkload(deltas: readonly string[]): Uint8Array[] {
 }
 
 export function responsesWorkload(deltas: readonly string[]): Uint8Array[] {
-  return responsesEvents('bench', 'deepseek-v4-flash', deltas, 12, 1_700_000_000).map((text) => encoder.encode(text))
+  return responsesEvents('bench', 'deepseek-v4-flash', deltas, 12, 1_700_000_000).map((event) => encoder.encode(encodeSseMessage(event)))
 }

@@ -5,7 +5,8 @@
 //    external. A cases file that still reaches a source module (src/**/*.ts) tests something the
 //    package does not export: it runs on the sources only, and the first such module is the
 //    reason. Data under src/ is not the package's code: the built-in captures (JSON), and the
-//    replay upstream's wire framings (src/cli/replay-framing.ts, which imports nothing).
+//    replay upstream's wire framings (src/cli/replay-framing.ts and src/responses/stream-events.ts, which
+//    import nothing but types).
 // 2. Bundles the others with test/package-tables.ts, each entry point replaced by its build:
 //    - an ES module for Node, Deno and Bun, the build imported from dist/ and the test
 //      dependencies (fast-check, ai, …) from node_modules;
@@ -65,8 +66,8 @@ function builtEntries(external) {
 
 /**
  * A source module that is the library's code, so a table that reaches it cannot run against the
- * build. The one exception is a module that imports nothing at all (the replay upstream's wire
- * framings, src/cli/replay-framing.ts): it is input data for the tables, not code under test.
+ * build. The one exception is a module that imports nothing at run time (the replay upstream's
+ * wire framings, `DATA_MODULES`): it is input data for the tables, not code under test.
  */
 function isLibrarySource(path, inputs) {
   if (!path.startsWith('src/') || !path.endsWith('.ts')) return false
@@ -74,7 +75,7 @@ function isLibrarySource(path, inputs) {
 }
 
 /** Source modules bundled as input data; each must import nothing (checked on every build). */
-const DATA_MODULES = new Set(['src/cli/replay-framing.ts'])
+const DATA_MODULES = new Set(['src/cli/replay-framing.ts', 'src/responses/stream-events.ts'])
 
 /** Which cases files reach only the package's entry points, and which reach its internals (with the first one). */
 export async function sortCasesFiles() {

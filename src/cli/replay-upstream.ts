@@ -16,7 +16,7 @@
  *   deltas, `message_delta` (`end_turn`, usage), `message_stop` — or one JSON
  *   `message` without `"stream": true`.
  * - `POST …/responses` → the same capture as the OpenAI Responses API
- *   (`responsesEvents`, replay-framing.ts): one message item of the same deltas, then
+ *   (`responsesEvents`, responses/stream-events.ts): one message item of the same deltas, then
  *   `response.completed` — or one JSON `response` without `"stream": true`.
  * - `POST …/algo/api/v2/service/pro/sse/agent_chat_generation` (a Lingma
  *   upstream; the body `Encode=1`-encoded when the query says so) → the same
@@ -36,7 +36,9 @@ import { jsonPieces } from '../json-pieces.ts'
 import { parseBoundedJson } from '../json-text.ts'
 import type { LongTexts } from '../long-texts.ts'
 import { Pace } from '../work-slices.ts'
-import { lingmaEvents, responsesEvents } from './replay-framing.ts'
+import { lingmaEvents } from './replay-framing.ts'
+import { responsesEvents } from '../responses/stream-events.ts'
+import { encodeSseMessage } from '../sse/sse-encoder.ts'
 import { withoutTrailingSlashes } from '../gateway/paths.ts'
 import { readJsonBody } from '../gateway/request-body.ts'
 
@@ -286,7 +288,7 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
     if (messages) return body.stream === true ? anthropicStream(capture, model, prompt) : anthropicMessage(capture, model, prompt)
     if (responses) {
       if (body.stream !== true) return responsesObject(capture, model, prompt)
-      return sse(responsesEvents(`replay_${capture.id}`, model, replayDeltas(capture), prompt, options.created ?? Math.floor(Date.now() / 1000)))
+      return sse(responsesEvents(`replay_${capture.id}`, model, replayDeltas(capture), prompt, options.created ?? Math.floor(Date.now() / 1000)).map(encodeSseMessage))
     }
     return body.stream === true ? stream(capture, model, prompt) : completion(capture, model, prompt)
   }

@@ -9,7 +9,13 @@ import { createResponsesRepair } from '../../src/responses/index.ts'
 import type { Diagnostic } from '../../src/dsml/types.ts'
 import type { ResponsesRepairOptions } from '../../src/responses/repair.ts'
 
-export { responsesEvents } from '../../src/cli/replay-framing.ts'
+import { responsesEvents as responsesMessages } from '../../src/responses/stream-events.ts'
+import { encodeSseMessage } from '../../src/sse/index.ts'
+
+/** The replay upstream's Responses stream of `deltas`, as the SSE text of each event. */
+export function responsesEvents(id: string, model: string, deltas: readonly string[], prompt: number, created: number): string[] {
+  return responsesMessages(id, model, deltas, prompt, created).map(encodeSseMessage)
+}
 
 export interface FoldedResponse {
   /** Text of the message items, from their deltas. */
