@@ -69,6 +69,7 @@ import * as partsPartRepair from './parts/part-repair.cases.ts'
 import * as partsPartSanitizerStream from './parts/part-sanitizer-stream.cases.ts'
 import * as partsPartSanitizer from './parts/part-sanitizer.cases.ts'
 import * as partsPrevention from './parts/prevention.cases.ts'
+import * as partsRequestOptions from './parts/request-options.cases.ts'
 import * as partsSynthesizer from './parts/synthesizer.cases.ts'
 import * as responsesDialect from './responses/dialect.cases.ts'
 import * as responsesShortcuts from './responses/shortcuts.cases.ts'
@@ -141,6 +142,7 @@ const modules: Record<string, CasesModule> = {
   './parts/part-sanitizer-stream.cases.ts': partsPartSanitizerStream,
   './parts/part-sanitizer.cases.ts': partsPartSanitizer,
   './parts/prevention.cases.ts': partsPrevention,
+  './parts/request-options.cases.ts': partsRequestOptions,
   './parts/synthesizer.cases.ts': partsSynthesizer,
   './responses/dialect.cases.ts': responsesDialect,
   './responses/shortcuts.cases.ts': responsesShortcuts,

@@ -6,6 +6,8 @@ import type { DeclaredTool, ToolSchema } from '../dsml/tool-schema.ts'
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider'
 import { createDsmlSanitizer, generateCallId } from '../dsml/index.ts'
 import type { PartRepairOptions } from '../parts/part-repair.ts'
+import { type DeclaredEntry, declaredToolOptions } from '../parts/request-options.ts'
+import { isRecord } from '../records.ts'
 import type { DiagnosticKind, DsmlPreset, DsmlRescues, DsmlSanitizerOptions } from '../dsml/index.ts'
 
 /**
@@ -55,8 +57,9 @@ export interface DsmlMiddlewareOptions {
   /** Switch single engine rescues on or off, over the preset. */
   rescues?: DsmlRescues
   /**
-   * Tool names a recovered call may use. Default: the function tools the call
-   * declares in `params.tools`, with their `inputSchema` — so a call to an
+   * Tool names a recovered call may use. Default: the tools the call declares
+   * in `params.tools` — function tools with their `inputSchema`, provider
+   * tools by name, read as every dialect reads a request — so a call to an
    * undeclared tool is removed and reported (`unknown-tool`), a recovered call
    * is fitted to its tool's schema (see the engine's `tools` option). A call
    * that declares no tools gates nothing, as every adapter does (DESIGN.md
@@ -166,25 +169,20 @@ export function resolveMiddlewareOptions(options: DsmlMiddlewareOptions = {}): R
   return resolved
 }
 
-/** The function tools a call declares, with their input schemas (`tools[].inputSchema`). */
-export function declaredTools(params: Pick<LanguageModelV4CallOptions, 'tools'> | undefined): DeclaredTool[] {
-  const declared: DeclaredTool[] = []
-  const tools = params?.tools
-  if (!Array.isArray(tools)) return declared
-  for (const tool of tools) {
-    if (tool === null || typeof tool !== 'object' || tool.type !== 'function' || typeof tool.name !== 'string') continue
-    const schema = (tool as { inputSchema?: unknown }).inputSchema
-    declared.push(schema !== null && typeof schema === 'object' && !Array.isArray(schema) ? { name: tool.name, parameters: schema as ToolSchema } : { name: tool.name })
-  }
-  return declared
+/** One entry of a call's tools: a function tool with its `inputSchema`, or a provider tool by its name. */
+function toolEntry(tool: unknown): DeclaredEntry {
+  if (!isRecord(tool) || typeof tool.name !== 'string') return undefined
+  if (tool.type !== 'function') return { name: tool.name }
+  return { tool: isRecord(tool.inputSchema) ? { name: tool.name, parameters: tool.inputSchema as ToolSchema } : { name: tool.name } }
 }
-
 
 /**
  * The engine options for one model call:
  * - `knownTools`: the option when given; none with `allowUndeclaredTools`;
- * - otherwise `tools`: the call's declared function tools with their input
- *   schemas, so recovered calls are fitted to them (none declared: no gate).
+ * - otherwise what the call's tools declare, read as every dialect reads a
+ *   request (`declaredToolOptions`): function tools with their input
+ *   schemas as `tools`, so recovered calls are fitted to them, and provider
+ *   tools by name as `knownTools` (none declared: no gate).
  * - `tool_choice: none`: markup is stripped, no call is recovered.
  */
 export function engineOptions(
@@ -195,7 +193,10 @@ export function engineOptions(
   let knownTools: Iterable<string> | undefined
   let tools: DeclaredTool[] | undefined
   if (resolved.knownTools !== undefined) knownTools = resolved.knownTools
-  else if (!resolved.allowUndeclaredTools && (params?.tools?.length ?? 0) > 0) tools = declaredTools(params)
+  else if (!resolved.allowUndeclaredTools) {
+    const declared = params?.tools ?? []
+    ;({ tools, knownTools } = declaredToolOptions(declared.map(toolEntry), declared.length > 0))
+  }
   const toolChoiceNone = params?.toolChoice?.type === 'none'
   const options: DsmlSanitizerOptions = {
     mode: toolChoiceNone && mode === 'recover' ? 'strip' : mode,

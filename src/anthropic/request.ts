@@ -13,27 +13,22 @@
  *   `thinking` (with its signature) and every other block are untouched, as
  *   are user and system content. Unchanged messages are the same objects.
  */
-import type { RequestRepairOptions } from '../parts/request-options.ts'
-import type { DeclaredTool, ToolSchema } from '../dsml/tool-schema.ts'
+import { type DeclaredEntry, declaredToolOptions, type RequestRepairOptions } from '../parts/request-options.ts'
+import type { ToolSchema } from '../dsml/tool-schema.ts'
 import { type HistoryRepairOptions, type HistoryTextRepair, repairHistoryText } from '../parts/history-repair.ts'
 import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE } from '../parts/prevention.ts'
 import { isRecord } from '../records.ts'
 
+/** One `tools[]` entry: a custom tool with its `input_schema`, or a server tool (a versioned type) by its name. */
+function toolEntry(tool: unknown): DeclaredEntry {
+  if (!isRecord(tool) || typeof tool.name !== 'string') return undefined
+  return isRecord(tool.input_schema) ? { tool: { name: tool.name, parameters: tool.input_schema as ToolSchema } } : { name: tool.name }
+}
+
 export function anthropicRequestOptions(body: unknown): RequestRepairOptions {
-  const options: RequestRepairOptions = {}
-  if (!isRecord(body)) return options
-  const tools: DeclaredTool[] = []
-  const names: string[] = []
-  if (Array.isArray(body.tools)) {
-    for (const tool of body.tools) {
-      if (!isRecord(tool) || typeof tool.name !== 'string') continue
-      // Custom tools have an input_schema (and no type, or type "custom"); server tools a versioned type.
-      if (isRecord(tool.input_schema)) tools.push({ name: tool.name, parameters: tool.input_schema as ToolSchema })
-      else names.push(tool.name)
-    }
-  }
-  if (tools.length > 0) options.tools = tools
-  if (names.length > 0 || (tools.length === 0 && Array.isArray(body.tools) && body.tools.length > 0)) options.knownTools = names
+  if (!isRecord(body)) return {}
+  const tools = Array.isArray(body.tools) ? body.tools : []
+  const options: RequestRepairOptions = declaredToolOptions(tools.map(toolEntry), tools.length > 0)
   if (isRecord(body.tool_choice) && body.tool_choice.type === 'none') options.mode = 'strip'
   return options
 }

@@ -19,6 +19,34 @@ export interface RequestRepairOptions {
   mode?: 'strip'
 }
 
+/**
+ * What one entry of a request's tool list declares, as a dialect's reader
+ * reads it: a tool (with its JSON Schema when it has one), a tool by name
+ * only (another tool type: server tools, provider tools), or nothing
+ * readable (undefined).
+ */
+export type DeclaredEntry = { tool: DeclaredTool } | { name: string } | undefined
+
+/**
+ * The `tools` and `knownTools` a request's tool list implies: the one merge
+ * behind every reader. Tools go to `tools`, names to `knownTools`; a list
+ * that is not empty (`listed`) but declares nothing readable allows no tool
+ * (`knownTools: []`); no list gates nothing.
+ */
+export function declaredToolOptions(entries: Iterable<DeclaredEntry>, listed: boolean): Pick<RequestRepairOptions, 'tools' | 'knownTools'> {
+  const tools: DeclaredTool[] = []
+  const names: string[] = []
+  for (const entry of entries) {
+    if (entry === undefined) continue
+    if ('tool' in entry) tools.push(entry.tool)
+    else names.push(entry.name)
+  }
+  const options: Pick<RequestRepairOptions, 'tools' | 'knownTools'> = {}
+  if (tools.length > 0) options.tools = tools
+  if (names.length > 0 || (tools.length === 0 && listed)) options.knownTools = names
+  return options
+}
+
 /** Every name the options declare (`tools` and `knownTools`), or undefined when they declare none. */
 export function declaredNames(options: Pick<DsmlSanitizerOptions, 'tools' | 'knownTools'>): string[] | undefined {
   if (options.tools === undefined && options.knownTools === undefined) return undefined

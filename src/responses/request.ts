@@ -12,26 +12,23 @@
  *   and every other item are untouched, as are user and system messages and
  *   a string `input`. Unchanged items are the same objects.
  */
-import type { DeclaredTool, ToolSchema } from '../dsml/tool-schema.ts'
+import type { ToolSchema } from '../dsml/tool-schema.ts'
 import { type HistoryRepairOptions, type HistoryTextRepair, repairHistoryText } from '../parts/history-repair.ts'
 import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE } from '../parts/prevention.ts'
-import type { RequestRepairOptions } from '../parts/request-options.ts'
+import { type DeclaredEntry, declaredToolOptions, type RequestRepairOptions } from '../parts/request-options.ts'
 import { isRecord } from '../records.ts'
 
+/** One `tools[]` entry: a function with its `parameters`, or another tool type (built-in tools) by its name. */
+function toolEntry(tool: unknown): DeclaredEntry {
+  if (!isRecord(tool) || typeof tool.name !== 'string') return undefined
+  if (tool.type !== 'function') return { name: tool.name }
+  return { tool: isRecord(tool.parameters) ? { name: tool.name, parameters: tool.parameters as ToolSchema } : { name: tool.name } }
+}
+
 export function responsesRequestOptions(body: unknown): RequestRepairOptions {
-  const options: RequestRepairOptions = {}
-  if (!isRecord(body)) return options
-  const tools: DeclaredTool[] = []
-  const names: string[] = []
-  if (Array.isArray(body.tools)) {
-    for (const tool of body.tools) {
-      if (!isRecord(tool) || typeof tool.name !== 'string') continue
-      if (tool.type === 'function') tools.push(isRecord(tool.parameters) ? { name: tool.name, parameters: tool.parameters as ToolSchema } : { name: tool.name })
-      else names.push(tool.name)
-    }
-  }
-  if (tools.length > 0) options.tools = tools
-  if (names.length > 0 || (tools.length === 0 && Array.isArray(body.tools) && body.tools.length > 0)) options.knownTools = names
+  if (!isRecord(body)) return {}
+  const tools = Array.isArray(body.tools) ? body.tools : []
+  const options: RequestRepairOptions = declaredToolOptions(tools.map(toolEntry), tools.length > 0)
   if (body.tool_choice === 'none') options.mode = 'strip'
   return options
 }

@@ -137,6 +137,10 @@ export const suite = defineSuite('ai-sdk/policy', (test) => {
     assertEqual(toolCallsOf(undeclared).map((call) => call.toolName), ['read'], 'allowUndeclaredTools: recovered')
     const explicit = await modelParts(wrap(streamModel(parts), { knownTools: ['read'] }).model, callOptions(['bash']))
     assertEqual(toolCallsOf(explicit).map((call) => call.toolName), ['read'], 'explicit knownTools override the declared tools')
+    // A provider tool is declared by its name, as a server tool is in every dialect: a recovered call to it is kept.
+    const provider = callOptions([], { tools: [...(callOptions(['bash']).tools ?? []), { type: 'provider', id: 'deepseek.read', name: 'read', args: {} }] })
+    const providerCall = await modelParts(wrap(streamModel(parts)).model, provider)
+    assertEqual(toolCallsOf(providerCall).map((call) => call.toolName), ['read'], 'a declared provider tool: recovered')
   })
 
   test('tool choice none: markup removed, no call synthesized', async () => {
