@@ -16,7 +16,7 @@
 import { type DeclaredEntry, declaredToolOptions, type RequestRepairOptions } from '../parts/request-options.ts'
 import type { ToolSchema } from '../dsml/tool-schema.ts'
 import { type HistoryRepairOptions, type HistoryTextRepair, repairHistoryText } from '../parts/history-repair.ts'
-import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE } from '../parts/prevention.ts'
+import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE, recoveryNudgeDue } from '../parts/prevention.ts'
 import { isRecord } from '../records.ts'
 
 /** One `tools[]` entry: a custom tool with its `input_schema`, or a server tool (a versioned type) by its name. */
@@ -124,8 +124,8 @@ export function repairAnthropicHistory<Body>(body: Body, options: SanitizeAnthro
     if (system !== body.system) next = { ...next, system }
   }
   const history = (next.messages as unknown[]).slice()
-  // Due after a last assistant turn that lost a call written as text: not once a tool result answered it, nor twice.
-  if (recoveryNudge && lastRemovedCalls > 0 && !history.slice(lastAssistant + 1).some((message) => holds(message, 'tool_result', RECOVERY_NUDGE))) {
+  // A tool result answers the turn, and so does the nudge already added.
+  if (recoveryNudge && recoveryNudgeDue(history, lastAssistant, lastRemovedCalls, (message) => holds(message, 'tool_result', RECOVERY_NUDGE))) {
     const last = history.at(-1)
     if (isRecord(last) && last.role === 'user') {
       // Empty text blocks are refused: a user turn with no text gets the nudge alone.

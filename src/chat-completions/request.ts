@@ -14,7 +14,7 @@
  * the end when the last assistant turn lost a call written as text.
  */
 import { type HistoryRepairOptions, type HistoryTextRepair, repairHistoryText } from '../parts/history-repair.ts'
-import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE } from '../parts/prevention.ts'
+import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE, recoveryNudgeDue } from '../parts/prevention.ts'
 
 /** History repair's options (the note in place of removed calls: `historyNote` by default), and the opt-in prevention. */
 export type SanitizeChatCompletionsRequestOptions = HistoryRepairOptions & PreventionOptions
@@ -85,11 +85,8 @@ export function repairChatCompletionsHistory<Body>(body: Body, options: Sanitize
     return { ...message, content }
   })
   const isSystem = (message: unknown, text: string): boolean => (message as RequestMessage | null)?.role === 'system' && (message as RequestMessage).content === text
-  // Due after a last assistant turn that lost a call written as text: not once a tool answered after it, nor twice.
-  const nudge =
-    recoveryNudge &&
-    lastRemovedCalls > 0 &&
-    !next.slice(lastAssistant + 1).some((message) => (message as RequestMessage | null)?.role === 'tool' || isSystem(message, RECOVERY_NUDGE))
+  // A tool message answers the turn, and so does the nudge already added.
+  const nudge = recoveryNudge && recoveryNudgeDue(next, lastAssistant, lastRemovedCalls, (message) => (message as RequestMessage | null)?.role === 'tool' || isSystem(message, RECOVERY_NUDGE))
   if (preventiveDirective && !next.some((message) => isSystem(message, PREVENTIVE_DIRECTIVE))) {
     // After the caller's own system messages, so their prefix stays as it was.
     let at = 0

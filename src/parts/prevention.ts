@@ -44,3 +44,15 @@ export function preventionOptions(options: PreventionOptions): Required<Preventi
   }
   return { preventiveDirective: read('preventiveDirective'), recoveryNudge: read('recoveryNudge') }
 }
+
+/**
+ * Is the recovery nudge due? When the history's last assistant turn (at
+ * `lastAssistant`; -1: none) lost calls written as text (`removedCalls`),
+ * and nothing after it answered that turn: a tool's result, or the nudge
+ * itself, already added. `answers` is the dialect's reading of one item.
+ */
+export function recoveryNudgeDue(history: readonly unknown[], lastAssistant: number, removedCalls: number, answers: (item: unknown) => boolean): boolean {
+  if (lastAssistant === -1 || removedCalls === 0) return false
+  for (let index = lastAssistant + 1; index < history.length; index++) if (answers(history[index])) return false
+  return true
+}

@@ -14,7 +14,7 @@
  */
 import type { ToolSchema } from '../dsml/tool-schema.ts'
 import { type HistoryRepairOptions, type HistoryTextRepair, repairHistoryText } from '../parts/history-repair.ts'
-import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE } from '../parts/prevention.ts'
+import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE, recoveryNudgeDue } from '../parts/prevention.ts'
 import { type DeclaredEntry, declaredToolOptions, type RequestRepairOptions } from '../parts/request-options.ts'
 import { isRecord } from '../records.ts'
 
@@ -93,10 +93,8 @@ export function repairResponsesHistory<Body>(body: Body, options: SanitizeRespon
     input[index] = repaired.item
   })
   const items = input ?? (body.input as unknown[])
-  // Due after a last assistant turn that lost a call written as text: not once a tool output answered it, nor twice.
-  const answered = items
-    .slice(lastAssistant + 1)
-    .some((item) => isRecord(item) && (item.type === 'function_call_output' || (item.role === 'developer' && item.content === RECOVERY_NUDGE)))
-  if (recoveryNudge && lastRemovedCalls > 0 && !answered) input = [...items, { type: 'message', role: 'developer', content: RECOVERY_NUDGE }]
+  // A function call's output answers the turn, and so does the nudge already added.
+  const answers = (item: unknown): boolean => isRecord(item) && (item.type === 'function_call_output' || (item.role === 'developer' && item.content === RECOVERY_NUDGE))
+  if (recoveryNudge && recoveryNudgeDue(items, lastAssistant, lastRemovedCalls, answers)) input = [...items, { type: 'message', role: 'developer', content: RECOVERY_NUDGE }]
   return input === undefined ? (next as Body) : ({ ...next, input } as Body)
 }

@@ -10,7 +10,7 @@ import { sanitizeResponsesRequest } from '../../src/responses/index.ts'
 import { containsDsmlSentinel } from '../../src/dsml/index.ts'
 import { sanitizeChatCompletionsRequest } from '../../src/chat-completions/index.ts'
 import { sanitizeAnthropicRequest } from '../../src/anthropic/index.ts'
-import { PREVENTIVE_DIRECTIVE, RECOVERY_NUDGE } from '../../src/parts/prevention.ts'
+import { PREVENTIVE_DIRECTIVE, RECOVERY_NUDGE, recoveryNudgeDue } from '../../src/parts/prevention.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { block, eos, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
@@ -31,6 +31,16 @@ export const suite = defineSuite('parts/prevention', (test) => {
       assert(!containsDsmlSentinel(text) && !/DSML|\uFF5C|\|/.test(text), `no marker: ${text}`)
       assert(/tool-calling interface/.test(text), 'the rule is stated')
     }
+  })
+
+  test('recoveryNudgeDue: after a last assistant turn that lost a call, until something after it answers it', () => {
+    const answers = (item: unknown): boolean => item === 'tool' || item === 'nudge'
+    assertEqual(recoveryNudgeDue(['user', 'assistant'], 1, 1, answers), true, 'due right after the turn')
+    assertEqual(recoveryNudgeDue(['user', 'assistant', 'user'], 1, 2, answers), true, 'a user turn does not answer it')
+    assertEqual(recoveryNudgeDue(['user', 'assistant', 'tool'], 1, 1, answers), false, 'a tool answered it')
+    assertEqual(recoveryNudgeDue(['user', 'assistant', 'nudge'], 1, 1, answers), false, 'not twice')
+    assertEqual(recoveryNudgeDue(['user', 'assistant'], 1, 0, answers), false, 'no call lost')
+    assertEqual(recoveryNudgeDue(['user'], -1, 0, answers), false, 'no assistant turn')
   })
 
   test('off by default: a leaked history is repaired and nothing is added; a mistyped option is a TypeError', () => {
