@@ -13,20 +13,24 @@
  * prompt is returned as is.
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4Message, LanguageModelV4Prompt } from '@ai-sdk/provider'
-import type { DsmlSanitizerOptions } from '../dsml/index.ts'
-import { repairHistoryText } from '../parts/history-repair.ts'
+import { type HistoryRepairOptions, repairHistoryText } from '../parts/history-repair.ts'
 import { engineOptions, type ResolvedMiddlewareOptions } from './options.ts'
 
-/** A part's text repaired (a note in place of each removed call in text; none in reasoning), its diagnostics reported. */
+/** History repair's options for one prompt, per channel: a note in place of each removed call in text, none in reasoning. */
+interface PromptHistoryOptions {
+  text: HistoryRepairOptions
+  reasoning: HistoryRepairOptions
+}
+
+/** A part's text repaired, its diagnostics reported. */
 function cleanPart(
   text: string,
-  options: DsmlSanitizerOptions,
+  options: PromptHistoryOptions,
   resolved: ResolvedMiddlewareOptions,
   channel: 'text' | 'reasoning',
   partId: string,
 ): string {
-  const { mode: _mode, role: _role, ...historyOptions } = options
-  const repaired = repairHistoryText(text, channel === 'text' ? historyOptions : { ...historyOptions, note: () => '' })
+  const repaired = repairHistoryText(text, options[channel])
   for (const diagnostic of repaired.diagnostics) resolved.report({ ...diagnostic, operation: 'history', channel, partId })
   return repaired.text
 }
@@ -38,7 +42,9 @@ export function repairPrompt(
   params: Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice'> | undefined,
 ): LanguageModelV4Prompt {
   if (!Array.isArray(prompt)) return prompt
-  const options = engineOptions(resolved, params, 'strip')
+  // One options object per channel for the whole prompt: history repair resolves each once.
+  const { mode: _mode, role: _role, ...historyOptions } = engineOptions(resolved, params, 'strip')
+  const options: PromptHistoryOptions = { text: historyOptions, reasoning: { ...historyOptions, note: () => '' } }
   let repaired: LanguageModelV4Message[] | undefined
   prompt.forEach((message, messageIndex) => {
     if (message === null || typeof message !== 'object' || message.role !== 'assistant' || !Array.isArray(message.content)) return

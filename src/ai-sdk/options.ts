@@ -4,7 +4,7 @@
  */
 import type { DeclaredTool, ToolSchema } from '../dsml/tool-schema.ts'
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider'
-import { createDsmlSanitizer, generateCallId } from '../dsml/index.ts'
+import { generateCallId, resolveDsmlSanitizerOptions } from '../dsml/index.ts'
 import type { PartRepairOptions } from '../parts/part-repair.ts'
 import { type DeclaredEntry, declaredToolOptions } from '../parts/request-options.ts'
 import { isRecord } from '../records.ts'
@@ -164,8 +164,8 @@ export function resolveMiddlewareOptions(options: DsmlMiddlewareOptions = {}): R
       }
     },
   }
-  // The engine validates mode, preset, rescues, caps and generateId (and throws a TypeError).
-  createDsmlSanitizer(engineOptions(resolved, undefined))
+  // The engine's resolver validates mode, preset, rescues, caps and generateId (and throws a TypeError).
+  resolveDsmlSanitizerOptions(engineOptions(resolved, undefined))
   return resolved
 }
 

@@ -34,7 +34,7 @@
 import { declaredNames, requestRepairOptions } from '../chat-completions/request-tools.ts'
 import type { SanitizeChatCompletionsRequestOptions } from '../chat-completions/request.ts'
 import type { RepairChatCompletionsResponseOptions } from '../chat-completions/response.ts'
-import { sanitizeText } from '../dsml/sanitize-text.ts'
+import { resolveOptions as resolveDsmlSanitizerOptions } from '../dsml/options.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 import { preventionOptions } from '../parts/prevention.ts'
 import { withRequestDefaults } from '../parts/request-options.ts'
@@ -254,7 +254,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
   const send = prepareUpstream === undefined ? fetchUpstream : async (input: Request) => fetchUpstream(await prepareUpstream(input))
   const configured = configuredTools === undefined ? undefined : [...configuredTools]
   // Misused engine options (a bad mode, preset, cap…) throw here, once, not on every request.
-  sanitizeText('', configured === undefined ? repairOptions : { ...repairOptions, knownTools: configured })
+  resolveDsmlSanitizerOptions(configured === undefined ? repairOptions : { ...repairOptions, knownTools: configured })
 
   async function proxy(dialect: Dialect, base: string, request: Request, context: unknown, url: URL): Promise<Response> {
     if (!isJsonContent(request.headers)) {

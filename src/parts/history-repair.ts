@@ -6,7 +6,7 @@
  * it ran a tool it never ran; removed special tokens leave nothing. Synthetic
  * calls are never added to history (they would run twice).
  */
-import type { DsmlSanitizerOptions } from '../dsml/options.ts'
+import { type DsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from '../dsml/options.ts'
 import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
 import { sanitizeTextEvents } from '../dsml/sanitize-text.ts'
 import { holdsCallMarkup, mayHoldSentinel } from '../dsml/sentinel.ts'
@@ -14,6 +14,7 @@ import type { Diagnostic, SanitizerEvent } from '../dsml/types.ts'
 import type { LongTexts } from '../long-texts.ts'
 import { TextBuilder } from '../text-builder.ts'
 
+/** History repair's options. An options object is read once, at its first text: a request's texts share it. */
 export interface HistoryRepairOptions extends Omit<DsmlSanitizerOptions, 'mode' | 'role'> {
   /**
    * The note left where a tool call's markup was removed; `tool` is a tool it
@@ -57,7 +58,21 @@ interface EventRepair {
 }
 
 /** The engine's options for history: markup removed, never a call made. */
-const engineOptions = (options: HistoryRepairOptions): DsmlSanitizerOptions => ({ ...options, mode: 'strip', role: 'assistant' })
+/**
+ * The engine's options for history repair, resolved once per options object:
+ * every text of one request is repaired with the same object, so a long
+ * history resolves (and validates) them once, not once per message.
+ */
+const resolvedFor = new WeakMap<HistoryRepairOptions, ResolvedOptions>()
+
+function engineOptions(options: HistoryRepairOptions): ResolvedOptions {
+  let resolved = resolvedFor.get(options)
+  if (resolved === undefined) {
+    resolved = resolveOptions({ ...options, mode: 'strip', role: 'assistant' } satisfies DsmlSanitizerOptions)
+    resolvedFor.set(options, resolved)
+  }
+  return resolved
+}
 
 function createEventRepair(options: HistoryRepairOptions, longTexts: LongTexts | undefined): EventRepair {
   const note = options.note ?? historyNote
