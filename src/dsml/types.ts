@@ -101,7 +101,14 @@ export interface DsmlSanitizer {
    * next text or `end()` decides it. `heldChars` counts it.
    */
   flush(): SanitizerEvent[]
-  /** Report a native call of the same message, so an identical recovered call is suppressed. */
+  /**
+   * Report a native call of the same message, so an identical recovered call
+   * is removed (`duplicate-call`). The engine does not settle a message: a
+   * different recovered call is still emitted. The rule every other entry
+   * point applies — a message with any native call emits no recovered call —
+   * is the settlement's (`settleRecoveredCalls`), run by the part pipeline
+   * (`createToolCallSynthesizer`, and every dialect and the AI SDK through it).
+   */
   noteNativeToolCall(call: NativeToolCall): void
   /** Number of input characters currently held back (never above `maxHoldChars`). */
   readonly heldChars: number
