@@ -49,3 +49,8 @@ export function describeRemoval(tag: Tag, meaning: TagMeaning): string {
   if (tag.closing) return 'Stray DSML closer removed'
   return 'DSML tag outside any call removed'
 }
+
+/** A DSML tag named after a tool (`<‹DSML›execute_command>`): an opener under the word itself whose name means nothing else. */
+export function isToolNameTag(tag: Tag, meaning: TagMeaning): boolean {
+  return meaning === 'unknown' && tag.marker === 'dsml' && !tag.closing && !tag.broken && isToolName(tag.name)
+}
