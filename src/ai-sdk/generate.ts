@@ -13,7 +13,6 @@ import type { LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV
 import { sanitizeText } from '../dsml/sanitize-text.ts'
 import type { Channel, Part } from '../parts/part.ts'
 import { createPartRepair } from '../parts/part-repair.ts'
-import { CallIds } from './call-ids.ts'
 import { engineOptions, partRepairOptions, type DsmlMiddlewareDiagnostic, type ResolvedMiddlewareOptions } from './options.ts'
 
 export function repairGenerateResult(
@@ -22,14 +21,12 @@ export function repairGenerateResult(
   params: Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice'> | undefined,
 ): LanguageModelV4GenerateResult {
   if (result === null || typeof result !== 'object' || !Array.isArray(result.content)) return result
-  const ids = new CallIds(resolved.generateId)
   const calls: LanguageModelV4Content[] = []
   /** The content part being cleaned (its id for diagnostics), and its clean text so far. */
   let partId = ''
   let clean = ''
   let finish: string | undefined
   const sourcePart = new Map<string, string>()
-  const emittedAs = new Map<string, string>()
   const report = (diagnostic: Omit<DsmlMiddlewareDiagnostic, 'operation'>): void => resolved.report({ ...diagnostic, operation: 'generate' })
   const repair = createPartRepair(partRepairOptions(resolved, params), {
     emit(part) {
@@ -39,9 +36,7 @@ export function repairGenerateResult(
           clean += part.text
           return
         case 'synthesized-tool-call': {
-          const id = ids.unique(part.call.id)
-          emittedAs.set(part.call.id, id)
-          calls.push({ type: 'tool-call', toolCallId: id, toolName: part.call.name, input: JSON.stringify(part.call.arguments) })
+          calls.push({ type: 'tool-call', toolCallId: part.call.id, toolName: part.call.name, input: JSON.stringify(part.call.arguments) })
           return
         }
         case 'finish':
@@ -52,7 +47,6 @@ export function repairGenerateResult(
           const diagnostic: Omit<DsmlMiddlewareDiagnostic, 'operation'> = { ...part.diagnostic, channel: part.channel ?? 'text', partId }
           if (callId !== undefined) {
             diagnostic.partId = sourcePart.get(callId) ?? ''
-            diagnostic.toolCallId = emittedAs.get(callId) ?? callId
           }
           report(diagnostic)
           return
@@ -69,7 +63,6 @@ export function repairGenerateResult(
   let nativeIndex = 0
   result.content.forEach((part, index) => {
     if (part !== null && typeof part === 'object' && part.type === 'tool-call') {
-      ids.reserve(part.toolCallId)
       const native: Part = { type: 'native-tool-call', index: nativeIndex++, id: String(part.toolCallId), name: part.toolName }
       if (typeof part.input === 'string') native.arguments = part.input
       repair.feed(native)

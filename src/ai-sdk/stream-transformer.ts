@@ -27,7 +27,6 @@
 import type { LanguageModelV4CallOptions, LanguageModelV4FinishReason, LanguageModelV4StreamPart } from '@ai-sdk/provider'
 import type { Channel, Part as NeutralPart } from '../parts/part.ts'
 import { createPartRepair } from '../parts/part-repair.ts'
-import { CallIds } from './call-ids.ts'
 import { partRepairOptions, type DsmlMiddlewareDiagnostic, type ResolvedMiddlewareOptions } from './options.ts'
 import { StandardTransformStream } from '../standard-stream.ts'
 
@@ -60,10 +59,8 @@ export function createStreamRepair(
   const open = new Map<string, OpenPart>()
   /** The id whose text each channel's engine holds. */
   const owner: Record<Channel, OpenPart | undefined> = { text: undefined, reasoning: undefined }
-  const ids = new CallIds(resolved.generateId)
-  /** Recovered call id → the part it was recovered from; and → the id it was emitted under. */
+  /** Recovered call id (unique in the stream: the settlement's) → the part it was recovered from. */
   const sourcePart = new Map<string, string>()
-  const emittedAs = new Map<string, string>()
   /** Native call ids → the index their neutral parts use. */
   const nativeIndex = new Map<string, number>()
   /** The upstream part being translated, and the neutral part made from it (passed through untouched: the upstream part goes out). */
@@ -117,8 +114,7 @@ export function createStreamRepair(
       }
       case 'synthesized-tool-call': {
         const { call } = part
-        const id = ids.unique(call.id)
-        emittedAs.set(call.id, id)
+        const id = call.id
         const input = JSON.stringify(call.arguments)
         out.push(
           { type: 'tool-input-start', id, toolName: call.name },
@@ -137,7 +133,6 @@ export function createStreamRepair(
           if (partId !== undefined) diagnostic.partId = partId
         } else {
           diagnostic.partId = sourcePart.get(callId) ?? ''
-          diagnostic.toolCallId = emittedAs.get(callId) ?? callId
         }
         report(diagnostic)
         return
@@ -215,7 +210,6 @@ export function createStreamRepair(
 
   function native(part: Extract<Part, { type: 'tool-call' | 'tool-input-start' }>): void {
     const id = part.type === 'tool-call' ? part.toolCallId : part.id
-    ids.reserve(id)
     let index = nativeIndex.get(id)
     if (index === undefined) nativeIndex.set(id, (index = nativeIndex.size))
     const neutral: NeutralPart = { type: 'native-tool-call', index, id }

@@ -77,8 +77,9 @@ class Repair implements PartRepair {
   #settle(parts: readonly Part[]): void {
     const sink = this.#sink
     for (const part of parts) {
-      if (part.type === 'tool-call') sink.recovered?.(part)
       for (const next of this.#synthesizer.feed(part)) sink.emit(next)
+      // After the synthesizer took it: its call then has the id it is emitted and reported under.
+      if (part.type === 'tool-call') sink.recovered?.(part)
     }
   }
 }

@@ -11,10 +11,15 @@
  * finish, and a `stop` finish becomes `tool_calls`. A withheld call gives its
  * `suppressed-call` or `duplicate-call` diagnostic.
  *
+ * Call ids are unique in the stream: a recovered call whose id a native call
+ * or another recovered call already has gets a fresh one (`CallIds`).
+ *
  * The engine's own `recovered-call` diagnostics (a call was read from
  * markup) are not passed on: what became of each call is reported once, by
  * the settlement.
  */
+import { generateCallId } from '../dsml/options.ts'
+import { CallIds } from './call-ids.ts'
 import type { Part } from './part.ts'
 import { type MessageEnding, NativeCallLedger, type RecoveredCall, settleRecoveredCalls } from './settlement.ts'
 
@@ -29,6 +34,8 @@ export interface ToolCallSynthesizerOptions {
   toolCallsFinishReason?: string
   /** The finish reason that recovered calls replace. @default 'stop' */
   stopFinishReason?: string
+  /** Makes a fresh id for a recovered call whose id a native or another recovered call of the stream already uses. @default generateCallId */
+  generateId?: () => string
 }
 
 export interface ToolCallSynthesizer {
@@ -46,6 +53,8 @@ class Synthesizer implements ToolCallSynthesizer {
   #stop: string
   #onTruncation: boolean
   #pending: RecoveredCall[] = []
+  /** The ids of the stream's calls, native and recovered: each recovered call gets one no other call has. */
+  #ids: CallIds
   #natives: NativeCallLedger | undefined = undefined
   /** Calls were emitted after a stop finish: a later finish of the message (a repeated one) says tool calls too. */
   #finishedWithCalls = false
@@ -60,14 +69,20 @@ class Synthesizer implements ToolCallSynthesizer {
     // Checked where the option is resolved, for every entry point: the string "true" must not count as false.
     if (typeof onTruncation !== 'boolean') throw new TypeError(`Cannot use option "recoverOnTruncation": expected a boolean, got ${typeof onTruncation}`)
     this.#onTruncation = onTruncation
+    this.#ids = new CallIds(options.generateId ?? generateCallId)
   }
 
   feed(part: Part): Part[] {
     switch (part.type) {
-      case 'tool-call':
+      case 'tool-call': {
+        // An id another call of the stream has is replaced, on the part too: whoever reads it next sees the call's id.
+        const id = this.#ids.unique(part.call.id)
+        if (id !== part.call.id) part.call = { ...part.call, id }
         this.#pending.push({ call: part.call, source: part.source, channel: part.channel ?? 'text' })
         return []
+      }
       case 'native-tool-call':
+        this.#ids.reserve(part.id)
         ;(this.#natives ??= new NativeCallLedger()).note(part)
         return [part]
       case 'diagnostic':

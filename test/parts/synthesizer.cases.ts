@@ -233,6 +233,26 @@ export const suite = defineSuite('parts/synthesizer', (test) => {
     assertEqual(Object.keys(parsed), ['__proto__', 'constructor'], 'own keys')
     assertEqual(({} as Record<string, unknown>).x, undefined, 'no pollution')
   })
+  test('ids: unique in the stream, the settlement\'s — a repeated id, or a native call\'s, gets a fresh one from generateId', () => {
+    let fresh = 0
+    const generateId = (): string => `fresh_${++fresh}`
+    const { out } = run([recovered('a', { x: 1 }, 'same'), recovered('b', { y: 2 }, 'same'), finish('stop')], { generateId })
+    assertEqual(summary(out).filter((line) => line.startsWith('call#')), ['call#0:a:same', 'call#1:b:fresh_1'], 'the second call of one id gets a fresh one')
+    const native: Part = { type: 'native-tool-call', index: 0, id: 'native_1', name: 'n', arguments: '{}' }
+    const later = run([native, finish('tool_calls'), recovered('a', { x: 1 }, 'native_1'), finish('stop')], { generateId })
+    const calls = later.out.filter((part) => part.type === 'synthesized-tool-call')
+    assertEqual(calls.map((part) => (part.type === 'synthesized-tool-call' ? part.call.id : '')), ['fresh_2'], 'a native call\'s id, from an earlier message, is not reused')
+    const diagnostic = later.out.find((part) => part.type === 'diagnostic' && part.diagnostic.kind === 'recovered-call')
+    assertEqual(diagnostic?.type === 'diagnostic' ? diagnostic.diagnostic.toolCallId : undefined, 'fresh_2', 'the diagnostic names the id the call is emitted under')
+  })
+
+  test('ids: through a dialect, a generateId that repeats itself still gives distinct tool_calls ids', () => {
+    const leak = block([invoke('bash', [param('command', 'ls')]), invoke('read', [param('path', 'a')])])
+    const repaired = readRepaired(repair(answer(['Go. ', leak]), { generateId: () => 'same' }).output)
+    assertEqual(repaired.calls.length, 2, 'two calls')
+    assert(repaired.calls[0]?.id !== repaired.calls[1]?.id, `distinct ids: ${repaired.calls.map((call) => call.id).join(', ')}`)
+  })
+
   test('options: one name per concept — the old synthesizeOnTruncation says its new name', () => {
     assertThrows(() => createToolCallSynthesizer({ synthesizeOnTruncation: true } as ToolCallSynthesizerOptions), TypeError, /recoverOnTruncation/)
   })

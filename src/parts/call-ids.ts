@@ -1,7 +1,8 @@
 /**
- * Tool-call ids unique within one model call: a recovered call keeps the id
- * the engine gave it unless a native call, or another recovered call,
- * already uses it.
+ * Tool-call ids unique within one stream, the settlement's (the tool-call
+ * synthesizer keeps one for every entry point): a recovered call keeps the id
+ * the engine gave it unless a native call, or another recovered call, already
+ * uses it (a `generateId` that repeats itself).
  */
 export class CallIds {
   #used = new Set<string>()
