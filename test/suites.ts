@@ -37,6 +37,7 @@ import * as dsmlFenceTracker from './dsml/fence-tracker.cases.ts'
 import * as dsmlFixtures from './dsml/fixtures.cases.ts'
 import * as dsmlGrammar from './dsml/grammar.cases.ts'
 import * as dsmlHold from './dsml/hold.cases.ts'
+import * as dsmlMarkerReader from './dsml/marker-reader.cases.ts'
 import * as dsmlParse from './dsml/parse.cases.ts'
 import * as dsmlPartialTags from './dsml/partial-tags.cases.ts'
 import * as dsmlPeerParsers from './dsml/peer-parsers.cases.ts'
@@ -110,6 +111,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/fixtures.cases.ts': dsmlFixtures,
   './dsml/grammar.cases.ts': dsmlGrammar,
   './dsml/hold.cases.ts': dsmlHold,
+  './dsml/marker-reader.cases.ts': dsmlMarkerReader,
   './dsml/parse.cases.ts': dsmlParse,
   './dsml/partial-tags.cases.ts': dsmlPartialTags,
   './dsml/peer-parsers.cases.ts': dsmlPeerParsers,

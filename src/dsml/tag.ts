@@ -58,6 +58,31 @@ export interface LexedTag {
   length: number
 }
 
+/** A `LexedTag` to fill: one per lexer, filled by each tag it completes. */
+export function newLexedTag(): LexedTag {
+  return {
+    closing: false,
+    marker: 'none',
+    fragment: false,
+    special: false,
+    specialToken: 'other',
+    nameStart: 0,
+    nameEnd: 0,
+    kind: 'empty',
+    attributes: [-1, -1, -1, -1, -1, -1],
+    markerStart: 0,
+    markerEnd: 0,
+    wordStart: 0,
+    wordEnd: 0,
+    driftedWord: false,
+    compact: false,
+    selfClosing: false,
+    terminated: false,
+    broken: false,
+    length: 0,
+  }
+}
+
 /**
  * A completed tag with its text: a view of the lexer's `LexedTag`, read by the
  * structure layer before the lexer reads another tag. Its strings are sliced
