@@ -30,7 +30,6 @@ const MARKER = 0
 const NAME = 1
 const WORDLESS_NAME = 2
 const ATTRIBUTE_LIST = 3
-
 type LexerState = typeof MARKER | typeof NAME | typeof WORDLESS_NAME | typeof ATTRIBUTE_LIST
 
 /**
