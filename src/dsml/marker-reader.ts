@@ -233,6 +233,15 @@ export class MarkerReader {
     }
   }
 
+  /**
+   * The input ended inside the marker: STEP_REJECT when nothing committed
+   * the tag (its `<`, slashes and bars are text), else STEP_COMPLETE_BEFORE:
+   * a tag that ends with the input (a fragment, at `fragmentEnd`).
+   */
+  finish(): typeof STEP_REJECT | typeof STEP_COMPLETE_BEFORE {
+    return this.committed ? STEP_COMPLETE_BEFORE : STEP_REJECT
+  }
+
   /** The lexer read a whole special token's name: spaces and its closing bars follow, read here. */
   afterSpecialToken(): void {
     this.spaces = 0

@@ -176,8 +176,7 @@ export class TagLexer {
     const knownName = KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)
     switch (this.#state) {
       case MARKER:
-        if (!marker.committed) return STEP_REJECT
-        return this.#finishAt(marker.fragment ? marker.fragmentEnd : undefined)
+        return marker.finish() === STEP_REJECT ? STEP_REJECT : this.#finishAt(marker.fragment ? marker.fragmentEnd : undefined)
       case NAME:
         if (!marker.committed) return marker.driftedWord && knownName ? this.#finishAt(undefined) : STEP_REJECT
         // A fragment's known name goes with its marker.

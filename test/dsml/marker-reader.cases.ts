@@ -80,4 +80,10 @@ export const suite = defineSuite('dsml/marker-reader', (test) => {
     assertEqual([drifted.step, drifted.reader.driftedWord, drifted.reader.committed], ['name', true, false], 'uncommitted until a known name ends')
     assertEqual(read(`<${FW_BAR}ZZZ${FW_BAR}parameter>`, ALL_NAMES).step, 'reject', 'outside drift: no drifted word')
   })
+
+  test('end of input inside the marker: a tag once the word committed it, text before', () => {
+    assertEqual(NAMES[read(`<${M}`).reader.finish()], 'complete before', 'the whole marker: a tag that ends with the input')
+    assertEqual(NAMES[read(`<${M.slice(0, 2)}`).reader.finish()], 'reject', 'the word cut short: text')
+    assertEqual(NAMES[read('< ').reader.finish()], 'reject', 'a `<` and a space: text')
+  })
 })
