@@ -2,65 +2,99 @@
  * `transformParams`: repairs the prompt history before it reaches the model.
  * Leaked markup replayed in the next request is what the model imitates.
  *
- * Only assistant messages change, and in them only `text` and `reasoning`
- * parts that hold markup, by the rule every adapter uses
- * (`history-repair.ts`): the markup is removed (never turned into a call — a
- * call without its result would make the history invalid), and in a text
- * part a short note takes the place of each removed call, e.g.
- * `[removed leaked tool call: edit]`, so the model does not believe it ran
- * it; reasoning loses it without a note. System, user and tool messages, and
- * every other part, are passed as they are (the same objects); an unchanged
- * prompt is returned as is.
+ * Only assistant messages change, and in them only `text` parts that hold
+ * markup, by the rule every adapter uses (`history-repair.ts`, which also
+ * says why reasoning parts are kept as written): the markup is removed
+ * (never turned into a call — a call without its result would make the
+ * history invalid), and a short note takes the place of each removed call,
+ * e.g. `[removed leaked tool call: edit]`, so the model does not believe it
+ * ran it. System, user and tool messages, and every other part, are passed
+ * as they are (the same objects).
+ *
+ * The opt-in prevention (`prevention.ts`) as the AI SDK's prompt keeps
+ * instructions: the directive is a system message after the caller's own
+ * leading ones; the recovery nudge is a user text part (a new user message
+ * when the prompt does not end with one), since providers refuse system
+ * messages after the conversation has begun. An unchanged prompt is returned
+ * as is.
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4Message, LanguageModelV4Prompt } from '@ai-sdk/provider'
 import { type HistoryRepairOptions, repairHistoryText } from '../parts/history-repair.ts'
+import { PREVENTIVE_DIRECTIVE, RECOVERY_NUDGE, recoveryNudgeDue } from '../parts/prevention.ts'
 import { engineOptions, type ResolvedMiddlewareOptions } from './options.ts'
 
-/** History repair's options for one prompt, per channel: a note in place of each removed call in text, none in reasoning. */
-interface PromptHistoryOptions {
-  text: HistoryRepairOptions
-  reasoning: HistoryRepairOptions
+type CallTools = Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice'> | undefined
+
+/** The prompt with history repair and the prevention the options ask for. */
+export function transformPrompt(prompt: LanguageModelV4Prompt, resolved: ResolvedMiddlewareOptions, params: CallTools): LanguageModelV4Prompt {
+  if (!Array.isArray(prompt)) return prompt
+  const repaired = resolved.repairHistory ? repairPrompt(prompt, resolved, params) : { prompt, lastAssistant: -1, removedCalls: 0 }
+  const nudgeDue = resolved.recoveryNudge && recoveryNudgeDue(repaired.prompt, repaired.lastAssistant, repaired.removedCalls, answersTurn)
+  let next = repaired.prompt
+  if (resolved.preventiveDirective) next = withDirective(next)
+  return nudgeDue ? withNudge(next) : next
 }
 
-/** A part's text repaired, its diagnostics reported. */
-function cleanPart(
-  text: string,
-  options: PromptHistoryOptions,
-  resolved: ResolvedMiddlewareOptions,
-  channel: 'text' | 'reasoning',
-  partId: string,
-): string {
-  const repaired = repairHistoryText(text, options[channel])
-  for (const diagnostic of repaired.diagnostics) resolved.report({ ...diagnostic, operation: 'history', channel, partId })
-  return repaired.text
-}
-
-/** The prompt with leaked markup removed from assistant text and reasoning parts. */
-export function repairPrompt(
+/** The prompt repaired, where its last assistant message is, and how many calls written as text that message lost. */
+function repairPrompt(
   prompt: LanguageModelV4Prompt,
   resolved: ResolvedMiddlewareOptions,
-  params: Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice'> | undefined,
-): LanguageModelV4Prompt {
-  if (!Array.isArray(prompt)) return prompt
-  // One options object per channel for the whole prompt: history repair resolves each once.
-  const { mode: _mode, role: _role, ...historyOptions } = engineOptions(resolved, params, 'strip')
-  const options: PromptHistoryOptions = { text: historyOptions, reasoning: { ...historyOptions, note: () => '' } }
+  params: CallTools,
+): { prompt: LanguageModelV4Prompt; lastAssistant: number; removedCalls: number } {
+  // One options object for the whole prompt: history repair resolves it once.
+  const { mode: _mode, role: _role, ...options } = engineOptions(resolved, params, 'strip')
   let repaired: LanguageModelV4Message[] | undefined
+  let lastAssistant = -1
+  let removedCalls = 0
   prompt.forEach((message, messageIndex) => {
     if (message === null || typeof message !== 'object' || message.role !== 'assistant' || !Array.isArray(message.content)) return
+    lastAssistant = messageIndex
+    removedCalls = 0
     let content: typeof message.content | undefined
     message.content.forEach((part, partIndex) => {
-      if (part === null || typeof part !== 'object' || (part.type !== 'text' && part.type !== 'reasoning')) return
-      if (typeof part.text !== 'string' || part.text === '') return
-      const channel = part.type === 'text' ? 'text' : 'reasoning'
-      const cleaned = cleanPart(part.text, options, resolved, channel, `prompt[${messageIndex}].content[${partIndex}]`)
-      if (cleaned === part.text) return
+      if (part === null || typeof part !== 'object' || part.type !== 'text' || typeof part.text !== 'string' || part.text === '') return
+      const cleaned = cleanPart(part.text, options, resolved, `prompt[${messageIndex}].content[${partIndex}]`)
+      removedCalls += cleaned.removedCalls
+      if (cleaned.text === part.text) return
       content ??= message.content.slice()
-      content[partIndex] = { ...part, text: cleaned }
+      content[partIndex] = { ...part, text: cleaned.text }
     })
     if (content === undefined) return
     repaired ??= prompt.slice()
     repaired[messageIndex] = { ...message, content }
   })
-  return repaired ?? prompt
+  return { prompt: repaired ?? prompt, lastAssistant, removedCalls }
+}
+
+/** A text part repaired, its diagnostics reported. */
+function cleanPart(text: string, options: HistoryRepairOptions, resolved: ResolvedMiddlewareOptions, partId: string): { text: string; removedCalls: number } {
+  const repaired = repairHistoryText(text, options)
+  for (const diagnostic of repaired.diagnostics) resolved.report({ ...diagnostic, operation: 'history', channel: 'text', partId })
+  return repaired
+}
+
+/** The directive as a system message after the leading system messages, unless one already says it. */
+function withDirective(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
+  let leading = 0
+  while (leading < prompt.length && prompt[leading]?.role === 'system') {
+    if (prompt[leading]!.content === PREVENTIVE_DIRECTIVE) return prompt
+    leading++
+  }
+  return [...prompt.slice(0, leading), { role: 'system', content: PREVENTIVE_DIRECTIVE }, ...prompt.slice(leading)]
+}
+
+/** A tool's result answers the assistant turn before it, and so does the nudge already added. */
+function answersTurn(message: unknown): boolean {
+  const candidate = message as LanguageModelV4Message | null
+  if (candidate === null || typeof candidate !== 'object') return false
+  if (candidate.role === 'tool') return true
+  return candidate.role === 'user' && Array.isArray(candidate.content) && candidate.content.some((part) => part.type === 'text' && part.text === RECOVERY_NUDGE)
+}
+
+/** The nudge as a text part of the last user message, or a user message of its own. */
+function withNudge(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
+  const nudge = { type: 'text' as const, text: RECOVERY_NUDGE }
+  const last = prompt.at(-1)
+  if (last?.role === 'user' && Array.isArray(last.content)) return [...prompt.slice(0, -1), { ...last, content: [...last.content, nudge] }]
+  return [...prompt, { role: 'user', content: [nudge] }]
 }

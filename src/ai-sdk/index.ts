@@ -15,7 +15,7 @@
  */
 import type { LanguageModelV4Middleware } from '@ai-sdk/provider'
 import { repairGenerateResult } from './generate.ts'
-import { repairPrompt } from './history.ts'
+import { transformPrompt } from './history.ts'
 import { resolveMiddlewareOptions, type DsmlMiddlewareOptions } from './options.ts'
 import { createDsmlStreamTransform } from './stream-transformer.ts'
 
@@ -26,7 +26,8 @@ export type { DsmlMiddlewareDiagnostic, DsmlMiddlewareDiagnosticKind, DsmlMiddle
  * Creates the middleware. Misuse (an unknown or ill-typed option) throws a
  * `TypeError`; model output never throws.
  *
- * - `transformParams`: assistant history loses leaked markup (a short note names the removed tools).
+ * - `transformParams`: assistant history loses leaked markup (a short note names the removed tools);
+ *   with `preventiveDirective` / `recoveryNudge`, the prevention every dialect offers.
  * - `wrapGenerate`: text and reasoning content cleaned, recovered calls appended, finish rewritten.
  * - `wrapStream`: the same on the stream, as the deltas arrive.
  */
@@ -46,9 +47,9 @@ export function dsmlMiddleware(options: DsmlMiddlewareOptions = {}): LanguageMod
       return { ...result, stream: result.stream.pipeThrough(createDsmlStreamTransform(resolved, params)) }
     },
   }
-  if (resolved.repairHistory) {
+  if (resolved.repairHistory || resolved.preventiveDirective) {
     middleware.transformParams = async ({ params }) => {
-      const prompt = repairPrompt(params.prompt, resolved, params)
+      const prompt = transformPrompt(params.prompt, resolved, params)
       return prompt === params.prompt ? params : { ...params, prompt }
     }
   }

@@ -6,6 +6,7 @@ import type { DeclaredTool, ToolSchema } from '../dsml/tool-schema.ts'
 import type { LanguageModelV4CallOptions } from '@ai-sdk/provider'
 import { generateCallId, resolveDsmlSanitizerOptions } from '../dsml/index.ts'
 import type { PartRepairOptions } from '../parts/part-repair.ts'
+import { preventionOptions, type PreventionOptions } from '../parts/prevention.ts'
 import { type DeclaredEntry, declaredToolOptions } from '../parts/request-options.ts'
 import { isRecord } from '../records.ts'
 import type { DiagnosticKind, DsmlPreset, DsmlRescues, DsmlSanitizerOptions } from '../dsml/index.ts'
@@ -45,7 +46,7 @@ export interface DsmlMiddlewareDiagnostic {
   toolCallId?: string
 }
 
-export interface DsmlMiddlewareOptions {
+export interface DsmlMiddlewareOptions extends PreventionOptions {
   /**
    * `recover`: remove markup and emit complete calls as tool calls.
    * `strip`: remove markup, never emit calls. `off`: the middleware does nothing.
@@ -81,7 +82,11 @@ export interface DsmlMiddlewareOptions {
   recoverOnTruncation?: boolean
   /** Emit calls recovered from reasoning (same rules as text). @default true */
   recoverFromReasoning?: boolean
-  /** Repair assistant messages of the prompt history (`transformParams`). @default true */
+  /**
+   * Repair assistant messages of the prompt history (`transformParams`).
+   * `recoveryNudge` needs it: the nudge follows a turn whose call history
+   * repair removed. @default true
+   */
   repairHistory?: boolean
   /** Hard cap on held characters per text or reasoning part. @default 65536 */
   maxHoldChars?: number
@@ -105,6 +110,9 @@ export interface ResolvedMiddlewareOptions {
   recoverOnTruncation: boolean
   recoverFromReasoning: boolean
   repairHistory: boolean
+  /** The opt-in prevention (`prevention.ts`): a system message, and the nudge after a turn whose call was text. */
+  preventiveDirective: boolean
+  recoveryNudge: boolean
   maxHoldChars: number | undefined
   eagerStopChars: number | undefined
   generateId: () => string
@@ -113,7 +121,7 @@ export interface ResolvedMiddlewareOptions {
 
 const KNOWN_OPTIONS = new Set([
   'mode', 'preset', 'rescues', 'knownTools', 'allowUndeclaredTools', 'recoverOnTruncation', 'recoverFromReasoning',
-  'repairHistory', 'maxHoldChars', 'eagerStopChars', 'generateId', 'onDiagnostic',
+  'repairHistory', 'preventiveDirective', 'recoveryNudge', 'maxHoldChars', 'eagerStopChars', 'generateId', 'onDiagnostic',
 ])
 
 function flag(options: DsmlMiddlewareOptions, name: keyof DsmlMiddlewareOptions, fallback: boolean): boolean {
@@ -143,6 +151,11 @@ export function resolveMiddlewareOptions(options: DsmlMiddlewareOptions = {}): R
       if (typeof name !== 'string') throw new TypeError(`Cannot use option "knownTools": expected tool names (strings), got ${typeof name}`)
     }
   }
+  const prevention = preventionOptions(options)
+  const repairHistory = flag(options, 'repairHistory', true)
+  if (prevention.recoveryNudge && !repairHistory) {
+    throw new TypeError('Cannot use option "recoveryNudge" with "repairHistory: false": the nudge follows a turn whose call history repair removed')
+  }
   const resolved: ResolvedMiddlewareOptions = {
     mode: options.mode ?? 'recover',
     preset: options.preset,
@@ -151,7 +164,8 @@ export function resolveMiddlewareOptions(options: DsmlMiddlewareOptions = {}): R
     allowUndeclaredTools: flag(options, 'allowUndeclaredTools', false),
     recoverOnTruncation: flag(options, 'recoverOnTruncation', false),
     recoverFromReasoning: flag(options, 'recoverFromReasoning', true),
-    repairHistory: flag(options, 'repairHistory', true),
+    repairHistory,
+    ...prevention,
     maxHoldChars: options.maxHoldChars,
     eagerStopChars: options.eagerStopChars,
     generateId: options.generateId ?? generateCallId,

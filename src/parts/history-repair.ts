@@ -5,6 +5,12 @@
  * tools (`[removed leaked tool call: edit]`), so the model does not believe
  * it ran a tool it never ran; removed special tokens leave nothing. Synthetic
  * calls are never added to history (they would run twice).
+ *
+ * Only the text an assistant turn showed is repaired. Its reasoning
+ * (`reasoning_content`, Anthropic's `thinking` blocks, the Responses API's
+ * reasoning items, the AI SDK's `reasoning` parts) is kept as written, in
+ * every adapter: providers sign or encrypt it and refuse an edited one, and
+ * reasoning this library produced was repaired on its way out.
  */
 import { type DsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from '../dsml/options.ts'
 import { createDsmlSanitizer } from '../dsml/sanitizer.ts'

@@ -2,8 +2,9 @@
  * `transformParams`: repair of the prompt history — the `repair-*` rows of
  * seeds/TEST-MATRIX.md at request time. Assistant text parts lose leaked
  * markup and get a short note in place of each removed call (the rule every
- * adapter uses, history-repair.ts); assistant reasoning
- * parts lose it without a note; nothing else changes (same objects). A call
+ * adapter uses, history-repair.ts); assistant reasoning parts are kept as
+ * written, as every adapter keeps reasoning (providers sign it); nothing else
+ * changes (same objects). A call
  * is never appended to history (it would have no result); `repair-append`'s
  * other half (a response's call appended) is in wrapper.cases.ts.
  */
@@ -58,17 +59,17 @@ export const suite = defineSuite('ai-sdk/history', (test) => {
     assertEqual(params.prompt, [assistant({ type: 'text', text: '[removed leaked tool call: bash]\n[removed leaked tool call: edit]' })], 'note only, no tool-call part')
   })
 
-  test('repair-thinking: a leaked block in a reasoning part is removed (no note); the text part is untouched', async () => {
-    const text = { type: 'text' as const, text: 'Here is the plan.' }
-    const prompt: LanguageModelV4Prompt = [assistant({ type: 'reasoning', text: `Let me run it.${bash}Done thinking.` }, text)]
+  test('repair-thinking (history): a reasoning part is kept as written, as every adapter keeps reasoning (a provider may have signed it); the text beside it is repaired', async () => {
+    const reasoning = { type: 'reasoning' as const, text: `Let me run it.${bash}Done thinking.`, providerOptions: { anthropic: { signature: 'sig' } } }
+    const prompt: LanguageModelV4Prompt = [assistant(reasoning, { type: 'text', text: `Here is the plan.${edit}` })]
     const { params } = await transform(prompt)
     const message = params.prompt[0] as Extract<LanguageModelV4Message, { role: 'assistant' }>
-    assertEqual(message.content, [{ type: 'reasoning', text: 'Let me run it.Done thinking.' }, text], 'content')
-    assert(message.content[1] === text, 'text part is the same object')
+    assertEqual(message.content, [reasoning, { type: 'text', text: 'Here is the plan.[removed leaked tool call: edit]' }], 'content')
+    assert(message.content[0] === reasoning, 'the reasoning part is the same object')
   })
 
   test('repair-idempotent: a second pass is a no-op (the same params object)', async () => {
-    const prompt: LanguageModelV4Prompt = [assistant({ type: 'text', text: `Checking.\n${edit} and more ${eos()}` }, { type: 'reasoning', text: `hm ${bash}` })]
+    const prompt: LanguageModelV4Prompt = [assistant({ type: 'text', text: `Checking.\n${edit} and more ${eos()}` }, { type: 'text', text: `hm ${bash}` })]
     const first = await transform(prompt)
     const second = await transform(first.params.prompt)
     assert(second.params === second.input, 'second pass returns its input params unchanged')
@@ -107,7 +108,7 @@ export const suite = defineSuite('ai-sdk/history', (test) => {
     const prompt: LanguageModelV4Prompt = [assistant({ type: 'text', text: `x${edit}` })]
     assertEqual((await transform(prompt, {}, [])).params.prompt, [assistant({ type: 'text', text: 'x[removed leaked tool call: edit]' })], 'no tools declared')
     assertEqual((await transform(prompt, { mode: 'strip' })).params.prompt, [assistant({ type: 'text', text: 'x[removed leaked tool call: edit]' })], 'mode strip')
-    assertEqual(dsmlMiddleware({ repairHistory: false }).transformParams, undefined, 'repairHistory false: no transformParams')
+    assertEqual(dsmlMiddleware({ repairHistory: false }).transformParams, undefined, 'repairHistory false (and no prevention): no transformParams')
   })
 
   test('history through streamText: the model receives the repaired messages', async () => {

@@ -1,5 +1,5 @@
 /**
- * prevention.ts through the three dialects' request sanitizers (the seed's
+ * prevention.ts through the three dialects' request sanitizers and the AI SDK middleware (the seed's
  * `prompt-no-marker` and `fallback-*` rows): the preventive directive and the
  * recovery nudge are opt-in, hold no marker bytes, sit where each format keeps
  * instructions after the caller's own, and are added once; the nudge follows
@@ -10,6 +10,9 @@ import { sanitizeResponsesRequest } from '../../src/responses/index.ts'
 import { containsDsmlSentinel } from '../../src/dsml/index.ts'
 import { sanitizeChatCompletionsRequest } from '../../src/chat-completions/index.ts'
 import { sanitizeAnthropicRequest } from '../../src/anthropic/index.ts'
+import type { LanguageModelV4Prompt } from '@ai-sdk/provider'
+import { dsmlMiddleware, type DsmlMiddlewareOptions } from '../../src/ai-sdk/index.ts'
+import { callOptions, streamModel } from '../ai-sdk/support.ts'
 import { PREVENTIVE_DIRECTIVE, RECOVERY_NUDGE, recoveryNudgeDue } from '../../src/parts/prevention.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { block, eos, invoke, param } from '../support/dsml-builders.ts'
@@ -89,5 +92,33 @@ export const suite = defineSuite('parts/prevention', (test) => {
     const answered = sanitizeResponsesRequest({ ...body, input: [...body.input, { type: 'function_call_output', call_id: 'c', output: 'ok' }] }, ON)
     assert(!answered.input.some((item) => (item as { content?: unknown }).content === RECOVERY_NUDGE), 'no nudge once a tool answered')
     assertEqual(sanitizeResponsesRequest({ input: 'hi' }, ON), { input: 'hi', instructions: PREVENTIVE_DIRECTIVE }, 'a string input: the directive only')
+  })
+
+  test('AI SDK middleware: the directive as a system message after the caller\'s, the nudge in the last user message (or one of its own), each once', async () => {
+    const transform = async (prompt: LanguageModelV4Prompt, options: DsmlMiddlewareOptions = ON): Promise<LanguageModelV4Prompt> =>
+      (await dsmlMiddleware(options).transformParams!({ type: 'stream', params: callOptions(['bash'], { prompt }), model: streamModel([]) })).prompt
+    const text = (value: string) => ({ type: 'text' as const, text: value })
+    const prompt: LanguageModelV4Prompt = [
+      { role: 'system', content: 'You are helpful.' },
+      { role: 'user', content: [text('List')] },
+      { role: 'assistant', content: [text(`Sure. ${LEAK}`)] },
+    ]
+    const once = await transform(prompt)
+    assertEqual(once.map((message) => [message.role, message.content === PREVENTIVE_DIRECTIVE ? 'DIRECTIVE' : JSON.stringify(message.content).includes(RECOVERY_NUDGE) ? 'NUDGE' : '…']), [
+      ['system', '…'],
+      ['system', 'DIRECTIVE'],
+      ['user', '…'],
+      ['assistant', '…'],
+      ['user', 'NUDGE'],
+    ])
+    assertEqual(await transform(once), once, 'applied again: nothing more (idempotent, sent once)')
+    const asking = await transform([...prompt, { role: 'user', content: [text('go on')] }])
+    assertEqual(asking.at(-1), { role: 'user', content: [text('go on'), text(RECOVERY_NUDGE)] }, 'the nudge joins the last user message')
+    const answered = await transform([...prompt, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 'bash', output: { type: 'text', value: 'ok' } }] }])
+    assert(!JSON.stringify(answered).includes(RECOVERY_NUDGE), 'no nudge once a tool answered')
+    assertEqual((await transform(prompt, {})).length, 3, 'off by default: nothing added')
+    assertEqual((await transform(prompt, { preventiveDirective: true, repairHistory: false }))[1], { role: 'system', content: PREVENTIVE_DIRECTIVE }, 'the directive without history repair')
+    assertThrows(() => dsmlMiddleware({ recoveryNudge: true, repairHistory: false }), TypeError, /recoveryNudge/)
+    assertThrows(() => dsmlMiddleware({ preventiveDirective: 'yes' as unknown as boolean }), TypeError, /preventiveDirective/)
   })
 })
