@@ -11,7 +11,7 @@
  *   token-like pieces of 4–12 characters), a finish chunk (`stop`), a
  *   `choices: []` usage chunk, and `data: [DONE]`.
  * - the same with `"stream": false` (or absent) → one JSON `chat.completion`.
- * - `POST …/messages` → the same capture as Anthropic Messages (what DeepSeek
+ * - `POST …/v1/messages` → the same capture as Anthropic Messages (what DeepSeek
  *   serves at `/anthropic`): `message_start`, one text block of the same
  *   deltas, `message_delta` (`end_turn`, usage), `message_stop` — or one JSON
  *   `message` without `"stream": true`.
@@ -39,7 +39,7 @@ import { Pace } from '../work-slices.ts'
 import { lingmaEvents } from './replay-framing.ts'
 import { responsesEvents } from '../responses/stream-events.ts'
 import { encodeSseMessage } from '../sse/sse-encoder.ts'
-import { withoutTrailingSlashes } from '../gateway/paths.ts'
+import { dialectRouteOf, withoutTrailingSlashes } from '../request-paths.ts'
 import { readJsonBody } from '../gateway/request-body.ts'
 
 export interface ReplayCapture {
@@ -252,10 +252,11 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
         })),
       })
     }
-    const messages = path.endsWith('/messages')
-    const responses = path.endsWith('/responses')
+    const route = dialectRouteOf(path)
+    const messages = route === 'anthropic-messages'
+    const responses = route === 'responses'
     const lingma = path.endsWith(LINGMA_CHAT_PATH)
-    if (!path.endsWith('/chat/completions') && !messages && !responses && !lingma) {
+    if (route === undefined && !lingma) {
       return error(404, `The replay upstream serves POST /chat/completions, POST /v1/messages, POST /responses, POST ${LINGMA_CHAT_PATH} and GET /captures, not ${request.method} ${path}`)
     }
     if (request.method !== 'POST') return error(405, `Use POST for ${path}`)

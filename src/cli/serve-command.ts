@@ -17,7 +17,7 @@ import { isLoopbackBind } from './allowed-hosts.ts'
 import { createNodeServer, type ExchangeSummary, NODE_SERVER_DEFAULTS as DEFAULTS } from './node-bridge.ts'
 import { createNodeFetch } from './node-fetch.ts'
 import { createReplayUpstream, DEFAULT_REPLAY_CAPTURE, type ReplayUpstream, type ReplayUpstreamOptions } from './replay-upstream.ts'
-import { withoutTrailingSlashes } from '../gateway/paths.ts'
+import { withoutTrailingSlashes } from '../request-paths.ts'
 import { loggable } from './log-text.ts'
 
 const MIB = 1024 * 1024

@@ -11,25 +11,29 @@
  * (`Bun.serve({ fetch: handler })`) and in Node behind a small bridge
  * (`npm start`).
  *
- * Routes:
- * - `POST /v1/chat/completions` and `POST /chat/completions` → upstream
- *   `${upstream}/chat/completions` (the query string is kept). `upstream` is
- *   a base URL in the OpenAI SDK's sense: `/chat/completions` is appended to
- *   it as is, so write `https://api.deepseek.com` or
- *   `https://api.openai.com/v1`, whichever the provider documents. With
- *   `upstreamDialect: 'lingma'` the request goes to a Lingma upstream in its
- *   own wire instead (`lingmaRequestOf`: `${upstream}/algo/api/v2/service/pro/sse/agent_chat_generation?…`,
- *   an `Encode=1` body) and its stream comes back as repaired Chat
- *   Completions (`repairLingmaResponse`).
- * - `POST /v1/messages` (Anthropic Messages) → `${anthropicUpstream}/v1/messages`,
+ * Routes, each matched by its last segments under any prefix
+ * (`request-paths.ts`: `/v1/chat/completions`, `/api/v1/chat/completions`):
+ * - `POST …/chat/completions` → upstream `${upstream}/chat/completions` (the
+ *   query string is kept). `upstream` is a base URL in the OpenAI SDK's
+ *   sense: `/chat/completions` is appended to it as is, so write
+ *   `https://api.deepseek.com` or `https://api.openai.com/v1`, whichever the
+ *   provider documents. With `upstreamDialect: 'lingma'` the request goes to
+ *   a Lingma upstream in its own wire instead (`lingmaRequestOf`:
+ *   `${upstream}/algo/api/v2/service/pro/sse/agent_chat_generation?…`, an
+ *   `Encode=1` body) and its stream comes back as repaired Chat Completions
+ *   (`repairLingmaResponse`).
+ * - `POST …/v1/messages` (Anthropic Messages) → `${anthropicUpstream}/v1/messages`,
  *   the base URL in the Anthropic SDK's sense (`https://api.deepseek.com/anthropic`),
  *   `upstream` unless given; the same repair in that dialect
  *   (`sanitizeAnthropicRequest`, `repairAnthropicResponse`), errors in its shape.
- * - `POST /v1/responses` and `POST /responses` (OpenAI Responses API) →
- *   `${upstream}/responses` (`sanitizeResponsesRequest`, `repairResponsesResponse`).
+ * - `POST …/responses` (OpenAI Responses API) → `${upstream}/responses`
+ *   (`sanitizeResponsesRequest`, `repairResponsesResponse`).
  * - `GET /` and `GET /health` → a small JSON status.
- * - Anything else → 404 (405 for another method on the chat path), as an
- *   OpenAI-style JSON error.
+ * - Every other path and method passes through, streamed both ways and
+ *   unrepaired, with the same header rules: to `${upstream}` plus what
+ *   follows the path's last `v1` segment (`GET /api/v1/models` →
+ *   `${upstream}/models`), or to `${anthropicUpstream}/v1/messages/…` for
+ *   the Messages API's own paths (`/v1/messages/count_tokens`).
  */
 import { declaredNames, requestRepairOptions } from '../chat-completions/request-tools.ts'
 import type { SanitizeChatCompletionsRequestOptions } from '../chat-completions/request.ts'
@@ -42,7 +46,7 @@ import { StreamLimitError } from '../sse/errors.ts'
 import { isEventStream } from '../sse/types.ts'
 import { type ClientAbort, forwardClientAbort } from './client-abort.ts'
 import { ANTHROPIC_MESSAGES, anthropicError, CHAT_COMPLETIONS, CHAT_COMPLETIONS_FROM_LINGMA, type Dialect, gatewayError, type GatewayUpstreamDialect, OPENAI_RESPONSES } from './dialects.ts'
-import { withoutTrailingSlashes } from './paths.ts'
+import { apiPathOf, type DialectRoute, dialectRouteOf, withoutTrailingSlashes } from '../request-paths.ts'
 import { displayUpstream, upstreamChatUrl, upstreamUrl } from './upstream-url.ts'
 import { listenToUpstream, UpstreamSilentError, watchUpstream } from './upstream-watch.ts'
 import { MAX_JSON_DEPTH } from '../json-text.ts'
@@ -126,8 +130,6 @@ export interface ChatCompletionsGatewayOptions
  */
 export type ChatCompletionsGateway = (request: Request, context?: unknown) => Promise<Response>
 
-const CHAT_PATHS = new Set(['/v1/chat/completions', '/chat/completions'])
-
 /**
  * Request headers never forwarded: hop-by-hop headers (RFC 9110 §7.6.1),
  * `host` (the upstream's own), `content-length` (the body sent may differ: repaired, or without a byte order mark)
@@ -193,9 +195,6 @@ function countRepairedMessages(before: unknown, after: unknown): number {
   for (let index = 0; index < b.length; index++) if (a[index] !== b[index]) count++
   return count
 }
-
-const MESSAGES_PATHS = new Set(['/v1/messages', '/messages'])
-const RESPONSES_PATHS = new Set(['/v1/responses', '/responses'])
 
 /**
  * @example
@@ -309,26 +308,9 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     const headers = withoutHeaders(request.headers, DROPPED_REQUEST_HEADERS)
     headers.set('content-type', 'application/json')
     if (translated !== undefined) headers.set('accept', 'text/event-stream')
-    let upstreamResponse: Response
-    let headersTimedOut = false
-    const headersTimer =
-      upstreamHeadersTimeoutMs > 0
-        ? setTimeout(() => {
-            headersTimedOut = true
-            clientAbort.abortUpstream()
-          }, upstreamHeadersTimeoutMs)
-        : undefined
-    try {
-      upstreamResponse = await send(new Request(target, { method: 'POST', headers, body: upstreamBody, signal: clientAbort.signal }))
-    } catch (error) {
-      clientAbort.settleWith(null)
-      if (clientAbort.left()) return dialect.error(499, 'The client closed the request.', 'client_closed_request')
-      if (headersTimedOut) return dialect.error(504, `The upstream at ${displayUpstream(base)} did not answer within ${upstreamHeadersTimeoutMs} ms.`, 'upstream_timeout')
-      const reason = error instanceof Error ? error.message : String(error)
-      return dialect.error(502, `The gateway could not reach the upstream at ${displayUpstream(base)}: ${reason}`, 'upstream_error')
-    } finally {
-      if (headersTimer !== undefined) clearTimeout(headersTimer)
-    }
+    const sent = await sendUpstream(new Request(target, { method: 'POST', headers, body: upstreamBody, signal: clientAbort.signal }), base, clientAbort, dialect.error)
+    if (sent.failed) return sent.response
+    let upstreamResponse = sent.response
 
     // The upstream's bytes are listened to as they come: its idle clock is the upstream's, whatever the repair holds.
     const listened = listenToUpstream(upstreamResponse, upstreamIdleTimeoutMs, () => clientAbort.abortUpstream())
@@ -362,33 +344,75 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     })
   }
 
+  /**
+   * `upstreamRequest` sent, the upstream given `upstreamHeadersTimeoutMs` to
+   * answer with its headers: its response, or (`failed`) the error response
+   * the client gets instead, in the route's shape (`error`).
+   */
+  async function sendUpstream(upstreamRequest: Request, base: string, clientAbort: ClientAbort, error: Dialect['error']): Promise<{ response: Response; failed: boolean }> {
+    let headersTimedOut = false
+    const headersTimer =
+      upstreamHeadersTimeoutMs > 0
+        ? setTimeout(() => {
+            headersTimedOut = true
+            clientAbort.abortUpstream()
+          }, upstreamHeadersTimeoutMs)
+        : undefined
+    try {
+      return { response: await send(upstreamRequest), failed: false }
+    } catch (thrown) {
+      clientAbort.settleWith(null)
+      if (clientAbort.left()) return { response: error(499, 'The client closed the request.', 'client_closed_request'), failed: true }
+      if (headersTimedOut) return { response: error(504, `The upstream at ${displayUpstream(base)} did not answer within ${upstreamHeadersTimeoutMs} ms.`, 'upstream_timeout'), failed: true }
+      const reason = thrown instanceof Error ? thrown.message : String(thrown)
+      return { response: error(502, `The gateway could not reach the upstream at ${displayUpstream(base)}: ${reason}`, 'upstream_error'), failed: true }
+    } finally {
+      if (headersTimer !== undefined) clearTimeout(headersTimer)
+    }
+  }
+
+  /** A request that is no dialect's route, sent on as it came; the upstream's answer passed back as it comes. */
+  async function passThrough(request: Request, context: unknown, url: URL): Promise<Response> {
+    const apiPath = apiPathOf(url.pathname)
+    const anthropic = apiPath.startsWith('/messages/')
+    const base = anthropic ? anthropicUpstream : upstream
+    const error = anthropic ? anthropicError : gatewayError
+    const target = upstreamUrl(base, anthropic ? `/v1${apiPath}` : apiPath, url.search)
+    const clientAbort = forwardClientAbort(request, context)
+    const hasBody = request.body !== null && request.method !== 'GET' && request.method !== 'HEAD'
+    // `duplex: 'half'`: a stream body (Node's fetch asks for it; the type does not know it yet).
+    const init = { method: request.method, headers: withoutHeaders(request.headers, DROPPED_REQUEST_HEADERS), body: hasBody ? request.body : null, signal: clientAbort.signal, duplex: 'half' }
+    const sent = await sendUpstream(new Request(target, init as RequestInit), base, clientAbort, error)
+    if (sent.failed) return sent.response
+    const response = sent.response
+    return new Response(clientAbort.settleWith(response.body), {
+      status: response.status,
+      statusText: response.statusText,
+      headers: withoutHeaders(response.headers, DROPPED_RESPONSE_HEADERS),
+    })
+  }
+
+  const routes: Record<DialectRoute, { dialect: Dialect; base: string }> = {
+    'chat-completions': { dialect: chatDialect, base: upstream },
+    'anthropic-messages': { dialect: ANTHROPIC_MESSAGES, base: anthropicUpstream },
+    responses: { dialect: OPENAI_RESPONSES, base: upstream },
+  }
+
   return async function gateway(request: Request, context?: unknown): Promise<Response> {
     const url = new URL(request.url)
+    const route = dialectRouteOf(url.pathname)
+    if (route !== undefined && request.method === 'POST') return proxy(routes[route].dialect, routes[route].base, request, context, url)
     const path = withoutTrailingSlashes(url.pathname)
-    if (CHAT_PATHS.has(path)) {
-      if (request.method !== 'POST') {
-        return gatewayError(405, `Use POST for ${path}.`, 'invalid_request_error', { allow: 'POST' })
-      }
-      return proxy(chatDialect, upstream, request, context, url)
-    }
-    if (MESSAGES_PATHS.has(path)) {
-      if (request.method !== 'POST') return anthropicError(405, `Use POST for ${path}.`, 'invalid_request_error', { allow: 'POST' })
-      return proxy(ANTHROPIC_MESSAGES, anthropicUpstream, request, context, url)
-    }
-    if (RESPONSES_PATHS.has(path)) {
-      if (request.method !== 'POST') return gatewayError(405, `Use POST for ${path}.`, 'invalid_request_error', { allow: 'POST' })
-      return proxy(OPENAI_RESPONSES, upstream, request, context, url)
-    }
     if ((path === '/' || path === '/health') && (request.method === 'GET' || request.method === 'HEAD')) {
       const status = {
         ok: true,
         service: 'dsml-streams gateway',
         upstream: displayUpstream(upstream),
         upstreamDialect,
-        endpoints: ['POST /v1/chat/completions', 'POST /chat/completions', 'POST /v1/messages', 'POST /v1/responses', 'GET /health'],
+        endpoints: ['POST …/chat/completions', 'POST …/v1/messages', 'POST …/responses', 'GET /health', 'anything else: passed through'],
       }
       return new Response(request.method === 'HEAD' ? null : JSON.stringify(status), { headers: { 'content-type': 'application/json' } })
     }
-    return gatewayError(404, `Unknown route ${request.method} ${url.pathname}. This gateway serves POST /v1/chat/completions, POST /v1/messages and POST /v1/responses.`, 'invalid_request_error')
+    return passThrough(request, context, url)
   }
 }

@@ -2,7 +2,7 @@
  * Where the gateway sends a request, and how it prints where: the upstream
  * base URL with a route appended, and the same without what may be secret.
  */
-import { withoutTrailingSlashes } from './paths.ts'
+import { withoutTrailingSlashes } from '../request-paths.ts'
 
 /** `/chat/completions` appended to the base URL (see `upstreamUrl`). */
 export function upstreamChatUrl(upstream: string, search = ''): string {

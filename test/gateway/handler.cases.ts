@@ -309,17 +309,81 @@ export const suite = defineSuite('gateway/handler', (test) => {
     assertEqual(upstream.calls.length, 0)
   })
 
-  test('404 for unknown paths and 405 for another method on the chat path, as JSON errors', async () => {
-    const upstream = recordingUpstream(() => sseResponse(['never']))
-    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })
-    const missing = await gateway(new Request('http://gateway.test/v1/embeddings', { method: 'POST', body: '{}' }))
-    assertEqual(missing.status, 404)
-    assertEqual(((await missing.json()) as { error: { type: string } }).error.type, 'invalid_request_error')
-    const wrongMethod = await gateway(new Request('http://gateway.test/v1/chat/completions'))
-    assertEqual(wrongMethod.status, 405)
-    assertEqual(wrongMethod.headers.get('allow'), 'POST')
-    await wrongMethod.text()
-    assertEqual(upstream.calls.length, 0)
+  test('mount anywhere: each route by its last segments under any prefix; a POST to a route is repaired, in its dialect', async () => {
+    const upstream = recordingUpstream((request) => (request.url.endsWith('/messages') ? new Response('{}', { headers: { 'content-type': 'application/json' } }) : sseResponse(pieces(`Reading.${readCall}`))))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, anthropicUpstream: 'http://anthropic.test', fetch: upstream.fetch })
+    for (const path of ['/v1/chat/completions', '/chat/completions', '/api/v1/chat/completions', '/api/chat/completions/', '/a/b/c/v1/chat/completions']) {
+      const seen = await readSse(await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }, { path })))
+      assertEqual([shapes(seen.calls), seen.finishReasons.at(-1)], [[{ name: 'read', arguments: { path: 'src/app.ts' } }], 'tool_calls'], path)
+      assertEqual(upstream.calls.at(-1)!.url, 'http://upstream.test/v1/chat/completions', `${path}: to the upstream's own route`)
+    }
+    for (const path of ['/v1/messages', '/api/v1/messages', '/messages']) {
+      await (await gateway(chatRequest({ model: 'm', max_tokens: 9, messages: [userTurn] }, { path }))).text()
+      assertEqual(upstream.calls.at(-1)!.url, 'http://anthropic.test/v1/messages', path)
+    }
+  })
+
+  test('every other path and method passes through to the upstream, untouched both ways, with the same header rules', async () => {
+    const seen: Array<{ url: string; method: string; authorization: string | null; host: string | null; body: string }> = []
+    const gateway = createChatCompletionsGateway({
+      upstream: UPSTREAM,
+      anthropicUpstream: 'http://anthropic.test',
+      fetch: async (request) => {
+        seen.push({ url: request.url, method: request.method, authorization: request.headers.get('authorization'), host: request.headers.get('host'), body: await request.text() })
+        return new Response(`{"seen":${seen.length}}`, { status: 201, headers: { 'content-type': 'application/json', 'x-upstream': 'yes', connection: 'x-hop', 'x-hop': '1' } })
+      },
+    })
+    const embeddings = JSON.stringify({ model: 'e', input: `leaks stay as sent: ${readCall}` })
+    const cases: Array<[string, RequestInit, string]> = [
+      ['/v1/embeddings?x=1', { method: 'POST', body: embeddings, headers: { 'content-type': 'application/json', authorization: 'Bearer k' } }, 'http://upstream.test/v1/embeddings?x=1'],
+      ['/api/v1/models', { headers: { authorization: 'Bearer k' } }, 'http://upstream.test/v1/models'],
+      ['/v1/chat/completions', { method: 'GET' }, 'http://upstream.test/v1/chat/completions'],
+      ['/v1/responses/resp_1', { method: 'GET' }, 'http://upstream.test/v1/responses/resp_1'],
+      ['/v1/threads/t/messages', { method: 'POST', body: '{}' }, 'http://upstream.test/v1/threads/t/messages'],
+      ['/v1/messages/count_tokens', { method: 'POST', body: '{"messages":[]}' }, 'http://anthropic.test/v1/messages/count_tokens'],
+      ['/completions', { method: 'POST', body: 'not json' }, 'http://upstream.test/v1/completions'],
+    ]
+    for (const [path, init, target] of cases) {
+      const response = await gateway(new Request(`http://gateway.test${path}`, init))
+      assertEqual([response.status, await response.text(), response.headers.get('x-upstream'), response.headers.get('x-hop')], [201, `{"seen":${seen.length}}`, 'yes', null], `${path}: the upstream's answer, less hop-by-hop headers`)
+      const last = seen.at(-1)!
+      assertEqual([last.url, last.method, last.body], [target, init.method ?? 'GET', typeof init.body === 'string' ? init.body : ''], `${path}: sent on as it came`)
+      assert(last.host === null, 'no host header of the client')
+      if (path === '/v1/embeddings?x=1') assertEqual(last.authorization, 'Bearer k', 'the client\'s credentials go on')
+    }
+    const failing = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: async () => { throw new TypeError('connect ECONNREFUSED') } })
+    const failed = await failing(new Request('http://gateway.test/v1/models'))
+    assertEqual([failed.status, ((await failed.json()) as { error: { type: string } }).error.type], [502, 'upstream_error'], 'an unreachable upstream: a JSON 502')
+  })
+
+  test('pass-through streams both ways: the request body goes on as a stream, the answer comes back as it arrives', async () => {
+    const encoder = new TextEncoder()
+    let release: () => void = () => {}
+    const held = new Promise<void>((resolve) => (release = resolve))
+    let received = ''
+    const gateway = createChatCompletionsGateway({
+      upstream: UPSTREAM,
+      fetch: async (request) => {
+        received = await request.text()
+        return new Response(new ReadableStream({
+          async start(controller) {
+            controller.enqueue(encoder.encode('first '))
+            await held
+            controller.enqueue(encoder.encode('last'))
+            controller.close()
+          },
+        }))
+      },
+    })
+    const body = new ReadableStream({ start(controller) { controller.enqueue(encoder.encode('a ')); controller.enqueue(encoder.encode('b')); controller.close() } })
+    const response = await gateway(new Request('http://gateway.test/v1/files', { method: 'POST', body, duplex: 'half' } as RequestInit))
+    const reader = response.body!.getReader()
+    const first = await reader.read()
+    assertEqual([received, new TextDecoder().decode(first.value)], ['a b', 'first '], 'the first piece arrives before the upstream has finished')
+    release()
+    let rest = ''
+    for (let next = await reader.read(); !next.done; next = await reader.read()) rest += new TextDecoder().decode(next.value)
+    assertEqual(rest, 'last')
   })
 
   test('GET / and /health: a small JSON status without the query (it may hold a key)', async () => {
@@ -556,7 +620,7 @@ export const suite = defineSuite('gateway/handler', (test) => {
   test('a request path of 16,000 slashes: trailing slashes are read by a loop from the end, not a backtracking pattern', async () => {
     const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: async () => new Response('') })
     const response = await gateway(new Request(`http://gateway.test/x${'/'.repeat(16_000)}a`))
-    assertEqual(response.status, 404)
+    assertEqual(response.status, 200, 'passed through')
     for (const slashes of ['/', '//', '/'.repeat(16_000)]) {
       assertEqual((await gateway(new Request(`http://gateway.test/health${slashes}`))).status, 200, `/health and ${slashes.length} trailing slashes`)
     }
