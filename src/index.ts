@@ -41,6 +41,7 @@ export {
   type LingmaToChatCompletionsOptions,
 } from './lingma/index.ts'
 export * from './parts/index.ts'
+export * from './repair-fetch/index.ts'
 export {
   createResponsesRepair,
   repairResponsesObject,

@@ -28,3 +28,11 @@ test('examples/chat-completions.ts: composed stages and the fused stream agree, 
   expect(output).toContain('"finish_reason":"tool_calls"')
   expect(output).not.toContain('\uFF5C')
 })
+
+test('examples/repair-fetch.ts: the OpenAI SDK with createRepairFetch gets the call, finish tool_calls, no marker', () => {
+  const output = run('repair-fetch.ts')
+  expect(output).toContain('call: bash {"command":"ls -la"}')
+  expect(output).toContain('finish: tool_calls')
+  expect(output).toContain('text: "Checking.\\n\\n"')
+  expect(output).not.toContain('\uFF5C')
+})

@@ -8,7 +8,8 @@
  * the dialects — codecs, fused streams and helpers (`chat-completions/`,
  * `anthropic/`, `responses/`) — and the AI SDK adapter (`ai-sdk/`), siblings that never
  * import each other → `lingma/` (a Lingma upstream translated into Chat
- * Completions, so above that dialect) →
+ * Completions, so above that dialect) and, beside it, `repair-fetch/` (a
+ * `fetch` that repairs every dialect's route) →
  * `gateway/` → `cli/`. The files at the top of `src/` are shared utilities
  * (stream queuing, seeded randomness, JSON text read and written in pieces)
  * that import only each other, and the package's root `index.ts`.
@@ -21,7 +22,7 @@ import { describe, expect, test } from 'vitest'
 const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'src')
 
 /** Rank of each layer folder; equal ranks are siblings. */
-const RANK: Record<string, number> = { dsml: 1, sse: 1, parts: 2, 'dialect-kit': 3, 'chat-completions': 4, anthropic: 4, responses: 4, 'ai-sdk': 4, lingma: 5, gateway: 6, cli: 7 }
+const RANK: Record<string, number> = { dsml: 1, sse: 1, parts: 2, 'dialect-kit': 3, 'chat-completions': 4, anthropic: 4, responses: 4, 'ai-sdk': 4, lingma: 5, 'repair-fetch': 5, gateway: 6, cli: 7 }
 
 function layerOf(path: string): string {
   const parts = relative(src, path).split(sep)

@@ -72,6 +72,7 @@ import * as partsPartSanitizer from './parts/part-sanitizer.cases.ts'
 import * as partsPrevention from './parts/prevention.cases.ts'
 import * as partsRequestOptions from './parts/request-options.cases.ts'
 import * as partsSynthesizer from './parts/synthesizer.cases.ts'
+import * as repairFetch from './repair-fetch/repair-fetch.cases.ts'
 import * as requestPaths from './request-paths.cases.ts'
 import * as responsesDialect from './responses/dialect.cases.ts'
 import * as responsesShortcuts from './responses/shortcuts.cases.ts'
@@ -147,6 +148,7 @@ const modules: Record<string, CasesModule> = {
   './parts/prevention.cases.ts': partsPrevention,
   './parts/request-options.cases.ts': partsRequestOptions,
   './parts/synthesizer.cases.ts': partsSynthesizer,
+  './repair-fetch/repair-fetch.cases.ts': repairFetch,
   './request-paths.cases.ts': requestPaths,
   './responses/dialect.cases.ts': responsesDialect,
   './responses/shortcuts.cases.ts': responsesShortcuts,

@@ -1,0 +1,1 @@
+export { createRepairFetch, type FetchFunction, type RepairFetchOptions } from './repair-fetch.ts'
