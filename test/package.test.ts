@@ -101,7 +101,7 @@ test('the built package works through its own name', async () => {
   expect(typeof dsml.DsmlSanitizerStream).toBe('function')
   const aiSdk = (await import(`${packageName}/ai-sdk`)) as typeof import('../src/ai-sdk/index.ts')
   expect(typeof aiSdk.dsmlMiddleware).toBe('function')
-  expect(aiSdk.dsmlMiddleware().specificationVersion).toBe('v4')
+  expect(aiSdk.dsmlMiddleware().specificationVersion).toBe('v3')
   const chat = (await import(`${packageName}/chat-completions`)) as typeof import('../src/chat-completions/index.ts')
   expect(typeof chat.ChatCompletionsRepairStream).toBe('function')
 })

@@ -9,7 +9,8 @@
  * finish reason is rewritten like the stream's. `structuredOutputText` (the
  * same text, selected for JSON parsing) is cleaned by `sanitizeText`.
  */
-import type { LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4FinishReason, LanguageModelV4GenerateResult } from '@ai-sdk/provider'
+import type { LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4GenerateResult } from '@ai-sdk/provider'
+import { unifiedFinishReason, withUnifiedFinishReason } from './finish-reason.ts'
 import { sanitizeText } from '../dsml/sanitize-text.ts'
 import type { Channel, Part } from '../parts/part.ts'
 import { createPartRepair } from '../parts/part-repair.ts'
@@ -87,16 +88,13 @@ export function repairGenerateResult(
   })
   partId = ''
   const finishReason = result.finishReason
-  if (finishReason !== null && typeof finishReason === 'object' && typeof finishReason.unified === 'string') {
-    repair.feed({ type: 'finish', reason: finishReason.unified })
-  }
+  const reason = unifiedFinishReason(finishReason)
+  if (reason !== undefined) repair.feed({ type: 'finish', reason })
   repair.end()
   for (const call of calls) content.push(call)
   if (!changed && calls.length === 0) return result
   const repaired: LanguageModelV4GenerateResult = { ...result, content }
-  if (finish !== undefined && finish !== finishReason.unified) {
-    repaired.finishReason = { unified: finish as LanguageModelV4FinishReason['unified'], raw: finishReason.raw }
-  }
+  if (finish !== undefined && finish !== reason) repaired.finishReason = withUnifiedFinishReason(finishReason, finish)
   if (typeof result.structuredOutputText === 'string') {
     // Its calls are already counted above: only the clean text is wanted here.
     repaired.structuredOutputText = sanitizeText(result.structuredOutputText, { ...engineOptions(resolved, params), mode: 'strip' }).text

@@ -1,6 +1,7 @@
 /**
- * `dsml-streams/ai-sdk`: an AI SDK 7 language model middleware (spec `v4`)
- * that repairs leaked DSML tool calls in any wrapped model.
+ * `dsml-streams/ai-sdk`: a language model middleware for the AI SDK — ai 5,
+ * 6 and 7 (specs `v2`, `v3` and `v4`) — that repairs leaked DSML tool calls
+ * in any wrapped model.
  *
  * @example
  * ```ts
@@ -10,10 +11,14 @@
  * const repaired = wrapLanguageModel({ model, middleware: dsmlMiddleware() })
  * ```
  *
- * `ai` and `@ai-sdk/provider` are optional peer dependencies: this subpath
- * only imports types from `@ai-sdk/provider`, nothing at run time.
+ * One middleware serves each major: the parts it reads and writes (text,
+ * reasoning, tool input and tool calls) are the same in the three specs, and
+ * the finish reason is written in the shape the wrapped model wrote it
+ * (`finish-reason.ts`). It imports nothing from the AI SDK at run time, and
+ * its types name none of the SDK's (so they check against whichever major a
+ * project has installed).
  */
-import type { LanguageModelV4Middleware } from '@ai-sdk/provider'
+import type { LanguageModelV4CallOptions, LanguageModelV4GenerateResult, LanguageModelV4StreamResult } from '@ai-sdk/provider'
 import { repairGenerateResult } from './generate.ts'
 import { transformPrompt } from './history.ts'
 import { resolveMiddlewareOptions, type DsmlMiddlewareOptions } from './options.ts'
@@ -21,6 +26,29 @@ import { createDsmlStreamTransform } from './stream-transformer.ts'
 
 export { historyNote } from '../parts/history-repair.ts'
 export type { DsmlMiddlewareDiagnostic, DsmlMiddlewareDiagnosticKind, DsmlMiddlewareOptions } from './options.ts'
+
+/* eslint-disable @typescript-eslint/no-explicit-any -- the one type every major's middleware type accepts */
+/**
+ * The middleware `dsmlMiddleware` returns, typed to fit each major's
+ * `wrapLanguageModel`: ai 5's `LanguageModelV2Middleware`, ai 6's
+ * `LanguageModelV3Middleware` and ai 7's `LanguageModelMiddleware`. Its
+ * hooks take and give the wrapped model's own parts, whichever spec that is.
+ */
+export interface DsmlLanguageModelMiddleware {
+  /** `v3`: what ai 6 requires; ai 7 takes any, ai 5 reads `middlewareVersion` and ignores it. */
+  readonly specificationVersion: 'v3'
+  transformParams?: (options: { type: 'generate' | 'stream'; params: any; model: any }) => PromiseLike<any>
+  wrapGenerate?: (options: { doGenerate: () => PromiseLike<any>; doStream: () => PromiseLike<any>; params: any; model: any }) => Promise<any>
+  wrapStream?: (options: { doGenerate: () => PromiseLike<any>; doStream: () => PromiseLike<any>; params: any; model: any }) => Promise<any>
+}
+/* eslint-enable @typescript-eslint/no-explicit-any */
+
+/** What a wrap hook reads of its options (the spec's, as written for v4). */
+interface WrapOptions {
+  doGenerate: () => PromiseLike<LanguageModelV4GenerateResult>
+  doStream: () => PromiseLike<LanguageModelV4StreamResult>
+  params: LanguageModelV4CallOptions
+}
 
 /**
  * Creates the middleware. Misuse (an unknown or ill-typed option) throws a
@@ -31,24 +59,25 @@ export type { DsmlMiddlewareDiagnostic, DsmlMiddlewareDiagnosticKind, DsmlMiddle
  * - `wrapGenerate`: text and reasoning content cleaned, recovered calls appended, finish rewritten.
  * - `wrapStream`: the same on the stream, as the deltas arrive.
  */
-export function dsmlMiddleware(options: DsmlMiddlewareOptions = {}): LanguageModelV4Middleware {
+export function dsmlMiddleware(options: DsmlMiddlewareOptions = {}): DsmlLanguageModelMiddleware {
   const resolved = resolveMiddlewareOptions(options)
-  if (resolved.mode === 'off') return { specificationVersion: 'v4' }
-  const middleware: LanguageModelV4Middleware = {
-    specificationVersion: 'v4',
+  if (resolved.mode === 'off') return { specificationVersion: 'v3' }
+  // Written against the latest spec (v4); the others differ only in the finish reason's shape.
+  const middleware: DsmlLanguageModelMiddleware = {
+    specificationVersion: 'v3',
 
-    async wrapGenerate({ doGenerate, params }) {
+    async wrapGenerate({ doGenerate, params }: WrapOptions): Promise<LanguageModelV4GenerateResult> {
       // Model output never throws here (malformed parts are reported and passed on); an internal error is a bug, and surfaces.
       return repairGenerateResult(await doGenerate(), resolved, params)
     },
 
-    async wrapStream({ doStream, params }) {
+    async wrapStream({ doStream, params }: WrapOptions): Promise<LanguageModelV4StreamResult> {
       const result = await doStream()
       return { ...result, stream: result.stream.pipeThrough(createDsmlStreamTransform(resolved, params)) }
     },
   }
   if (resolved.repairHistory || resolved.preventiveDirective) {
-    middleware.transformParams = async ({ params }) => {
+    middleware.transformParams = async ({ params }: { params: LanguageModelV4CallOptions }): Promise<LanguageModelV4CallOptions> => {
       const prompt = transformPrompt(params.prompt, resolved, params)
       return prompt === params.prompt ? params : { ...params, prompt }
     }

@@ -19,12 +19,13 @@
  *   stream), then settled (`settleRecoveredCalls`: native calls win, fail
  *   closed, a reasoning draft and its copy in the text give one call) and
  *   emitted as `tool-input-start` / `tool-input-delta` / `tool-input-end` /
- *   `tool-call`. A finish `stop` after emitted calls becomes
- *   `{ unified: 'tool-calls', raw }`.
+ *   `tool-call`. A finish `stop` after emitted calls becomes `tool-calls`
+ *   (`{ unified: 'tool-calls', raw }`; a V2 model's string, `finish-reason.ts`).
  * - A part that cannot be read is passed on unchanged (`malformed-chunk`); the
  *   stream never throws.
  */
-import type { LanguageModelV4CallOptions, LanguageModelV4FinishReason, LanguageModelV4StreamPart } from '@ai-sdk/provider'
+import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider'
+import { unifiedFinishReason, withUnifiedFinishReason } from './finish-reason.ts'
 import type { Channel, Part as NeutralPart } from '../parts/part.ts'
 import { createPartRepair } from '../parts/part-repair.ts'
 import { partRepairOptions, type DsmlMiddlewareDiagnostic, type ResolvedMiddlewareOptions } from './options.ts'
@@ -140,7 +141,7 @@ export function createStreamRepair(
       case 'finish': {
         // Only a finish read from an upstream `finish` part gets here (`upstream`), rewritten to tool calls.
         const finish = upstream as Extract<Part, { type: 'finish' }>
-        out.push({ ...finish, finishReason: { unified: part.reason as LanguageModelV4FinishReason['unified'], raw: finish.finishReason.raw } })
+        out.push({ ...finish, finishReason: withUnifiedFinishReason(finish.finishReason, part.reason) })
         return
       }
       default:
@@ -219,14 +220,15 @@ export function createStreamRepair(
   }
 
   function finish(part: Extract<Part, { type: 'finish' }>): void {
-    if (!isFinishReason(part.finishReason)) {
+    const reason = unifiedFinishReason(part.finishReason)
+    if (reason === undefined) {
       // Unreadable: the channels end, and the calls are settled as if no finish came.
       repair.endChannel('text')
       repair.endChannel('reasoning')
       out.push(part)
       return
     }
-    feed({ type: 'finish', reason: part.finishReason.unified }, part)
+    feed({ type: 'finish', reason }, part)
   }
 
   function invalid(part: unknown, message: string): void {
@@ -281,10 +283,6 @@ export function createStreamRepair(
       return out
     },
   }
-}
-
-function isFinishReason(value: unknown): value is LanguageModelV4FinishReason {
-  return value !== null && typeof value === 'object' && typeof (value as { unified?: unknown }).unified === 'string'
 }
 
 /** `createStreamRepair` as a `TransformStream`. */

@@ -136,11 +136,11 @@ export const suite = defineSuite('ai-sdk/wrapper', (test) => {
     assertEqual(result.structuredOutputText, '{"a":1}', 'structured output text')
   })
 
-  test('middleware: spec v4 with transformParams, wrapGenerate and wrapStream; mode off and repairHistory false drop hooks', () => {
+  test('middleware: one object for every major (specificationVersion v3, which ai 6 requires and ai 5 and 7 accept) with transformParams, wrapGenerate and wrapStream; mode off and repairHistory false drop hooks', () => {
     const middleware = dsmlMiddleware()
-    assertEqual(middleware.specificationVersion, 'v4', 'spec version')
+    assertEqual(middleware.specificationVersion, 'v3', 'spec version')
     assertEqual([typeof middleware.transformParams, typeof middleware.wrapGenerate, typeof middleware.wrapStream], ['function', 'function', 'function'], 'hooks')
-    assertEqual(dsmlMiddleware({ mode: 'off' }), { specificationVersion: 'v4' }, 'mode off: no hooks')
+    assertEqual(dsmlMiddleware({ mode: 'off' }), { specificationVersion: 'v3' }, 'mode off: no hooks')
     assertEqual(typeof dsmlMiddleware({ repairHistory: false }).transformParams, 'undefined', 'repairHistory false')
   })
 })
