@@ -63,6 +63,15 @@ response and in the request history.
                        a 408 and the connection closed (default ${DEFAULTS.requestTimeoutMs / 1000})
   --max-connections N  connections open at once; past it new ones are closed
                        (default ${DEFAULTS.maxConnections})
+  --upstream-key-env NAME  the environment variable holding the upstream's key
+                       (default DSML_UPSTREAM_KEY): the gateway sends it upstream
+                       (authorization: Bearer, x-api-key for /v1/messages) in
+                       place of the client's, so clients and the chat page need
+                       none; browser pages may then use the gateway only from
+                       its own origin and --allowed-origins (others get a 403)
+  --allowed-origins A,B  origins whose pages may use the gateway from a browser
+                       (https://app.example; "*" for any); CORS preflights are
+                       answered for these only
   --allowed-hosts A,B  host names requests may name besides localhost and IP
                        addresses (bound to loopback, others get a 403: DNS
                        rebinding); "*" answers every host
@@ -73,6 +82,10 @@ response and in the request history.
   --created SECONDS    replay: the "created" time of every completion (default:
                        now), for output that is the same on every run
   --help               this text
+
+Every option can also be set in the environment: DSML_ and its name in capitals,
+dashes as underscores (--max-in-flight 64 is DSML_MAX_IN_FLIGHT=64; --prevent is
+DSML_PREVENT=1). A flag given wins. PORT is read too, after DSML_PORT.
 `
 
 /** The replay upstream has no network address; the injected fetch answers for it. */
@@ -93,41 +106,62 @@ function fail(message: string): never {
   process.exit(2)
 }
 
+const SERVE_OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  upstream: { type: 'string' },
+  'anthropic-upstream': { type: 'string' },
+  'upstream-dialect': { type: 'string' },
+  'upstream-key-env': { type: 'string' },
+  'allowed-origins': { type: 'string' },
+  mode: { type: 'string' },
+  preset: { type: 'string' },
+  'known-tools': { type: 'string' },
+  prevent: { type: 'boolean' },
+  fixtures: { type: 'string' },
+  delay: { type: 'string' },
+  created: { type: 'string' },
+  'drain-seconds': { type: 'string' },
+  'max-in-flight': { type: 'string' },
+  'headers-timeout': { type: 'string' },
+  'idle-timeout': { type: 'string' },
+  'keep-alive': { type: 'string' },
+  'max-body-mb': { type: 'string' },
+  'max-bodies-mb': { type: 'string' },
+  'request-timeout': { type: 'string' },
+  'max-connections': { type: 'string' },
+  'allowed-hosts': { type: 'string' },
+  help: { type: 'boolean' },
+} as const
+
+/** The environment variable of an option: `DSML_` and its name in capitals, dashes as underscores. */
+export function environmentVariableOf(option: string): string {
+  return `DSML_${option.toUpperCase().replaceAll('-', '_')}`
+}
+
+const TRUE_WORDS = ['1', 'true', 'yes']
+const FALSE_WORDS = ['0', 'false', 'no']
+
 function parseCli(argv: string[]) {
-  let parsed
+  let parsed: { [Name in keyof typeof SERVE_OPTIONS]?: (typeof SERVE_OPTIONS)[Name]['type'] extends 'boolean' ? boolean : string }
   try {
-    parsed = parseArgs({
-      args: argv,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        upstream: { type: 'string' },
-        'anthropic-upstream': { type: 'string' },
-        'upstream-dialect': { type: 'string' },
-        mode: { type: 'string' },
-        preset: { type: 'string' },
-        'known-tools': { type: 'string' },
-        prevent: { type: 'boolean' },
-        fixtures: { type: 'string' },
-        delay: { type: 'string' },
-        created: { type: 'string' },
-        'drain-seconds': { type: 'string' },
-        'max-in-flight': { type: 'string' },
-        'headers-timeout': { type: 'string' },
-        'idle-timeout': { type: 'string' },
-        'keep-alive': { type: 'string' },
-        'max-body-mb': { type: 'string' },
-        'max-bodies-mb': { type: 'string' },
-        'request-timeout': { type: 'string' },
-        'max-connections': { type: 'string' },
-        'allowed-hosts': { type: 'string' },
-        help: { type: 'boolean' },
-      },
-      strict: true,
-      allowPositionals: false,
-    }).values
+    parsed = parseArgs({ args: argv, options: SERVE_OPTIONS, strict: true, allowPositionals: false }).values
   } catch (error) {
     fail(error instanceof Error ? error.message : String(error))
+  }
+  // What no flag gave, the environment may (an empty variable is not set).
+  for (const [name, option] of Object.entries(SERVE_OPTIONS) as Array<[keyof typeof SERVE_OPTIONS, { type: 'string' | 'boolean' }]>) {
+    if (name === 'help' || parsed[name] !== undefined) continue
+    const variable = environmentVariableOf(name)
+    const value = process.env[variable]
+    if (value === undefined || value === '') continue
+    if (option.type === 'string') {
+      ;(parsed as Record<string, unknown>)[name] = value
+      continue
+    }
+    const word = value.trim().toLowerCase()
+    if (!TRUE_WORDS.includes(word) && !FALSE_WORDS.includes(word)) fail(`${variable} must be 1, true or yes (or 0, false, no), got ${JSON.stringify(value)}`)
+    ;(parsed as Record<string, unknown>)[name] = TRUE_WORDS.includes(word)
   }
   const port = Number(parsed.port ?? process.env.PORT ?? 8787)
   if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be an integer from 0 to 65535, got ${parsed.port}`)
@@ -174,19 +208,29 @@ function parseCli(argv: string[]) {
   if (preset !== 'relaxed' && preset !== 'strict') fail(`--preset must be relaxed or strict, got ${preset}`)
   const upstreamDialect = parsed['upstream-dialect'] ?? 'chat-completions'
   if (upstreamDialect !== 'chat-completions' && upstreamDialect !== 'lingma') fail(`--upstream-dialect must be chat-completions or lingma, got ${upstreamDialect}`)
-  if (parsed['anthropic-upstream'] !== undefined && parsed.upstream === undefined && !process.env.DSML_UPSTREAM) {
+  if (parsed['anthropic-upstream'] !== undefined && parsed.upstream === undefined) {
     fail('--anthropic-upstream needs --upstream too (without one, the built-in replay answers every route)')
   }
   const knownTools = parsed['known-tools']
     ?.split(',')
     .map((name) => name.trim())
     .filter((name) => name !== '')
+  const keyVariable = parsed['upstream-key-env'] ?? 'DSML_UPSTREAM_KEY'
+  const upstreamKey = process.env[keyVariable] || undefined
+  if (parsed['upstream-key-env'] !== undefined && upstreamKey === undefined) fail(`--upstream-key-env ${keyVariable}: the environment variable ${keyVariable} is not set`)
+  const allowedOrigins = parsed['allowed-origins']
+    ?.split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '')
   return {
     help: parsed.help === true,
     port,
     host,
     allowedHosts,
-    upstream: parsed.upstream ?? (process.env.DSML_UPSTREAM || undefined),
+    upstream: parsed.upstream,
+    upstreamKey,
+    keyVariable,
+    allowedOrigins,
     anthropicUpstream: parsed['anthropic-upstream'],
     upstreamDialect: upstreamDialect as 'chat-completions' | 'lingma',
     prevent: parsed.prevent === true,
@@ -231,12 +275,12 @@ function formatLog(summary: ExchangeSummary, log: RequestLog | undefined): strin
   return parts.join(' ')
 }
 
-function curlCommand(base: string, replay: boolean, route: 'chat' | 'messages'): string {
+function curlCommand(base: string, replay: boolean, route: 'chat' | 'messages', keyHeld: boolean): string {
   const content = replay ? 'Look up the funding rounds of Qichacha' : 'List the files in the current directory'
   const body: Record<string, unknown> = { model: replay ? DEFAULT_REPLAY_CAPTURE : 'deepseek-v4-flash', stream: true }
   if (route === 'messages') body.max_tokens = 1024
   body.messages = [{ role: 'user', content }]
-  const auth = replay ? '' : route === 'chat' ? ` -H "authorization: Bearer $DEEPSEEK_API_KEY"` : ` -H "x-api-key: $DEEPSEEK_API_KEY"`
+  const auth = replay || keyHeld ? '' : route === 'chat' ? ` -H "authorization: Bearer $DEEPSEEK_API_KEY"` : ` -H "x-api-key: $DEEPSEEK_API_KEY"`
   return `curl -sN ${base}/v1/${route === 'chat' ? 'chat/completions' : 'messages'} -H 'content-type: application/json'${auth} -d '${JSON.stringify(body)}'`
 }
 
@@ -274,6 +318,8 @@ export function serve(argv: string[]): void {
     },
   }
   if (cli.knownTools !== undefined) options.knownTools = cli.knownTools
+  if (cli.upstreamKey !== undefined) options.upstreamKey = cli.upstreamKey
+  if (cli.allowedOrigins !== undefined) options.allowedOrigins = cli.allowedOrigins
   if (cli.anthropicUpstream !== undefined) options.anthropicUpstream = cli.anthropicUpstream
   options.upstreamDialect = cli.upstreamDialect
   options.upstreamHeadersTimeoutMs = cli.headersTimeout * 1000
@@ -361,8 +407,10 @@ export function serve(argv: string[]): void {
     console.log(`chat page (the repair, live, in your browser): ${base}/`)
     console.log(`upstream: ${upstreamLabel}`)
     console.log(`mode: ${cli.mode}, preset: ${cli.preset}${cli.knownTools ? `, known tools: ${cli.knownTools.join(', ')}` : ''}`)
-    console.log(`\ntry it:\n  ${curlCommand(base, cli.upstream === undefined, 'chat')}\n`)
-    console.log(`Anthropic Messages:\n  ${curlCommand(base, cli.upstream === undefined, 'messages')}\n`)
+    if (cli.upstreamKey !== undefined) console.log(`upstream key: held (from $${cli.keyVariable}); browser pages: this origin${cli.allowedOrigins?.length ? ` and ${cli.allowedOrigins.join(', ')}` : ' only'}`)
+    else if (cli.allowedOrigins !== undefined) console.log(`browser pages: this origin${cli.allowedOrigins.length > 0 ? ` and ${cli.allowedOrigins.join(', ')}` : ' only'}`)
+    console.log(`\ntry it:\n  ${curlCommand(base, cli.upstream === undefined, 'chat', cli.upstreamKey !== undefined)}\n`)
+    console.log(`Anthropic Messages:\n  ${curlCommand(base, cli.upstream === undefined, 'messages', cli.upstreamKey !== undefined)}\n`)
     if (replay !== undefined) console.log(`other captures: curl -s ${base}/captures, then send one's id as "model"\n`)
   })
 

@@ -48,6 +48,8 @@ export interface Dialect {
   /** History repair of a request body, each assistant text repaired by `repair`. */
   repairHistory: (body: Record<string, unknown>, options: SanitizeChatCompletionsRequestOptions, repair: HistoryTextRepair) => Record<string, unknown>
   repairResponse: (response: Response, options: RepairChatCompletionsResponseOptions, body: Record<string, unknown>) => Promise<Response>
+  /** The header the dialect's upstream reads its key from, and its value for `key`. */
+  credentials: (key: string) => readonly [string, string]
   /** An error response in the dialect's own shape. */
   error: (status: number, message: string, type: string, headers?: HeaderFields) => Response
   /** The SSE text of an error event in the dialect's own shape, that ends a stream. */
@@ -58,6 +60,12 @@ export interface Dialect {
 function chatStreamError(message: string, type: string): string {
   return encodeSseMessage({ data: JSON.stringify({ error: { message, type, param: null, code: null } }) })
 }
+
+/** The key as OpenAI's APIs read it. */
+export const bearerCredentials = (key: string): readonly [string, string] => ['authorization', `Bearer ${key}`]
+
+/** The key as Anthropic's API reads it. */
+export const anthropicCredentials = (key: string): readonly [string, string] => ['x-api-key', key]
 
 /** An Anthropic-style JSON error response. */
 export function anthropicError(status: number, message: string, type: string, headers?: HeaderFields): Response {
@@ -71,6 +79,7 @@ export const CHAT_COMPLETIONS: Dialect = {
   readRequest: requestRepairOptions,
   repairHistory: repairChatCompletionsHistory,
   repairResponse: repairChatCompletionsResponse,
+  credentials: bearerCredentials,
   error: gatewayError,
   streamError: chatStreamError,
 }
@@ -82,6 +91,7 @@ export const ANTHROPIC_MESSAGES: Dialect = {
   repairResponse: (response, options) => {
     return repairAnthropicResponse(response, withOwnFinishNames(options))
   },
+  credentials: anthropicCredentials,
   error: anthropicError,
   streamError: (message, type) => encodeSseMessage({ event: 'error', data: JSON.stringify({ type: 'error', error: { type, message } }) }),
 }
@@ -93,6 +103,7 @@ export const OPENAI_RESPONSES: Dialect = {
   repairResponse: (response, options) => {
     return repairResponsesResponse(response, withOwnFinishNames(options))
   },
+  credentials: bearerCredentials,
   error: gatewayError,
   streamError: (message, type) => encodeSseMessage({ event: 'error', data: JSON.stringify({ type: 'error', code: type, message, param: null }) }),
 }

@@ -47,6 +47,7 @@ import { isEventStream } from '../sse/types.ts'
 import { type ClientAbort, forwardClientAbort } from './client-abort.ts'
 import { ANTHROPIC_MESSAGES, anthropicError, CHAT_COMPLETIONS, CHAT_COMPLETIONS_FROM_LINGMA, type Dialect, gatewayError, type GatewayUpstreamDialect, OPENAI_RESPONSES } from './dialects.ts'
 import { apiPathOf, type DialectRoute, dialectRouteOf, withoutTrailingSlashes } from '../request-paths.ts'
+import { browserOrigins } from './browser-origins.ts'
 import { displayUpstream, upstreamChatUrl, upstreamUrl } from './upstream-url.ts'
 import { listenToUpstream, UpstreamSilentError, watchUpstream } from './upstream-watch.ts'
 import { MAX_JSON_DEPTH } from '../json-text.ts'
@@ -117,6 +118,21 @@ export interface ChatCompletionsGatewayOptions
    * every name is kept.
    */
   knownTools?: Iterable<string>
+  /**
+   * The upstream's key, held by the gateway so that clients (and the chat
+   * page) need none: sent on every upstream request as the route's own
+   * header (`authorization: Bearer …`; `x-api-key` for Anthropic Messages),
+   * in place of any the client sent. While it is set, browser pages may use
+   * the gateway only from its own origin and `allowedOrigins`
+   * (`browser-origins.ts`). @default none: the client's own headers go on
+   */
+  upstreamKey?: string
+  /**
+   * Origins whose pages may use the gateway from a browser (`https://app.example`;
+   * `*` for any). Given, or with an `upstreamKey`, any other `Origin` gets a
+   * 403 and CORS preflights are answered for these only. @default none
+   */
+  allowedOrigins?: Iterable<string>
   /** Called with every diagnostic of a response repair, and the client request it belongs to. */
   onDiagnostic?: (diagnostic: Diagnostic, request: Request) => void
   /** Called once per chat completions request, just before it is forwarded. */
@@ -224,6 +240,8 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     note,
     preventiveDirective,
     recoveryNudge,
+    upstreamKey,
+    allowedOrigins: allowedOriginsGiven,
     ...repairOptions
   } = options
   const prevention = preventionOptions({ preventiveDirective, recoveryNudge })
@@ -247,6 +265,24 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
   }
   for (const [name, value] of [['upstreamHeadersTimeoutMs', upstreamHeadersTimeoutMs], ['upstreamIdleTimeoutMs', upstreamIdleTimeoutMs], ['keepAliveMs', keepAliveMs]] as const) {
     if (typeof value !== 'number' || !(value >= 0) || value === Infinity) throw new TypeError(`Cannot create gateway: "${name}" must be a number of milliseconds (0 for none), got ${String(value)}`)
+  }
+  if (upstreamKey !== undefined && (typeof upstreamKey !== 'string' || upstreamKey === '' || /[\r\n]/.test(upstreamKey))) {
+    throw new TypeError('Cannot create gateway: "upstreamKey" must be a non-empty string on one line')
+  }
+  const allowedOrigins = allowedOriginsGiven === undefined ? undefined : [...allowedOriginsGiven]
+  if (allowedOrigins?.some((origin) => typeof origin !== 'string' || origin === '')) {
+    throw new TypeError('Cannot create gateway: "allowedOrigins" must be origins such as "https://app.example" (or "*")')
+  }
+  const origins = browserOrigins(allowedOrigins, upstreamKey !== undefined)
+  /** The client's headers for the upstream: hop-by-hop ones dropped, and the gateway's key in place of the client's. */
+  const upstreamHeaders = (request: Request, credentials: Dialect['credentials']): Headers => {
+    const headers = withoutHeaders(request.headers, DROPPED_REQUEST_HEADERS)
+    if (upstreamKey !== undefined) {
+      headers.delete('authorization')
+      headers.delete('x-api-key')
+      headers.set(...credentials(upstreamKey))
+    }
+    return headers
   }
   const chatDialect = upstreamDialect === 'lingma' ? CHAT_COMPLETIONS_FROM_LINGMA : CHAT_COMPLETIONS
   const fetchUpstream = injectedFetch ?? ((input: Request) => globalThis.fetch(input))
@@ -305,7 +341,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     // Unrepaired, the body goes on as the client wrote it; repaired, it is written a piece at a time.
     const upstreamBody = translated !== undefined ? translated.body : forwarded === record ? read.bytes : await writeJsonBody(forwarded, read.longTexts, pace)
     onForward?.({ request, url: target, body: forwarded, repairedMessages: countRepairedMessages(record, forwarded), mode, knownTools })
-    const headers = withoutHeaders(request.headers, DROPPED_REQUEST_HEADERS)
+    const headers = upstreamHeaders(request, dialect.credentials)
     headers.set('content-type', 'application/json')
     if (translated !== undefined) headers.set('accept', 'text/event-stream')
     const sent = await sendUpstream(new Request(target, { method: 'POST', headers, body: upstreamBody, signal: clientAbort.signal }), base, clientAbort, dialect.error)
@@ -376,13 +412,13 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     const apiPath = apiPathOf(url.pathname)
     const anthropic = apiPath.startsWith('/messages/')
     const base = anthropic ? anthropicUpstream : upstream
-    const error = anthropic ? anthropicError : gatewayError
+    const dialect = anthropic ? ANTHROPIC_MESSAGES : CHAT_COMPLETIONS
     const target = upstreamUrl(base, anthropic ? `/v1${apiPath}` : apiPath, url.search)
     const clientAbort = forwardClientAbort(request, context)
     const hasBody = request.body !== null && request.method !== 'GET' && request.method !== 'HEAD'
     // `duplex: 'half'`: a stream body (Node's fetch asks for it; the type does not know it yet).
-    const init = { method: request.method, headers: withoutHeaders(request.headers, DROPPED_REQUEST_HEADERS), body: hasBody ? request.body : null, signal: clientAbort.signal, duplex: 'half' }
-    const sent = await sendUpstream(new Request(target, init as RequestInit), base, clientAbort, error)
+    const init = { method: request.method, headers: upstreamHeaders(request, dialect.credentials), body: hasBody ? request.body : null, signal: clientAbort.signal, duplex: 'half' }
+    const sent = await sendUpstream(new Request(target, init as RequestInit), base, clientAbort, dialect.error)
     if (sent.failed) return sent.response
     const response = sent.response
     return new Response(clientAbort.settleWith(response.body), {
@@ -401,6 +437,12 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
   return async function gateway(request: Request, context?: unknown): Promise<Response> {
     const url = new URL(request.url)
     const route = dialectRouteOf(url.pathname)
+    if (origins === undefined) return serveRequest(request, context, url, route)
+    const refused = origins.gate(request, url, route === 'anthropic-messages' ? anthropicError : gatewayError)
+    return refused ?? origins.allow(request, url, await serveRequest(request, context, url, route))
+  }
+
+  async function serveRequest(request: Request, context: unknown, url: URL, route: DialectRoute | undefined): Promise<Response> {
     if (route !== undefined && request.method === 'POST') return proxy(routes[route].dialect, routes[route].base, request, context, url)
     const path = withoutTrailingSlashes(url.pathname)
     if ((path === '/' || path === '/health') && (request.method === 'GET' || request.method === 'HEAD')) {

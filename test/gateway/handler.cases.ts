@@ -386,6 +386,77 @@ export const suite = defineSuite('gateway/handler', (test) => {
     assertEqual(rest, 'last')
   })
 
+  test('upstreamKey: sent as each route\'s own header, in place of the client\'s; the client needs none', async () => {
+    const seen: Array<{ url: string; authorization: string | null; apiKey: string | null }> = []
+    const gateway = createChatCompletionsGateway({
+      upstream: UPSTREAM,
+      anthropicUpstream: 'http://anthropic.test',
+      upstreamKey: 'server-key',
+      fetch: async (request) => {
+        seen.push({ url: request.url, authorization: request.headers.get('authorization'), apiKey: request.headers.get('x-api-key') })
+        return completionResponse('fine')
+      },
+    })
+    await (await gateway(chatRequest({ model: 'm', messages: [userTurn] }))).text()
+    await (await gateway(chatRequest({ model: 'm', messages: [userTurn] }, { headers: { authorization: 'Bearer client-key' } }))).text()
+    await (await gateway(chatRequest({ model: 'm', max_tokens: 9, messages: [userTurn] }, { path: '/v1/messages', headers: { 'x-api-key': 'client-key' } }))).text()
+    await (await gateway(chatRequest({ model: 'm', input: 'hi' }, { path: '/v1/responses' }))).text()
+    await (await gateway(new Request('http://gateway.test/v1/models', { headers: { authorization: 'Bearer client-key' } }))).text()
+    await (await gateway(new Request('http://gateway.test/v1/messages/count_tokens', { method: 'POST', body: '{}' }))).text()
+    assertEqual(seen.map((entry) => [entry.url, entry.authorization, entry.apiKey]), [
+      ['http://upstream.test/v1/chat/completions', 'Bearer server-key', null],
+      ['http://upstream.test/v1/chat/completions', 'Bearer server-key', null],
+      ['http://anthropic.test/v1/messages', null, 'server-key'],
+      ['http://upstream.test/v1/responses', 'Bearer server-key', null],
+      ['http://upstream.test/v1/models', 'Bearer server-key', null],
+      ['http://anthropic.test/v1/messages/count_tokens', null, 'server-key'],
+    ])
+    for (const upstreamKey of ['', 'a\nb', 7]) {
+      assertThrows(() => createChatCompletionsGateway({ upstream: UPSTREAM, upstreamKey: upstreamKey as string }), TypeError, /upstreamKey/)
+    }
+  })
+
+  test('with an upstreamKey, a browser may use the gateway only from its own origin and allowedOrigins: others get a 403 and nothing goes upstream; preflights only for them', async () => {
+    const upstream = recordingUpstream(() => completionResponse('fine'))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, upstreamKey: 'k', allowedOrigins: ['https://app.example'], fetch: upstream.fetch })
+    const post = (origin?: string): Request => chatRequest({ model: 'm', messages: [userTurn] }, origin === undefined ? {} : { headers: { origin } })
+    const refused = await gateway(post('https://evil.example'))
+    assertEqual([refused.status, ((await refused.json()) as { error: { type: string } }).error.type, upstream.calls.length], [403, 'forbidden_origin', 0], 'another origin: refused, not forwarded')
+    const allowed = await gateway(post('https://app.example'))
+    assertEqual([allowed.status, allowed.headers.get('access-control-allow-origin'), allowed.headers.get('vary')], [200, 'https://app.example', 'origin'], 'an allowed origin: served, with its CORS header')
+    await allowed.text()
+    for (const origin of [undefined, 'http://gateway.test']) {
+      const served = await gateway(post(origin))
+      assertEqual([served.status, served.headers.get('access-control-allow-origin')], [200, null], `${origin ?? 'no Origin'}: served as before`)
+      await served.text()
+    }
+    const preflight = (origin: string): Request =>
+      new Request('http://gateway.test/v1/chat/completions', { method: 'OPTIONS', headers: { origin, 'access-control-request-method': 'POST', 'access-control-request-headers': 'content-type, authorization' } })
+    const answered = await gateway(preflight('https://app.example'))
+    assertEqual(
+      [answered.status, answered.headers.get('access-control-allow-origin'), answered.headers.get('access-control-allow-headers'), answered.headers.get('access-control-allow-methods')],
+      [204, 'https://app.example', 'content-type, authorization', 'GET, POST, OPTIONS'],
+      'a preflight from an allowed origin',
+    )
+    assertEqual((await gateway(preflight('https://evil.example'))).status, 403, 'a preflight from another origin')
+    const messages = await gateway(chatRequest({ model: 'm', max_tokens: 9, messages: [userTurn] }, { path: '/v1/messages', headers: { origin: 'https://evil.example' } }))
+    assertEqual([messages.status, ((await messages.json()) as { type: string }).type], [403, 'error'], 'refused in the route\'s own shape')
+    assertEqual(upstream.calls.length, 3, 'only what was served went upstream')
+  })
+
+  test('allowedOrigins alone guards too ("*" allows any page); with neither a key nor a list, no origin is checked', async () => {
+    const upstream = recordingUpstream(() => completionResponse('fine'))
+    const evil = chatRequest({ model: 'm', messages: [userTurn] }, { headers: { origin: 'https://evil.example' } })
+    assertEqual((await createChatCompletionsGateway({ upstream: UPSTREAM, allowedOrigins: [], fetch: upstream.fetch })(evil.clone())).status, 403, 'an empty list')
+    const any = await createChatCompletionsGateway({ upstream: UPSTREAM, upstreamKey: 'k', allowedOrigins: ['*'], fetch: upstream.fetch })(evil.clone())
+    assertEqual([any.status, any.headers.get('access-control-allow-origin')], [200, 'https://evil.example'], '"*"')
+    await any.text()
+    const open = await createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch })(evil.clone())
+    assertEqual([open.status, open.headers.get('access-control-allow-origin')], [200, null], 'no key, no list: as before')
+    await open.text()
+    assertThrows(() => createChatCompletionsGateway({ upstream: UPSTREAM, allowedOrigins: [''] }), TypeError, /allowedOrigins/)
+  })
+
   test('GET / and /health: a small JSON status without the query (it may hold a key)', async () => {
     const gateway = createChatCompletionsGateway({ upstream: 'https://api.example.test/v1?key=1', fetch: async () => new Response('') })
     for (const path of ['/', '/health']) {
