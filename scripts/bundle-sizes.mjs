@@ -21,6 +21,7 @@ export const BUNDLES = [
   ['dsml-streams/parts', "export * from 'dsml-streams/parts'"],
   ['dsml-streams/ai-sdk', "export * from 'dsml-streams/ai-sdk'"],
   ['dsml-streams/gateway', "export * from 'dsml-streams/gateway'"],
+  ['dsml-streams/node', "export * from 'dsml-streams/node'"],
 ]
 
 /** `{ name: { minified, gzip } }` in bytes. */
@@ -34,7 +35,8 @@ export async function bundleSizes() {
       format: 'esm',
       platform: 'neutral',
       mainFields: ['module', 'main'],
-      external: ['ai', '@ai-sdk/provider'],
+      // Node's own modules (dsml-streams/node is Node glue) are the platform's, not the bundle's.
+      external: ['ai', '@ai-sdk/provider', 'node:*'],
       write: false,
       logLevel: 'silent',
     })

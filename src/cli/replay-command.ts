@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { BUILT_IN_CAPTURES, builtInCaptures, readCaptures } from './captures.ts'
-import { createNodeListener } from './node-bridge.ts'
+import { createNodeListener } from '../node/node-bridge.ts'
 import { createReplayUpstream, DEFAULT_REPLAY_CAPTURE } from './replay-upstream.ts'
 
 export const REPLAY_USAGE = `Usage: dsml-streams replay [options]

@@ -77,7 +77,7 @@ test('--upstream-key-env NAME reads the key from NAME (unset: a usage error); a 
   expect(await banner(served)).toContain('mode: recover')
   await (await post(served.url, { 'x-probe': 'named' })).text()
   expect(seen.find((entry) => entry.headers['x-probe'] === 'named')?.headers.authorization).toBe('Bearer named-key')
-  const environment = { ...process.env, DSML_UPSTREAM: upstreamUrl }
+  const environment: Record<string, string | undefined> = { ...process.env, DSML_UPSTREAM: upstreamUrl }
   delete environment.MISSING_KEY
   const unset = spawnSync(process.execPath, [bin, 'serve', '--port', '0', '--upstream-key-env', 'MISSING_KEY'], { cwd: root, encoding: 'utf8', env: environment })
   expect([unset.status, unset.stderr]).toEqual([2, expect.stringContaining('the environment variable MISSING_KEY is not set')])

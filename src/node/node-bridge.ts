@@ -1,6 +1,9 @@
 /**
  * node:http ↔ web `Request`/`Response`: serves a web-standard fetch handler
- * (such as the gateway) from a Node `http.Server`. Node glue, `src/cli/` only.
+ * (such as the gateway) from a Node `http.Server`, or from any framework that
+ * hands over Node's request and response (Express, Fastify, Koa, Connect):
+ * `createNodeListener(handler)`. The `dsml-streams serve` command runs on it;
+ * `dsml-streams/node` exports it.
  *
  * What a client can hold, and for how long (each limit an option below):
  * - The request body is read whole (chat requests are JSON documents), up to
