@@ -3,7 +3,7 @@
  * browser with the package's build and the official SDKs: each capture with
  * calls read through `createRepairFetch()` (the page's own `fetch`, no
  * gateway) by `openai` (Chat Completions streamed, `.stream()`, non-streamed;
- * Responses `.stream()` and non-streamed) and `@anthropic-ai/sdk` (Messages
+ * Responses `.stream()` and non-streamed) and `@anthropic-ai/sdk` (Messages streamed,
  * `.stream()` and non-streamed). It returns what each SDK accumulated; the
  * test compares it with the captures' expected calls.
  */
@@ -65,6 +65,22 @@ async function run(base: string, captures: BrowserCapture[]): Promise<BrowserRes
     }
     const anthropicTools = capture.tools.map((name) => ({ name, input_schema: { type: 'object' as const } }))
     const messages = { model: capture.id, max_tokens: 1024, messages: [{ role: 'user' as const, content: 'go' }], ...(anthropicTools.length > 0 ? { tools: anthropicTools } : {}) }
+    const events = await anthropic.messages.create({ ...messages, stream: true })
+    const blocks: Array<{ type: string; name: string; json: string; text: string }> = []
+    let stop: string | null = null
+    for await (const event of events) {
+      if (event.type === 'content_block_start') blocks[event.index] = { type: event.content_block.type, name: event.content_block.type === 'tool_use' ? event.content_block.name : '', json: '', text: '' }
+      else if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') blocks[event.index]!.json += event.delta.partial_json
+      else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') blocks[event.index]!.text += event.delta.text
+      else if (event.type === 'message_delta') stop = event.delta.stop_reason
+    }
+    results.push({
+      id: capture.id,
+      flow: 'anthropic stream',
+      calls: blocks.filter((block) => block.type === 'tool_use').map((block) => ({ name: block.name, arguments: JSON.parse(block.json) as unknown })),
+      finish: stop,
+      text: blocks.map((block) => block.text).join(''),
+    })
     for (const [flow, message] of [['anthropic .stream()', await anthropic.messages.stream(messages).finalMessage()], ['anthropic create', await anthropic.messages.create(messages)]] as const) {
       results.push({
         id: capture.id,

@@ -54,7 +54,7 @@ test('Chromium: openai and @anthropic-ai/sdk with fetch: createRepairFetch() rea
       ['http://example.test/replay', given] as const,
     )
     expect(errors).toEqual([])
-    expect(results.length).toBe(withCalls.length * 7)
+    expect(results.length).toBe(withCalls.length * 8)
     for (const result of results) {
       const capture = withCalls.find((entry) => entry.id === result.id)!
       expect(result.calls, `${result.id}: ${result.flow}`).toEqual(capture.expected_calls)
