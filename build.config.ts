@@ -8,5 +8,7 @@ export default defineBuildConfig({
   clean: true,
   sourcemap: true,
   failOnWarn: true,
+  // Types only (the AI SDK adapter is written against them; no declaration the package emits names them).
+  externals: ['@ai-sdk/provider', 'json-schema'],
   rollup: { emitCJS: false, esbuild: { target: 'es2022', minify: false } },
 })

@@ -16,15 +16,18 @@
  *   diagnostic.
  */
 import type { Channel, ChunkOrigin, Part } from '../parts/part.ts'
-import { isSseComment, type SseMessage } from '../sse/types.ts'
+import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 import { type AnthropicEvent, isAnthropicEvent, isToolUseBlock } from './types.ts'
-import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData } from '../dialect-kit/chunk-origin.ts'
+import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData, ShapedOrigin } from '../dialect-kit/chunk-origin.ts'
+import type { TextShape } from '../dialect-kit/dialect-repair.ts'
 import { stringSpanAfter } from '../dialect-kit/plain-json-string.ts'
 
 export interface AnthropicDecoder {
   feed(message: SseMessage): Part[]
   /** Just after `feed(message)`: where the text of a `text_delta` sits in the message's data (see `DialectDecoder.textSpan`). */
   textSpan(message: SseMessage): readonly [number, number] | undefined
+  /** A `text_delta` of a known shape with another text: the parts `feed` would make, without parsing it (see `DialectDecoder.shapedParts`). */
+  shapedParts(message: SseEvent, text: string, shape: TextShape): Part[]
 }
 
 export function createAnthropicDecoder(): AnthropicDecoder {
@@ -44,6 +47,13 @@ class Decoder implements AnthropicDecoder {
     if (last === undefined || last.message !== message || isSseComment(message)) return undefined
     // The string found is the delta's text (whatever the key order), or no span.
     return stringSpanAfter(message.data, '"text":"', last.text)
+  }
+
+  shapedParts(message: SseEvent, text: string, shape: TextShape): Part[] {
+    // The shape is a text delta's (textSpan found it in one), and another string in place of its text changes nothing else.
+    this.#textDelta = undefined
+    const origin = new ShapedOrigin(message, shape)
+    return closeGroup(origin, [{ type: 'text', text, origin }])
   }
 
   feed(message: SseMessage): Part[] {

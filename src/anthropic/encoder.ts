@@ -21,16 +21,30 @@
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { type AnthropicEvent, isAnthropicEvent } from './types.ts'
-import { sameParts, withOrigin } from '../dialect-kit/chunk-origin.ts'
+import { sameParts, ShapedOrigin, withOrigin } from '../dialect-kit/chunk-origin.ts'
+import type { TextShape } from '../dialect-kit/dialect-repair.ts'
+import { parseBoundedJson } from '../json-text.ts'
 
 export interface AnthropicEncoder {
   feed(part: Part): SseMessage[]
   /** Writes any parts left without a `chunk-end`. */
   end(): SseMessage[]
+  /** Can every event of `shape` be written from its text part alone? When it is a `text_delta` (see `DialectEncoder.writesShape`). */
+  writesShape(shape: TextShape): boolean
 }
 
 export function createAnthropicEncoder(): AnthropicEncoder {
   return new Encoder()
+}
+
+/** The block index of a shape whose events are `content_block_delta`s of a `text_delta`, else undefined. */
+function textDeltaIndex(shape: TextShape): number | undefined {
+  if (shape.counted || shape.event !== 'content_block_delta') return undefined
+  // The shape with an empty string body: the event every text of the shape is.
+  const parsed = parseBoundedJson(`${shape.before}${shape.middle}`)
+  const event = parsed?.value
+  if (!isAnthropicEvent(event) || event.type !== 'content_block_delta' || typeof event.index !== 'number') return undefined
+  return event.delta?.type === 'text_delta' && event.delta.text === '' ? event.index : undefined
 }
 
 function madeUp(event: Record<string, unknown> & { type: string }): SseMessage {
@@ -48,6 +62,9 @@ class Encoder implements AnthropicEncoder {
   #text: { index: number; start: ChunkOrigin; event: AnthropicEvent; started: boolean } | undefined = undefined
   /** The open thinking block's upstream index. */
   #thinking: number | undefined = undefined
+  /** The last shape asked about (`writesShape`), and its text deltas' block index. */
+  #shape: TextShape | undefined = undefined
+  #shapeBlock: number | undefined = undefined
 
   feed(part: Part): SseMessage[] {
     switch (part.type) {
@@ -75,9 +92,23 @@ class Encoder implements AnthropicEncoder {
     return out
   }
 
+  writesShape(shape: TextShape): boolean {
+    return this.#shapeIndex(shape) !== undefined
+  }
+
+  /** The block index of a shape's text deltas, when the shape is a `text_delta`'s (kept for the last shape asked about). */
+  #shapeIndex(shape: TextShape): number | undefined {
+    if (this.#shape !== shape) {
+      this.#shape = shape
+      this.#shapeBlock = textDeltaIndex(shape)
+    }
+    return this.#shapeBlock
+  }
+
   #writeGroup(origin: ChunkOrigin | undefined): void {
     const parts = this.#group
     this.#group = []
+    if (origin instanceof ShapedOrigin && this.#writeShaped(origin, parts)) return
     const event = origin !== undefined && isAnthropicEvent(origin.chunk) ? origin.chunk : undefined
     if (origin !== undefined && sameParts(parts, origin)) {
       this.#forward(origin, event, true)
@@ -106,6 +137,29 @@ class Encoder implements AnthropicEncoder {
         this.#forward(origin, event, false)
       }
     }
+  }
+
+  /**
+   * A text delta read without parsing (`ShapedOrigin`): written as an
+   * unshaped one would be, without its event — as it came when its parts
+   * came through untouched, else from its text parts. False when it needs
+   * its event after all (another part of its own), which is then parsed.
+   */
+  #writeShaped(origin: ShapedOrigin, parts: readonly Part[]): boolean {
+    const index = this.#shapeIndex(origin.shape)
+    if (index === undefined) return false
+    if (sameParts(parts, origin)) {
+      if (this.#text?.index === index) this.#startText()
+      const output = this.#indexes.get(index) ?? index
+      this.#out.push(output === index ? withOrigin(origin, origin.data) : this.#renumbered(origin, origin.chunk as AnthropicEvent))
+      return true
+    }
+    for (const part of parts) if (part.type !== 'text' && part.type !== 'synthesized-tool-call') return false
+    for (const part of parts) {
+      if (part.type === 'text') this.#writeText(part.text)
+      else if (part.type === 'synthesized-tool-call') this.#writeToolUse(part.call.id, part.call.name, JSON.stringify(part.call.arguments))
+    }
+    return true
   }
 
   /**

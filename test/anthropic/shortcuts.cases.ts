@@ -11,9 +11,9 @@ import { anthropicPartOptions } from '../../src/anthropic/repair.ts'
 import { ALL_SHORTCUTS, createDialectRepair, NO_SHORTCUTS } from '../../src/dialect-kit/dialect-repair.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { captures } from '../support/captures.ts'
-import { tokenChunks } from '../support/dsml-builders.ts'
+import { block, invoke, param, tokenChunks } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
-import { message, textBlock, toolUseIds } from './support.ts'
+import { fold, message, textBlock, thinkingBlock, toolUseIds } from './support.ts'
 
 function perEvent(sse: string): string[] {
   return sse.split(/(?<=\n\n)/)
@@ -46,5 +46,31 @@ export const suite = defineSuite('anthropic/shortcuts', (test) => {
     const core = createDialectRepair(counting, createAnthropicEncoder(), anthropicPartOptions({}), {})
     for (const read of perEvent(message(textBlock(0, ['a', 'b', 'c', 'd', 'e'])))) core.feed(read)
     assert(fed < 10, `deltas after the first plain one are not decoded (${fed} of 10 events decoded)`)
+  })
+
+  test('shaped reads: text deltas of the shape whose text is not plain are read without parsing, and written as parsed ones are', () => {
+    const leak = block([invoke('bash', [param('command', 'ls')])])
+    const streams = [
+      // A shape, then deltas the pipeline holds and changes: markup, and prose with a `<` in it.
+      message(textBlock(0, ['Sure.', ' Let me', ...tokenChunks(`${leak} then a < b and `), 'done.'])),
+      // A thinking block first (always written), then the text block: its deltas' shape names index 1.
+      message(`${thinkingBlock(0, ['Think', 'ing.'])}${textBlock(1, ['Plain', ' text', ' after', ...tokenChunks(` a ${leak}`), ' end.'])}`),
+    ]
+    for (const sse of streams) {
+      const run = (shapes: boolean): { output: string; decoded: number } => {
+        const decoder = createAnthropicDecoder()
+        let decoded = 0
+        const counting = { feed: (read: Parameters<typeof decoder.feed>[0]) => (decoded++, decoder.feed(read)), textSpan: decoder.textSpan.bind(decoder), shapedParts: decoder.shapedParts.bind(decoder) }
+        const core = createDialectRepair(counting, createAnthropicEncoder(), anthropicPartOptions({ generateId: toolUseIds() }), {}, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS)
+        let output = ''
+        for (const read of perEvent(sse)) output += core.feed(read) ?? core.text()
+        return { output: output + core.end(), decoded }
+      }
+      const shaped = run(true)
+      const parsed = run(false)
+      assertEqual(shaped.output, parsed.output, 'the same bytes')
+      assert(shaped.decoded < parsed.decoded - 5, `deltas are read without parsing (${shaped.decoded} of ${parsed.decoded} events decoded)`)
+      assert(fold(shaped.output).content.some((entry) => entry.type === 'tool_use'), 'the call is recovered')
+    }
   })
 })
