@@ -5,7 +5,8 @@
  * on its own). Bad usage or input gives one line on stderr and a non-zero
  * exit, never a stack trace. Node glue.
  */
-import { parseArgs } from 'node:util'
+import { readFileSync } from 'node:fs'
+import { commandFailure, readCommandLine } from './command-line.ts'
 import type { InputFormat } from './input-format.ts'
 import { textInput, textWriter } from './node-text-io.ts'
 import { replay } from './replay-command.ts'
@@ -21,46 +22,35 @@ Commands:
   sanitize   repair a file or standard input (text, SSE or JSON) and print it
   replay     serve real captured leaks as an upstream, with no key
 
-dsml-streams <command> --help shows a command's options.
+dsml-streams <command> --help (or -h) shows a command's options;
+dsml-streams --version prints the version.
 `
 
 const FORMATS: readonly string[] = ['auto', 'text', 'sse', 'json']
 
-/** One line on stderr, then exit: 2 for bad usage, 1 for bad input. */
-function fail(command: string, message: string, code: 1 | 2): never {
-  console.error(`dsml-streams ${command}: ${message}${code === 2 ? ' (--help for usage)' : ''}`)
-  process.exit(code)
+/** The package's version, from its package.json (beside dist/ when installed, beside src/ in a checkout). */
+function packageVersion(): string {
+  return (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
 }
 
 function sanitizeCommand(argv: string[]): void {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { format: { type: 'string' }, json: { type: 'boolean' }, 'known-tools': { type: 'string' }, mode: { type: 'string' }, help: { type: 'boolean' } },
-      strict: true,
-      allowPositionals: true,
-    })
-  } catch (error) {
-    fail('sanitize', error instanceof Error ? error.message : String(error), 2)
-  }
-  const { values, positionals } = parsed
+  const { values, positionals } = readCommandLine('sanitize', argv, { format: { type: 'string' }, json: { type: 'boolean' }, 'known-tools': { type: 'string' }, mode: { type: 'string' } }, true)
   if (values.help === true) {
     console.log(SANITIZE_USAGE)
     return
   }
-  if (positionals.length > 1) fail('sanitize', `one FILE at most, got ${positionals.length}`, 2)
+  if (positionals.length > 1) commandFailure('sanitize', `one FILE at most, got ${positionals.length}`, 2)
   const format = values.format ?? 'auto'
-  if (!FORMATS.includes(format)) fail('sanitize', `--format must be auto, text, sse or json, got ${format}`, 2)
+  if (!FORMATS.includes(format)) commandFailure('sanitize', `--format must be auto, text, sse or json, got ${format}`, 2)
   const mode = values.mode ?? 'recover'
-  if (mode !== 'recover' && mode !== 'strip') fail('sanitize', `--mode must be recover or strip, got ${mode}`, 2)
+  if (mode !== 'recover' && mode !== 'strip') commandFailure('sanitize', `--mode must be recover or strip, got ${mode}`, 2)
   const knownTools = values['known-tools']?.split(',').map((name) => name.trim()).filter((name) => name !== '')
   const settings = { format: format as 'auto' | InputFormat, options: { mode: mode as 'recover' | 'strip', ...(knownTools === undefined ? {} : { knownTools }) }, asEvents: values.json === true }
   // Read, repaired and written as it comes. An input that cannot be read (or not as the format), or an
   // output that cannot be written, is one line and exit 1, possibly after part of the output.
   sanitize(textInput(positionals[0] ?? '-'), settings, textWriter(process.stdout, 'standard output')).then(
     (summary) => console.error(summary),
-    (error: unknown) => fail('sanitize', error instanceof Error ? error.message : String(error), 1),
+    (error: unknown) => commandFailure('sanitize', error instanceof Error ? error.message : String(error), 1),
   )
 }
 
@@ -81,7 +71,13 @@ switch (command) {
   case 'help':
     console.log(USAGE)
     break
+  case '--version':
+  case '-v':
+  case 'version':
+    console.log(packageVersion())
+    break
   default:
-    fail(command, `no such command (commands: serve, sanitize, replay)`, 2)
+    console.error(`dsml-streams: no such command ${JSON.stringify(command)} (commands: serve, sanitize, replay; dsml-streams --help for usage)`)
+    process.exit(2)
 }
 

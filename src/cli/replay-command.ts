@@ -7,10 +7,10 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import { BUILT_IN_CAPTURES, builtInCaptures, readCaptures } from './captures.ts'
 import { createNodeListener } from '../node/node-bridge.ts'
-import { createReplayUpstream, DEFAULT_REPLAY_CAPTURE } from './replay-upstream.ts'
+import { createReplayUpstream, defaultCaptureOf } from './replay-upstream.ts'
+import { commandFailure, readCommandLine } from './command-line.ts'
 
 export const REPLAY_USAGE = `Usage: dsml-streams replay [options]
 
@@ -22,26 +22,15 @@ GET /captures. The request's "model" picks a capture.
   --host HOST     address to listen on (default 127.0.0.1)
   --fixtures PATH captures to serve (default: ${BUILT_IN_CAPTURES})
   --delay MS      send SSE events MS apart, on a fixed schedule (default 0)
-  --help          this text
+  -h, --help      this text
 `
 
 function fail(message: string): never {
-  console.error(`dsml-streams replay: ${message}\n\n${REPLAY_USAGE}`)
-  process.exit(2)
+  commandFailure('replay', message, 2)
 }
 
 export function replay(argv: string[]): void {
-  let parsed
-  try {
-    parsed = parseArgs({
-      args: argv,
-      options: { port: { type: 'string' }, host: { type: 'string' }, fixtures: { type: 'string' }, delay: { type: 'string' }, help: { type: 'boolean' } },
-      strict: true,
-      allowPositionals: false,
-    }).values
-  } catch (error) {
-    fail(error instanceof Error ? error.message : String(error))
-  }
+  const parsed = readCommandLine('replay', argv, { port: { type: 'string' }, host: { type: 'string' }, fixtures: { type: 'string' }, delay: { type: 'string' } }).values
   if (parsed.help === true) {
     console.log(REPLAY_USAGE)
     return
@@ -59,14 +48,15 @@ export function replay(argv: string[]): void {
   const upstream = createReplayUpstream(captures, { delayMs })
   const host = parsed.host ?? '127.0.0.1'
   const server = createServer(createNodeListener(upstream))
-  server.on('error', (error) => {
-    console.error(`dsml-streams replay: cannot listen on ${host}:${port}: ${error.message}`)
+  server.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EADDRINUSE') console.error(`dsml-streams replay: cannot listen on ${host}:${port}: the port is in use (try --port ${port + 1}, or --port 0)`)
+    else console.error(`dsml-streams replay: cannot listen on ${host}:${port}: ${error.message}`)
     process.exit(1)
   })
   server.listen(port, host, () => {
     const address = server.address() as AddressInfo
     console.log(`dsml-streams replay upstream on http://${address.family === 'IPv6' ? `[${address.address}]` : address.address}:${address.port}`)
-    console.log(`${captures.length} captures; default ${DEFAULT_REPLAY_CAPTURE}`)
+    console.log(`${captures.length} captures; default ${defaultCaptureOf(captures)}`)
   })
   const stop = (): void => {
     server.close(() => process.exit(0))

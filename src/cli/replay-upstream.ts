@@ -70,6 +70,11 @@ export const DEFAULT_REPLAY_CAPTURE = 'cherry-14747-captured-sse-deltas'
 
 export type ReplayUpstream = (request: Request) => Promise<Response>
 
+/** The capture served when the request's `model` names none: the Cherry capture when it is among them, else the first. */
+export function defaultCaptureOf(captures: readonly ReplayCapture[]): string {
+  return captures.some((capture) => capture.id === DEFAULT_REPLAY_CAPTURE) ? DEFAULT_REPLAY_CAPTURE : (captures[0]?.id ?? DEFAULT_REPLAY_CAPTURE)
+}
+
 function json(status: number, body: unknown): Response {
   return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } })
 }
@@ -139,7 +144,7 @@ export function createReplayUpstream(captures: readonly ReplayCapture[], options
     }
     byId.set(capture.id, capture)
   }
-  const defaultId = options.defaultCapture ?? (byId.has(DEFAULT_REPLAY_CAPTURE) ? DEFAULT_REPLAY_CAPTURE : captures[0]!.id)
+  const defaultId = options.defaultCapture ?? defaultCaptureOf(captures)
   const fallback = byId.get(defaultId)
   if (fallback === undefined) throw new TypeError(`Cannot create replay upstream: default capture "${defaultId}" is not among the captures`)
   const delayMs = options.delayMs ?? 0

@@ -39,7 +39,7 @@ the repaired input to stdout and a summary to stderr.
   --json              write the events instead, one JSON line each
   --known-tools A,B   only these tool names may be recovered
   --mode MODE         recover (default) | strip (remove markup, never add calls)
-  --help              this text
+  -h, --help          this text
 `
 
 export interface SanitizeSettings {
@@ -121,12 +121,20 @@ async function writeTextEvents(text: string, options: DsmlSanitizerOptions, summ
 async function repairSse(reads: AsyncIterable<string>, settings: SanitizeSettings, summary: SanitizeSummary, write: WriteOutput): Promise<void> {
   const diagnostics: Diagnostic[] = []
   const repair = createChatCompletionsRepair({ ...settings.options, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) })
+  // Input that is not blank but gives no SSE at all (no event, no comment) is not an SSE stream: it must not vanish.
+  let read = false
+  let written = false
   const emit = async (output: string): Promise<void> => {
+    if (output !== '') written = true
     await writeDiagnostics(diagnostics.splice(0), settings, summary, write)
     if (!settings.asEvents) await write(output)
   }
-  for await (const read of reads) await emit(repair.feed(read))
+  for await (const piece of reads) {
+    if (!read && piece.trim() !== '') read = true
+    await emit(repair.feed(piece))
+  }
   await emit(repair.end())
+  if (read && !written) throw new Error('the input holds no SSE event or comment (no "data:" line): it is not an SSE stream (try --format text)')
 }
 
 async function repairJson(body: unknown, settings: SanitizeSettings, summary: SanitizeSummary, write: WriteOutput): Promise<void> {

@@ -8,7 +8,6 @@
  */
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import type { Diagnostic } from '../dsml/types.ts'
 import { type ChatCompletionsGateway, createChatCompletionsGateway, type ChatCompletionsGatewayOptions, displayUpstream } from '../gateway/handler.ts'
 import { BUILT_IN_CAPTURES, builtInCaptures, readCaptures } from './captures.ts'
@@ -16,17 +15,19 @@ import { createChatPageRoutes } from './chat-page-routes.ts'
 import { isLoopbackBind } from '../node/allowed-hosts.ts'
 import { createNodeServer, type ExchangeSummary, NODE_SERVER_DEFAULTS as DEFAULTS } from '../node/node-bridge.ts'
 import { createNodeFetch } from './node-fetch.ts'
-import { createReplayUpstream, DEFAULT_REPLAY_CAPTURE, type ReplayUpstream, type ReplayUpstreamOptions } from './replay-upstream.ts'
+import { createReplayUpstream, defaultCaptureOf, type ReplayUpstream, type ReplayUpstreamOptions } from './replay-upstream.ts'
 import { withoutTrailingSlashes } from '../request-paths.ts'
+import { commandFailure, readCommandLine } from './command-line.ts'
 import { loggable } from './log-text.ts'
 
 const MIB = 1024 * 1024
 
 export const SERVE_USAGE = `Usage: dsml-streams serve [options]   (npm start -- [options] in a checkout)
 
-Runs a local gateway that proxies POST /v1/chat/completions (and Anthropic's
-POST /v1/messages) to an upstream and repairs leaked DSML tool calls in the
-response and in the request history.
+Runs a local gateway that proxies POST /v1/chat/completions, POST /v1/messages
+(Anthropic) and POST /v1/responses (each under any prefix) to an upstream and
+repairs leaked DSML tool calls in the response and in the request history.
+Every other request passes through to the upstream.
 
   --port N             port to listen on (default 8787; 0 picks a free one)
   --host HOST          address to listen on (default 127.0.0.1)
@@ -81,7 +82,7 @@ response and in the request history.
                        exits at once)
   --created SECONDS    replay: the "created" time of every completion (default:
                        now), for output that is the same on every run
-  --help               this text
+  -h, --help           this text
 
 Every option can also be set in the environment: DSML_ and its name in capitals,
 dashes as underscores (--max-in-flight 64 is DSML_MAX_IN_FLIGHT=64; --prevent is
@@ -102,8 +103,7 @@ interface RequestLog {
 }
 
 function fail(message: string): never {
-  console.error(`dsml-streams gateway: ${message}\n\n${SERVE_USAGE}`)
-  process.exit(2)
+  commandFailure('serve', message, 2)
 }
 
 const SERVE_OPTIONS = {
@@ -131,7 +131,6 @@ const SERVE_OPTIONS = {
   'request-timeout': { type: 'string' },
   'max-connections': { type: 'string' },
   'allowed-hosts': { type: 'string' },
-  help: { type: 'boolean' },
 } as const
 
 /** The environment variable of an option: `DSML_` and its name in capitals, dashes as underscores. */
@@ -143,15 +142,11 @@ const TRUE_WORDS = ['1', 'true', 'yes']
 const FALSE_WORDS = ['0', 'false', 'no']
 
 function parseCli(argv: string[]) {
-  let parsed: { [Name in keyof typeof SERVE_OPTIONS]?: (typeof SERVE_OPTIONS)[Name]['type'] extends 'boolean' ? boolean : string }
-  try {
-    parsed = parseArgs({ args: argv, options: SERVE_OPTIONS, strict: true, allowPositionals: false }).values
-  } catch (error) {
-    fail(error instanceof Error ? error.message : String(error))
-  }
+  const parsed: { [Name in keyof typeof SERVE_OPTIONS]?: (typeof SERVE_OPTIONS)[Name]['type'] extends 'boolean' ? boolean : string } & { help?: boolean } =
+    readCommandLine('serve', argv, SERVE_OPTIONS).values
   // What no flag gave, the environment may (an empty variable is not set).
   for (const [name, option] of Object.entries(SERVE_OPTIONS) as Array<[keyof typeof SERVE_OPTIONS, { type: 'string' | 'boolean' }]>) {
-    if (name === 'help' || parsed[name] !== undefined) continue
+    if (parsed[name] !== undefined) continue
     const variable = environmentVariableOf(name)
     const value = process.env[variable]
     if (value === undefined || value === '') continue
@@ -275,9 +270,11 @@ function formatLog(summary: ExchangeSummary, log: RequestLog | undefined): strin
   return parts.join(' ')
 }
 
-function curlCommand(base: string, replay: boolean, route: 'chat' | 'messages', keyHeld: boolean): string {
+/** A curl of `route`: for the replay, of its default capture (`replayCapture`); else a request with the client's key, unless the gateway holds one. */
+function curlCommand(base: string, replayCapture: string | undefined, route: 'chat' | 'messages', keyHeld: boolean): string {
+  const replay = replayCapture !== undefined
   const content = replay ? 'Look up the funding rounds of Qichacha' : 'List the files in the current directory'
-  const body: Record<string, unknown> = { model: replay ? DEFAULT_REPLAY_CAPTURE : 'deepseek-v4-flash', stream: true }
+  const body: Record<string, unknown> = { model: replayCapture ?? 'deepseek-v4-flash', stream: true }
   if (route === 'messages') body.max_tokens = 1024
   body.messages = [{ role: 'user', content }]
   const auth = replay || keyHeld ? '' : route === 'chat' ? ` -H "authorization: Bearer $DEEPSEEK_API_KEY"` : ` -H "x-api-key: $DEEPSEEK_API_KEY"`
@@ -330,6 +327,8 @@ export function serve(argv: string[]): void {
     options.recoveryNudge = true
   }
   let replay: ReplayUpstream | undefined
+  /** The capture the replay serves by default (undefined with a real upstream). */
+  let replayCapture: string | undefined
   if (cli.upstream === undefined) {
     let captures: ReturnType<typeof builtInCaptures>
     try {
@@ -338,8 +337,9 @@ export function serve(argv: string[]): void {
       fail(`cannot read --fixtures ${cli.fixtures}: ${error instanceof Error ? error.message : String(error)}`)
     }
     replay = createReplayUpstream(captures, replayOptions(cli))
+    replayCapture = defaultCaptureOf(captures)
     options.fetch = replay
-    upstreamLabel = `built-in replay of ${captures.length} real captured leaks (${cli.fixtures ?? BUILT_IN_CAPTURES}); the request's "model" picks a capture, default ${DEFAULT_REPLAY_CAPTURE}`
+    upstreamLabel = `built-in replay of ${captures.length} real captured leaks (${cli.fixtures ?? BUILT_IN_CAPTURES}); the request's "model" picks a capture, default ${replayCapture}`
   }
 
   // A real upstream is reached over node:http(s): Node's global fetch costs more CPU per call than the repair.
@@ -409,8 +409,8 @@ export function serve(argv: string[]): void {
     console.log(`mode: ${cli.mode}, preset: ${cli.preset}${cli.knownTools ? `, known tools: ${cli.knownTools.join(', ')}` : ''}`)
     if (cli.upstreamKey !== undefined) console.log(`upstream key: held (from $${cli.keyVariable}); browser pages: this origin${cli.allowedOrigins?.length ? ` and ${cli.allowedOrigins.join(', ')}` : ' only'}`)
     else if (cli.allowedOrigins !== undefined) console.log(`browser pages: this origin${cli.allowedOrigins.length > 0 ? ` and ${cli.allowedOrigins.join(', ')}` : ' only'}`)
-    console.log(`\ntry it:\n  ${curlCommand(base, cli.upstream === undefined, 'chat', cli.upstreamKey !== undefined)}\n`)
-    console.log(`Anthropic Messages:\n  ${curlCommand(base, cli.upstream === undefined, 'messages', cli.upstreamKey !== undefined)}\n`)
+    console.log(`\ntry it:\n  ${curlCommand(base, replayCapture, 'chat', cli.upstreamKey !== undefined)}\n`)
+    console.log(`Anthropic Messages:\n  ${curlCommand(base, replayCapture, 'messages', cli.upstreamKey !== undefined)}\n`)
     if (replay !== undefined) console.log(`other captures: curl -s ${base}/captures, then send one's id as "model"\n`)
   })
 

@@ -65,23 +65,62 @@ test('sanitize detects a Chat Completions SSE stream and a JSON chat.completion 
   expect(run(['sanitize', '--mode', 'strip'], LEAK).stdout).toBe('Let me check.\n\n')
 })
 
-test('bad input or usage: one line on stderr, a non-zero exit, never a stack trace', () => {
-  const cases: Array<[string[], number, RegExp]> = [
+/** The CLI error table: each usage error and bad input, its exit and its one line. */
+test('bad input or usage: one line on stderr (a usage error pointing to --help), a non-zero exit, never a stack trace', () => {
+  const cases: Array<[string[], number, RegExp, string?]> = [
     [['sanitize', join(work, 'missing.txt')], 1, /^dsml-streams sanitize: cannot read .*missing\.txt: no such file$/],
     [['sanitize', work], 1, /^dsml-streams sanitize: cannot read .*: it is a directory$/],
     [['sanitize', '--format', 'xml'], 2, /^dsml-streams sanitize: --format must be auto, text, sse or json, got xml/],
     [['sanitize', '--nope'], 2, /^dsml-streams sanitize: Unknown option '--nope'/],
     [['sanitize', 'a', 'b'], 2, /one FILE at most/],
     [['sanitize', '--format', 'json', file('not.json', 'hello')], 1, /^dsml-streams sanitize: the input is not JSON/],
-    [['frobnicate'], 2, /^dsml-streams frobnicate: no such command/],
-    [['serve', '--port', 'x'], 2, /^dsml-streams gateway: --port must be an integer/],
+    [['sanitize', '--format', 'sse', '-'], 1, /^dsml-streams sanitize: the input holds no SSE event or comment .* \(try --format text\)$/, 'just some plain text, not SSE\n'],
+    [['frobnicate'], 2, /^dsml-streams: no such command "frobnicate" \(commands: serve, sanitize, replay; dsml-streams --help for usage\)$/],
+    [['serve', '--port', 'x'], 2, /^dsml-streams serve: --port must be an integer from 0 to 65535, got x \(dsml-streams serve --help for usage\)$/],
+    [['serve', '--no-such-flag'], 2, /^dsml-streams serve: Unknown option '--no-such-flag' \(dsml-streams serve --help for usage\)$/],
+    [['serve', '--port', '-1'], 2, /^dsml-streams serve: --port must not be negative, got -1 /],
+    [['serve', '--max-in-flight', '-3'], 2, /^dsml-streams serve: --max-in-flight must not be negative, got -3 /],
+    [['serve', '--upstream', '--mode'], 2, /^dsml-streams serve: --upstream needs a value, got the option --mode /],
     [['replay', '--delay', 'soon'], 2, /^dsml-streams replay: --delay must be a number/],
+    [['replay', '--no-such-flag'], 2, /^dsml-streams replay: Unknown option '--no-such-flag' \(dsml-streams replay --help for usage\)$/],
+    [['replay', '--port', '-5'], 2, /^dsml-streams replay: --port must not be negative, got -5 /],
   ]
-  for (const [args, status, message] of cases) {
-    const result = run(args, '')
+  for (const [args, status, message, input] of cases) {
+    const result = run(args, input ?? '')
     expect(result.status, args.join(' ')).toBe(status)
+    expect(result.stderr.trimEnd().split('\n'), args.join(' ')).toHaveLength(1)
     expect(result.stderr.split('\n')[0], args.join(' ')).toMatch(message)
     expect(result.stderr, args.join(' ')).not.toMatch(/\n\s+at /)
+  }
+})
+
+test('--version prints the package version; -h answers on every subcommand', () => {
+  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version
+  for (const flag of ['--version', '-v', 'version']) expect([run([flag]).status, run([flag]).stdout.trim()], flag).toEqual([0, version])
+  for (const command of ['serve', 'sanitize', 'replay']) {
+    const result = run([command, '-h'])
+    expect([result.status, result.stdout.startsWith(`Usage: dsml-streams ${command}`)], command).toEqual([0, true])
+  }
+  expect(run(['serve', '-h']).stdout).toContain('POST /v1/responses')
+})
+
+test('with --fixtures, the banners name the capture the replay serves by default', async () => {
+  const fixtures = file('two.json', JSON.stringify([{ id: 'first-capture', input: 'hi' }, { id: 'second-capture', input: 'there' }]))
+  for (const command of ['serve', 'replay']) {
+    const child = spawn(process.execPath, [bin, command, '--port', '0', '--fixtures', fixtures], { cwd: work })
+    try {
+      const output = await new Promise<string>((resolve, reject) => {
+        let out = ''
+        child.stdout.on('data', (data: Buffer) => {
+          out += data.toString()
+          if (/default first-capture/.test(out) && (command === 'replay' || out.includes('try it:'))) resolve(out)
+        })
+        child.on('exit', (code) => reject(new Error(`${command} exited ${code}: ${out}`)))
+      })
+      expect(output, command).not.toContain('cherry')
+    } finally {
+      child.kill('SIGTERM')
+    }
   }
 })
 

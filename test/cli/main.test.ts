@@ -47,3 +47,16 @@ test('npm start with an upstream that is not a URL exits 2', () => {
   expect(run.status).toBe(2)
   expect(run.stderr).toContain('absolute http(s) URL')
 })
+
+test('npm start with a fresh dist/ starts the gateway at once, without building (scripts/start.mjs)', async () => {
+  const { startServing, stopAll } = await import('../support/processes.ts')
+  try {
+    const served = await startServing(process.execPath, ['scripts/start.mjs', '--port', '0'])
+    const health = await fetch(`${served.url}/health`)
+    expect(health.status).toBe(200)
+    // A stale or missing dist/ would be built first, and the script says so.
+    expect(served.output()).not.toContain('building')
+  } finally {
+    stopAll()
+  }
+}, 60_000)
