@@ -2,7 +2,8 @@
 // playwright-core, against the built `dsml-streams serve`.
 // - The chat page: a message is sent for a real capture; while it streams, a MutationObserver
 //   checks every change of the repaired pane for a marker, and at the end the tool-call cards must
-//   be there. The screenshot goes to test-results/chat-page.png (with UPDATE_SCREENSHOT=1, to
+//   be there; the raw pane shows the rendered text (its toggle the SSE lines), the panes scroll
+//   within the window, and an API that refuses the page's origin is reported as CORS. The screenshot goes to test-results/chat-page.png (with UPDATE_SCREENSHOT=1, to
 //   docs/chat-page.png, which the README shows).
 // - examples/browser/: its CDN import map answered with the build (as the CDN would serve the
 //   package), its API pointed at the replay upstream: the clean text and both calls.
@@ -12,7 +13,7 @@ import { join } from 'node:path'
 import { chromium, type Route } from 'playwright-core'
 import { afterAll, expect, test } from 'vitest'
 import { CHROMIUM, CHROMIUM_LAUNCH } from '../scripts/runtimes/platforms.mjs'
-import { bin, root, startServing, stopAll } from './support/processes.ts'
+import { bin, root, startReplay, startServing, stopAll } from './support/processes.ts'
 
 
 afterAll(stopAll)
@@ -54,7 +55,16 @@ test('the chat page: the raw pane shows the markup, the repaired pane never does
     expect(await page.evaluate(() => (window as unknown as { markerSeen: string[] }).markerSeen)).toEqual([])
     const cards = await page.$$eval('.tool-card b', (names) => names.map((name) => name.textContent))
     expect(cards).toEqual(['builtin_web_search', 'builtin_web_search'])
-    expect(await page.textContent('#raw')).toMatch(/\uFF5CDSML\uFF5C/)
+    // The raw pane: what a plain client renders (the joined content, markup visible), not JSON; its toggle shows the SSE lines.
+    const rendered = (await page.textContent('#raw')) ?? ''
+    expect(rendered).toMatch(/\uFF5CDSML\uFF5C/)
+    expect(rendered).not.toContain('data: ')
+    await page.check('#show-sse')
+    expect(await page.textContent('#raw')).toContain('data: {')
+    await page.uncheck('#show-sse')
+    // Both panes scroll within the window: the page itself is no taller than it.
+    expect(await page.evaluate(() => document.documentElement.scrollHeight <= window.innerHeight + 1)).toBe(true)
+    expect(await page.getAttribute('link[rel="icon"]', 'href')).toMatch(/^data:image\/svg\+xml,/)
     expect(await page.textContent('#status')).toBe('finish: tool_calls')
     expect(await page.textContent('#diagnostics')).toContain('recovered-call ×2')
     // Saved beside the test results; UPDATE_SCREENSHOT=1 writes the copy the README shows (docs/), which
@@ -62,6 +72,28 @@ test('the chat page: the raw pane shows the markup, the repaired pane never does
     const directory = join(root, process.env.UPDATE_SCREENSHOT === '1' ? 'docs' : 'test-results')
     mkdirSync(directory, { recursive: true })
     await page.screenshot({ path: join(directory, 'chat-page.png') })
+  } finally {
+    await browser.close()
+  }
+}, 90_000)
+
+test('the chat page: an API on another origin that does not allow the page says it is CORS, and what to do', async (context) => {
+  needsChromium(context)
+  const served = await startServing(process.execPath, [bin, 'serve', '--port', '0'])
+  const browser = await chromium.launch(CHROMIUM_LAUNCH)
+  try {
+    const page = await browser.newPage()
+    // Another origin that sends no CORS headers (the replay on its own port): the browser refuses the page its answer.
+    const other = await startReplay()
+    await page.goto(`${served.url}/`)
+    await page.waitForSelector('#model option[value="__custom__"]', { state: 'attached' })
+    await page.selectOption('#model', '__custom__')
+    await page.fill('#base', `${other.url}/v1`)
+    await page.click('#send')
+    await page.waitForSelector('body[data-done="true"]', { timeout: 30_000 })
+    const status = (await page.textContent('#status')) ?? ''
+    expect(status).toContain('most likely CORS')
+    expect(status).toContain(`--upstream ${other.url}/v1`)
   } finally {
     await browser.close()
   }

@@ -3,9 +3,12 @@
  * fetches a streaming chat completion — from the built-in replay of real
  * leaks (`/replay/v1`), or any OpenAI-compatible base URL and key the user
  * enters (the key stays in the page's memory) — and shows two panes as the
- * bytes arrive: the raw stream as the upstream sent it, markup and all, and
- * the same body repaired by the library in the browser (clean text, a card
- * per recovered tool call, a line of diagnostics). No framework: one HTML
+ * bytes arrive: what a plain client would render of the stream, markup and
+ * all (or, toggled, its SSE lines as the upstream sent them), and the same
+ * body repaired by the library in the browser (clean text, a card per
+ * recovered tool call, a line of diagnostics). Both panes scroll within the
+ * window. A request another origin refuses says it is CORS, and what to do.
+ * No framework: one HTML
  * document and one module, which imports the built library from `/lib/` (an
  * import map points its one dependency at `/vendor/`).
  */
@@ -16,10 +19,11 @@ export const CHAT_PAGE_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>dsml-streams: the repair, live</title>
+<link rel="icon" href="data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' viewBox='0 0 32 32'%3E%3Crect width='32' height='32' rx='7' fill='%232f5bd3'/%3E%3Cpath d='M9 10l-4 6 4 6M23 10l4 6-4 6' stroke='%23fff' stroke-width='3' fill='none' stroke-linecap='round'/%3E%3Cpath d='M13 16h6' stroke='%23fff' stroke-width='3' stroke-linecap='round'/%3E%3C/svg%3E">
 <script type="importmap">{ "imports": { "eventsource-parser": "/vendor/eventsource-parser.mjs" } }</script>
 <style>
   :root { font-family: system-ui, sans-serif; color: #1d2230; background: #f6f7fb; }
-  body { margin: 0; padding: 16px 20px; }
+  body { margin: 0; padding: 16px 20px; height: 100vh; box-sizing: border-box; display: flex; flex-direction: column; }
   h1 { font-size: 18px; margin: 0 0 12px; }
   form { display: grid; grid-template-columns: 1fr auto; gap: 8px; margin-bottom: 12px; }
   .row { display: flex; gap: 8px; grid-column: 1 / -1; flex-wrap: wrap; }
@@ -28,10 +32,12 @@ export const CHAT_PAGE_HTML = `<!doctype html>
   button { background: #2f5bd3; color: #fff; border: none; padding: 6px 18px; cursor: pointer; }
   button:disabled { background: #9aa6c9; }
   #custom[hidden] { display: none; }
-  .panes { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; }
-  .pane { background: #fff; border: 1px solid #dde0ea; border-radius: 8px; padding: 10px 12px; min-height: 320px; overflow: auto; }
-  .pane h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: #5b6274; margin: 0 0 8px; }
-  #raw { white-space: pre-wrap; word-break: break-all; font: 12px/1.45 ui-monospace, monospace; margin: 0; color: #7a2e2e; }
+  .panes { display: grid; grid-template-columns: 1fr 1fr; gap: 12px; flex: 1; min-height: 240px; }
+  .pane { background: #fff; border: 1px solid #dde0ea; border-radius: 8px; padding: 10px 12px; min-height: 0; overflow: auto; }
+  .pane h2 { font-size: 13px; text-transform: uppercase; letter-spacing: .04em; color: #5b6274; margin: 0 0 8px; display: flex; gap: 8px; }
+  .pane h2 label { margin-left: auto; text-transform: none; letter-spacing: 0; font-weight: normal; }
+  #raw { white-space: pre-wrap; line-height: 1.5; margin: 0; color: #7a2e2e; }
+  #raw.sse { word-break: break-all; font: 12px/1.45 ui-monospace, monospace; }
   #text { white-space: pre-wrap; line-height: 1.5; }
   .card { border: 1px solid #b9c7f0; background: #eef2fe; border-radius: 8px; padding: 8px 10px; margin-top: 10px; }
   .card b { font-family: ui-monospace, monospace; }
@@ -56,7 +62,7 @@ export const CHAT_PAGE_HTML = `<!doctype html>
   <button id="send" type="submit">Send</button>
 </form>
 <div class="panes">
-  <section class="pane"><h2>Raw stream, as the upstream sent it</h2><pre id="raw"></pre></section>
+  <section class="pane"><h2>What a plain client shows <label><input type="checkbox" id="show-sse"> SSE lines</label></h2><pre id="raw"></pre></section>
   <section class="pane" id="repaired"><h2>Repaired in the browser</h2><div id="text"></div><div id="calls"></div><div id="diagnostics"></div></section>
 </div>
 <script type="module" src="/chat-page.mjs"></script>
@@ -106,6 +112,8 @@ async function send(event) {
   const base = custom ? $('base').value.replace(/\\/+$/, '') : '/replay/v1'
   const model = custom ? $('custom-model').value || 'deepseek-chat' : $('model').value
   for (const id of ['raw', 'text', 'calls', 'diagnostics']) $(id).textContent = ''
+  shown.text = ''
+  shown.sse = ''
   $('send').disabled = true
   $('status').textContent = 'streaming…'
   document.body.dataset.done = 'false'
@@ -118,7 +126,18 @@ async function send(event) {
     })
     if (!response.ok || response.body === null) throw new Error('the upstream answered ' + response.status)
     const [raw, toRepair] = response.body.tee()
-    const showRaw = raw.pipeThrough(new TextDecoderStream()).pipeTo(new WritableStream({ write(text) { $('raw').append(text) } }))
+    const [rawLines, rawEvents] = raw.tee()
+    // The pane shows one of the two, as it grows: the SSE lines, or the content a plain client would render.
+    const showLines = rawLines.pipeThrough(new TextDecoderStream()).pipeTo(new WritableStream({ write(text) { shown.sse += text; render() } }))
+    const showText = rawEvents.pipeThrough(new SseDecoderStream()).pipeTo(new WritableStream({
+      write(message) {
+        if (!('data' in message) || message.data === '[DONE]') return
+        try {
+          for (const choice of JSON.parse(message.data).choices || []) if (typeof choice.delta?.content === 'string') shown.text += choice.delta.content
+        } catch {}
+        render()
+      },
+    }))
     const calls = []
     const repaired = toRepair
       .pipeThrough(new ChatCompletionsRepairStream({ onDiagnostic(diagnostic) { note(diagnostics, diagnostic) } }))
@@ -138,13 +157,28 @@ async function send(event) {
           }
         },
       }))
-    await Promise.all([showRaw, repaired])
+    await Promise.all([showLines, showText, repaired])
   } catch (error) {
-    $('status').textContent = 'error: ' + error.message
+    $('status').textContent = 'error: ' + (custom && error instanceof TypeError ? unreachable(base) : error.message)
   } finally {
     $('send').disabled = false
     document.body.dataset.done = 'true'
   }
+}
+
+/** What the raw pane shows: the content a plain client renders, or the SSE lines (the toggle). */
+const shown = { text: '', sse: '' }
+function render() {
+  const lines = $('show-sse').checked
+  $('raw').className = lines ? 'sse' : ''
+  $('raw').textContent = lines ? shown.sse : shown.text
+}
+
+/** A fetch the browser refused to complete: from another origin, most likely CORS. */
+function unreachable(base) {
+  return 'the browser could not read ' + base + ': most likely CORS (that API does not allow pages from ' + location.origin + '). ' +
+    'Start this gateway with --upstream ' + base + ' and enter ' + location.origin + '/v1 as the base URL: the gateway calls that API for the page. ' +
+    '(Another dsml-streams gateway serves this page with --allowed-origins ' + location.origin + '.)'
 }
 
 /** One line: each kind of diagnostic, how many, and why (its first message). */
@@ -156,5 +190,6 @@ function note(diagnostics, diagnostic) {
 }
 
 $('chat').addEventListener('submit', send)
+$('show-sse').addEventListener('change', render)
 loadCaptures()
 `
