@@ -394,8 +394,8 @@ export function serve(argv: string[]): void {
 
   server.on('error', (error: NodeJS.ErrnoException) => {
     const where = `${cli.host}:${cli.port}`
-    if (error.code === 'EADDRINUSE') console.error(`dsml-streams gateway: cannot listen on ${where}: the port is in use (try --port ${cli.port + 1}, or --port 0)`)
-    else console.error(`dsml-streams gateway: cannot listen on ${where}: ${error.message}`)
+    if (error.code === 'EADDRINUSE') console.error(`dsml-streams serve: cannot listen on ${where}: the port is in use (try --port ${cli.port + 1}, or --port 0)`)
+    else console.error(`dsml-streams serve: cannot listen on ${where}: ${error.message}`)
     process.exit(1)
   })
 

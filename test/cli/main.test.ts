@@ -38,7 +38,7 @@ test('npm start with a bad flag exits 2 and says what is wrong', () => {
   for (const args of [['--nope'], ['--port', 'x'], ['--mode', 'fix']]) {
     const run = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli/bin.ts', 'serve', ...args], { cwd: root, encoding: 'utf8' })
     expect(run.status, args.join(' ')).toBe(2)
-    expect(run.stderr).toContain('dsml-streams gateway:')
+    expect(run.stderr).toMatch(/^dsml-streams serve: .* \(dsml-streams serve --help for usage\)\n$/)
   }
 })
 
