@@ -63,8 +63,8 @@ export interface DsmlMiddlewareOptions extends PreventionOptions {
    * tools by name, read as every dialect reads a request — so a call to an
    * undeclared tool is removed and reported (`unknown-tool`), a recovered call
    * is fitted to its tool's schema (see the engine's `tools` option). A call
-   * that declares no tools gates nothing, as every adapter does (DESIGN.md
-   * §5.8): a DSML-marked call is kept, and markup with no marker stays text.
+   * that declares no tools gates nothing, as every adapter does: a
+   * DSML-marked call is kept, and markup with no marker stays text.
    * Pass a list to override (names only: no schema checks).
    */
   knownTools?: Iterable<string>

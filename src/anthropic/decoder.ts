@@ -30,6 +30,10 @@ export interface AnthropicDecoder {
   shapedParts(message: SseEvent, text: string, shape: TextShape): Part[]
 }
 
+/**
+ * Anthropic Messages SSE messages → neutral parts, as a synchronous core (what
+ * `AnthropicDecoderStream` runs).
+ */
 export function createAnthropicDecoder(): AnthropicDecoder {
   return new Decoder()
 }

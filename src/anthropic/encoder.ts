@@ -33,6 +33,10 @@ export interface AnthropicEncoder {
   writesShape(shape: TextShape): boolean
 }
 
+/**
+ * Neutral parts → Anthropic Messages SSE messages, as a synchronous core (what
+ * `AnthropicEncoderStream` runs).
+ */
 export function createAnthropicEncoder(): AnthropicEncoder {
   return new Encoder()
 }

@@ -43,6 +43,10 @@ export function anthropicPartOptions(given: AnthropicRepairOptions): PartRepairO
 /** The fused Anthropic repair: `DialectRepair`, the one repair interface of every dialect. */
 export type AnthropicRepair = DialectRepair
 
+/**
+ * The Anthropic Messages repair as a synchronous core (`feed`, `text`, `end`): what
+ * `AnthropicRepairStream` runs.
+ */
 export function createAnthropicRepair(options: AnthropicRepairOptions = {}): AnthropicRepair {
   return createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions(options), options)
 }

@@ -91,6 +91,10 @@ function holds(message: unknown, type: string, text?: string): boolean {
 }
 
 /**
+ * History repair of a Messages request body: assistant text loses leaked markup (a note names each
+ * removed call); with `preventiveDirective` / `recoveryNudge`, the opt-in prevention. The input is
+ * not modified.
+ *
  * @example
  * ```ts
  * const body = sanitizeAnthropicRequest(await request.json())

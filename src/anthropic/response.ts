@@ -72,6 +72,10 @@ export function repairAnthropicMessage(body: unknown, options: AnthropicRepairOp
 }
 
 /**
+ * Repairs an Anthropic Messages `Response`, streamed (SSE) or a JSON `message`: markup removed,
+ * recovered calls as `tool_use` blocks, `stop_reason` `tool_use`. Pass `request` so its declared
+ * tools gate and shape the calls.
+ *
  * @example
  * ```ts
  * const upstream = await fetch(`${base}/v1/messages`, { method: 'POST', headers, body })

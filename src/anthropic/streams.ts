@@ -15,6 +15,10 @@ import { type AnthropicRepairOptions, createAnthropicRepair } from './repair.ts'
 import { StandardTransformStream } from '../standard-stream.ts'
 
 /**
+ * The Anthropic Messages repair in one stream: the upstream's SSE bytes or text in, repaired SSE
+ * bytes out (leaked calls as `tool_use` blocks). Options: `AnthropicRepairOptions` (pass `request`
+ * for its declared tools).
+ *
  * @example
  * ```ts
  * const upstream = await fetch('https://api.deepseek.com/anthropic/v1/messages', { method: 'POST', headers, body })
@@ -27,12 +31,14 @@ export class AnthropicRepairStream extends StandardTransformStream<string | Uint
   }
 }
 
+/** Anthropic Messages SSE messages in, neutral parts out: `createAnthropicDecoder` as a stream. */
 export class AnthropicDecoderStream extends StandardTransformStream<SseMessage, Part> {
   constructor() {
     super(decoderTransformer(createAnthropicDecoder()), undefined, ONE_CHUNK_AHEAD)
   }
 }
 
+/** Neutral parts in, Anthropic Messages SSE messages out: `createAnthropicEncoder` as a stream. */
 export class AnthropicEncoderStream extends StandardTransformStream<Part, SseMessage> {
   constructor() {
     super(encoderTransformer(createAnthropicEncoder()), undefined, ONE_CHUNK_AHEAD)

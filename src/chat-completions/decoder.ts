@@ -71,6 +71,10 @@ export function decodeChatCompletionsMessage(message: SseMessage): Part[] {
   return closeGroup(origin, parts)
 }
 
+/**
+ * Chat Completions SSE messages → neutral parts, as a synchronous core (what
+ * `ChatCompletionsDecoderStream` runs).
+ */
 export function createChatCompletionsDecoder(): ChatCompletionsDecoder {
   return { feed: decodeChatCompletionsMessage }
 }

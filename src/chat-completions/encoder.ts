@@ -159,6 +159,10 @@ function rebuildChoice(original: ChatChoice | undefined, changes: Changes): Chat
   return { ...base, delta, finish_reason: changes.finishReason ?? base.finish_reason ?? null }
 }
 
+/**
+ * Neutral parts → Chat Completions SSE messages, as a synchronous core (what
+ * `ChatCompletionsEncoderStream` runs).
+ */
 export function createChatCompletionsEncoder(): ChatCompletionsEncoder {
   return createChatCompletionsEncoderCore()
 }

@@ -18,6 +18,10 @@ import { StandardTransformStream } from '../standard-stream.ts'
 export interface ChatCompletionsRepairStreamOptions extends ChatCompletionsRepairOptions {}
 
 /**
+ * The Chat Completions repair in one stream: the upstream's SSE bytes or text in, repaired SSE
+ * bytes out (leaked calls as `tool_calls`, `finish_reason` `tool_calls`). Options:
+ * `ChatCompletionsRepairOptions` (pass `request` for its declared tools).
+ *
  * @example
  * ```ts
  * const repaired = upstream.body!.pipeThrough(new ChatCompletionsRepairStream({ knownTools: ['bash'] }))

@@ -41,6 +41,10 @@ export interface ChatCompletionsRepair {
   end(): string
 }
 
+/**
+ * The Chat Completions repair as a synchronous core (`feed`, `end`): what
+ * `ChatCompletionsRepairStream` runs.
+ */
 export function createChatCompletionsRepair(options: ChatCompletionsRepairOptions = {}): ChatCompletionsRepair {
   const core = createChatCompletionsRepairCore(options)
   return {

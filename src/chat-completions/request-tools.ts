@@ -2,8 +2,8 @@
  * What a Chat Completions request says about the calls its response may
  * make: the tools it declares, with their JSON Schemas, and `tool_choice`.
  * The gateway, `repairChatCompletionsResponse` and the repair stream take
- * their defaults from here (DESIGN.md §5.8: every adapter takes the same
- * default, the request's declared tools).
+ * their defaults from here (every adapter takes the same default, the
+ * request's declared tools).
  */
 export { declaredNames, type RequestRepairOptions } from '../parts/request-options.ts'
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'

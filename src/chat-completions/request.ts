@@ -54,6 +54,10 @@ function sanitizeContent(content: unknown, options: HistoryRepairOptions, repair
 }
 
 /**
+ * History repair of a Chat Completions request body: assistant messages lose leaked markup (a note
+ * names each removed call); with `preventiveDirective` / `recoveryNudge`, the opt-in prevention.
+ * The input is not modified.
+ *
  * @example
  * ```ts
  * const body = sanitizeChatCompletionsRequest(await request.json())

@@ -131,6 +131,10 @@ export function repairChatCompletion(body: unknown, given: RepairChatCompletions
 }
 
 /**
+ * Repairs a Chat Completions `Response`, streamed (SSE) or a JSON `chat.completion`: markup
+ * removed, recovered calls as `tool_calls`. Pass `request` so its declared tools gate and shape the
+ * calls.
+ *
  * @example
  * ```ts
  * const upstream = await fetch(url, { method: 'POST', headers, body })

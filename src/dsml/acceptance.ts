@@ -1,5 +1,5 @@
 /**
- * Call acceptance (DESIGN.md §5.1, §5.6, §5.8, §5.10): which complete invokes
+ * Call acceptance (docs/accepts-and-policy.md): which complete invokes
  * may become calls, and what becomes of a call that may not be sent. A call's
  * fate depends only on the call, the options and the native calls noted.
  */

@@ -1,7 +1,7 @@
 /**
  * `CodeSpans`: CommonMark inline code spans in the paragraph being read.
- * Markup in a code span is documentation, as in a fenced block (DESIGN.md
- * §5.4): `` Example: `<‹DSML›tool_calls>…` `` runs nothing and stays readable.
+ * Markup in a code span is documentation, as in a fenced block (the policy,
+ * docs/accepts-and-policy.md): `` Example: `<‹DSML›tool_calls>…` `` runs nothing and stays readable.
  *
  * A backtick run opens a code span only if a run of the same length closes it
  * later in the same paragraph; until then it is *unmatched*. Read left to

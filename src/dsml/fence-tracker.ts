@@ -1,6 +1,6 @@
 /**
  * `FenceTracker`: are we inside a Markdown fenced code block? Markup in a fence
- * is documentation: neither run nor removed (DESIGN.md §5.4).
+ * is documentation: neither run nor removed (the policy, docs/accepts-and-policy.md).
  *
  * A fence lives inside containers, so the tracker follows CommonMark's block
  * structure, one line at a time and one character at a time:

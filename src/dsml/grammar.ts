@@ -370,7 +370,7 @@ export function classifyCloserName(name: string): TagKind {
   return nameKind(knownMaskOf(name), name.length, true)
 }
 
-/** A usable tool name: 1–128 of letters, digits, `_ - . :` (identifier-like, DESIGN.md §5.1). */
+/** A usable tool name: 1–128 of letters, digits, `_ - . :` (identifier-like). */
 export function isToolName(name: string): boolean {
   if (name.length === 0 || name.length > 128) return false
   for (let index = 0; index < name.length; index++) {

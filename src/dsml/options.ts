@@ -230,7 +230,7 @@ export function resolveOptions(options: DsmlSanitizerOptions | ResolvedOptions =
   if (!['recover', 'strip', 'off'].includes(mode)) {
     throw new TypeError(`Cannot use option "mode": expected "recover", "strip" or "off", got "${String(mode)}"`)
   }
-  // Only assistant output is rewritten (DESIGN.md §5.9).
+  // Only assistant output is rewritten (the policy, docs/accepts-and-policy.md).
   if (role !== 'assistant') mode = 'off'
   const preset = options.preset ?? 'relaxed'
   if (preset !== 'relaxed' && preset !== 'strict') {

@@ -12,6 +12,9 @@ import { StandardTransformStream } from '../standard-stream.ts'
 export interface DsmlSanitizerStreamOptions extends DsmlSanitizerOptions {}
 
 /**
+ * The engine as a stream: text deltas in, `SanitizerEvent`s out (clean text as soon as it is known,
+ * recovered calls, diagnostics).
+ *
  * @example
  * ```ts
  * const events = textDeltas.pipeThrough(new DsmlSanitizerStream({ knownTools: ['bash'] }))

@@ -7,8 +7,8 @@
  * Layers, bottom up: `grammar.ts` (characters, names, what can open markup),
  * `tag-lexer.ts` (one tag), `scanner.ts` (the loop over the text),
  * `structure.ts` (the named states: what tags mean), `acceptance.ts` (which
- * calls are made), `engine.ts` (the three wired together). See DESIGN.md §3
- * and §5.
+ * calls are made), `engine.ts` (the three wired together). See docs/layout.md
+ * and docs/accepts-and-policy.md.
  */
 import { CallAcceptance } from './acceptance.ts'
 import { Engine } from './engine.ts'

@@ -181,7 +181,7 @@ export class Structure implements TransitionContext {
   /**
    * Is a tag that starts here with `code` text because it is in a code fence?
    * Outside markup, in a fence, nothing is markup: documentation is neither
-   * run nor removed (DESIGN.md §5.4).
+   * run nor removed (the policy, docs/accepts-and-policy.md).
    */
   fencedAt(code: number): boolean {
     return this.state.kind === 'outside' && this.output.fences.inFenceAt(code)
@@ -266,7 +266,7 @@ export class Structure implements TransitionContext {
     else if (state.kind === 'lone-block') this.state = this.markup.resolveLoneBlock(state.region)
   }
 
-  /** End of input: what every state means (DESIGN.md §5, PATTERNS.md V15/V16). */
+  /** End of input: what every state means (unclosed blocks: the policy, docs/accepts-and-policy.md). */
   endOfInput(): void {
     const state = this.state
     const markup = this.markup

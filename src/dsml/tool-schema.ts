@@ -1,5 +1,5 @@
 /**
- * Recovered arguments against a declared tool's JSON Schema (DESIGN.md §5.1):
+ * Recovered arguments against a declared tool's JSON Schema (docs/accepts-and-policy.md):
  * the small subset tool declarations use — `type` (and unions), `properties`,
  * `required`, `enum`, `items`, `anyOf` / `oneOf` of those.
  *

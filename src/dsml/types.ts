@@ -1,7 +1,7 @@
 /**
  * Public types of the DSML engine.
  *
- * Conservation (DESIGN.md §5.3): for every input, the concatenation, in event
+ * Conservation (the policy, docs/accepts-and-policy.md): for every input, the concatenation, in event
  * order, of each `text` event's `text`, each `tool-call` event's `source` and
  * each `diagnostic` event's `diagnostic.text` is exactly the input.
  */

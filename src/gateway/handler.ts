@@ -213,6 +213,10 @@ function countRepairedMessages(before: unknown, after: unknown): number {
 }
 
 /**
+ * A web-standard `Request → Response` gateway: proxies Chat Completions, Anthropic Messages and the
+ * Responses API to `upstream`, repairing the request history and the response, and passes every
+ * other request through.
+ *
  * @example
  * ```ts
  * // Cloudflare Worker / Deno / Bun

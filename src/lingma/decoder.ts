@@ -58,6 +58,10 @@ export interface LingmaDecoder {
   end(): Part[]
 }
 
+/**
+ * The Lingma decoder as a synchronous core: envelope lines in, neutral parts out (thought tags as
+ * reasoning, errors and usage read).
+ */
 export function createLingmaDecoder(options: LingmaDecoderOptions = {}): LingmaDecoder {
   const maxLineChars = options.maxLineChars ?? 8_388_608
   if (!Number.isInteger(maxLineChars) || maxLineChars < 1) {

@@ -162,6 +162,10 @@ export interface ChatCompletionsStreamError {
   status: number
 }
 
+/**
+ * A Lingma error as the error object a Chat Completions client reads (`data: {"error": …}`), with
+ * its HTTP status.
+ */
 export function toChatCompletionsError(info: LingmaErrorInfo): ChatCompletionsStreamError {
   return { message: info.message, type: info.type, param: null, code: info.code === '' ? null : info.code, status: info.status }
 }

@@ -81,6 +81,10 @@ function randomUuid(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`
 }
 
+/**
+ * A Chat Completions request body as a Lingma request: its path (with query), body and `Encode=1`
+ * encoded body (sign it before sending).
+ */
 export function lingmaRequestOf(request: Record<string, unknown>, options: LingmaRequestOptions = {}): LingmaRequest {
   if (!isRecord(request)) throw new TypeError('Cannot build a Lingma request: expected a Chat Completions request object')
   const model = typeof request.model === 'string' && request.model.trim() !== '' ? request.model.trim() : (options.defaultModel ?? 'auto')

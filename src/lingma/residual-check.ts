@@ -28,6 +28,10 @@ export interface ResidualSanitizerCheck {
   readonly leaks: number
 }
 
+/**
+ * A check on repaired text, piece by piece per channel: any DSML sentinel left (one split between
+ * pieces too) is counted and reported to `onLeak`, never rewritten.
+ */
 export function createResidualSanitizerCheck(onLeak?: (leak: ResidualLeak) => void): ResidualSanitizerCheck {
   return new Check(onLeak)
 }

@@ -45,6 +45,10 @@ function payloads(sse: string): unknown[] {
   return out
 }
 
+/**
+ * A Lingma `Response` as a repaired Chat Completions `Response`: SSE, or a JSON `chat.completion`
+ * when `stream` is false.
+ */
 export async function repairLingmaResponse(response: Response, options: RepairLingmaResponseOptions = {}): Promise<Response> {
   const { stream = true, maxErrorBodyBytes = 1_048_576, ...repairOptions } = options
   if (!response.ok) {

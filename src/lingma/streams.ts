@@ -13,6 +13,9 @@ import { StandardTransformStream } from '../standard-stream.ts'
 const ENCODER = new TextEncoder()
 
 /**
+ * A Lingma SSE body in, repaired Chat Completions SSE bytes out: `createLingmaToChatCompletions` as
+ * a stream.
+ *
  * @example
  * ```ts
  * const upstream = await fetch(lingmaUrl, { method: 'POST', headers, body })
@@ -41,6 +44,7 @@ export class LingmaToChatCompletionsStream extends StandardTransformStream<strin
   }
 }
 
+/** A Lingma SSE body (bytes or text) in, neutral parts out: `createLingmaDecoder` as a stream. */
 export class LingmaDecoderStream extends StandardTransformStream<string | Uint8Array, Part> {
   constructor(options: LingmaDecoderOptions = {}) {
     const decoder = createLingmaDecoder(options)

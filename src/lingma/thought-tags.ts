@@ -29,6 +29,9 @@ export interface ThoughtTagSplitter {
   readonly held: string
 }
 
+/**
+ * Splits Lingma's inline `<thought>…</thought>` reasoning out of content deltas, across chunk ends.
+ */
 export function createThoughtTagSplitter(): ThoughtTagSplitter {
   return new Splitter()
 }

@@ -44,6 +44,10 @@ export interface LingmaToChatCompletions {
   readonly residualLeaks: number
 }
 
+/**
+ * A Lingma stream to repaired Chat Completions, as a synchronous core: what
+ * `LingmaToChatCompletionsStream` runs.
+ */
 export function createLingmaToChatCompletions(options: LingmaToChatCompletionsOptions = {}): LingmaToChatCompletions {
   return new Converter(options)
 }

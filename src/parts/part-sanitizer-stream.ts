@@ -12,6 +12,9 @@ import { StandardTransformStream } from '../standard-stream.ts'
 export interface DsmlPartSanitizerStreamOptions extends DsmlPartSanitizerOptions {}
 
 /**
+ * Neutral parts in, the same with text and reasoning cleaned and recovered calls as `tool-call`
+ * parts: `createDsmlPartSanitizer` as a stream.
+ *
  * @example
  * ```ts
  * const parts = messages.pipeThrough(new ChatCompletionsDecoderStream()).pipeThrough(new DsmlPartSanitizerStream())

@@ -1,7 +1,7 @@
 /**
  * `createDsmlPartSanitizer`: the engine on the neutral part stream. One engine
- * cleans the answer text, another the reasoning (DESIGN.md §4: markup leaks
- * into reasoning too). The two channels are independent: a delta of one
+ * cleans the answer text, another the reasoning (markup leaks into
+ * reasoning too). The two channels are independent: a delta of one
  * never resolves or cuts what the other holds, so a block that a reasoning
  * delta interrupts is still one block (text held as possible markup may then
  * reach the client after reasoning that came later upstream).
@@ -49,6 +49,10 @@ export interface DsmlPartSanitizer {
   readonly idle: boolean
 }
 
+/**
+ * The part sanitizer as a synchronous core: neutral parts in, the same with text and reasoning
+ * cleaned (one engine per channel) and recovered calls as `tool-call` parts.
+ */
 export function createDsmlPartSanitizer(options: DsmlPartSanitizerOptions | ResolvedOptions = {}): DsmlPartSanitizer {
   const recoverFromReasoning = (options as DsmlPartSanitizerOptions).recoverFromReasoning ?? true
   if (typeof recoverFromReasoning !== 'boolean') {

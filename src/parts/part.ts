@@ -1,6 +1,6 @@
 /**
  * The neutral part model that flows between a dialect's decoder and encoder
- * (DESIGN.md §3). A dialect decoder turns each provider chunk into parts and
+ * (docs/layout.md). A dialect decoder turns each provider chunk into parts and
  * closes it with a `chunk-end` part; the stages in between (sanitizer,
  * synthesizer) transform parts; the dialect encoder turns each group of parts
  * up to a `chunk-end` back into one provider chunk.

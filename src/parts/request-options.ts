@@ -2,8 +2,8 @@
  * What a request says about the calls its response may make, in the terms of
  * the engine: the tools it declares (with their JSON Schemas), names declared
  * without one, and whether no call may be made. Each dialect reads its own
- * request body into these (DESIGN.md §5.8: every adapter takes the same
- * default, the request's declared tools); the merge with explicit options is
+ * request body into these (every adapter takes the same default, the
+ * request's declared tools); the merge with explicit options is
  * one rule, here.
  */
 import type { DsmlSanitizerOptions } from '../dsml/options.ts'

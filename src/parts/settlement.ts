@@ -1,6 +1,6 @@
 /**
  * `settleRecoveredCalls`: the one decision, at the end of a message, about
- * which recovered calls are emitted (DESIGN.md §5.6–5.7). Every entry point —
+ * which recovered calls are emitted (docs/api.md, "one settlement"). Every entry point —
  * the streams, the JSON response, the AI SDK middleware — reaches it through
  * the tool-call synthesizer, so the rules and their diagnostics are the same
  * everywhere.

@@ -6,6 +6,10 @@ import { StandardTransformStream } from '../standard-stream.ts'
 
 export interface ToolCallSynthesizerStreamOptions extends ToolCallSynthesizerOptions {}
 
+/**
+ * Settles recovered calls at the finish and writes them as synthesized tool-call parts:
+ * `createToolCallSynthesizer` as a stream.
+ */
 export class ToolCallSynthesizerStream extends StandardTransformStream<Part, Part> {
   constructor(options: ToolCallSynthesizerStreamOptions = {}) {
     const synthesizer = createToolCallSynthesizer(options)

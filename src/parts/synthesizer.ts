@@ -1,6 +1,6 @@
 /**
  * `createToolCallSynthesizer`: turns recovered calls into protocol tool calls
- * at the end of the message (DESIGN.md §5.6–5.7).
+ * at the end of the message (docs/api.md, "one settlement").
  *
  * Recovered calls are held until the `finish` part, so the decision sees the
  * whole message whatever the arrival order. At the finish (or, when no
@@ -43,6 +43,10 @@ export interface ToolCallSynthesizer {
   end(): Part[]
 }
 
+/**
+ * The synthesizer as a synchronous core: recovered calls settled at the finish (native calls win,
+ * `length` fails closed unless `recoverOnTruncation`), written as tool-call parts with unique ids.
+ */
 export function createToolCallSynthesizer(options: ToolCallSynthesizerOptions = {}): ToolCallSynthesizer {
   return new Synthesizer(options)
 }

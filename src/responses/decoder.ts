@@ -30,6 +30,10 @@ export interface ResponsesDecoder {
   counterSpan(message: SseMessage): readonly [number, number] | undefined
 }
 
+/**
+ * Responses API SSE messages → neutral parts, as a synchronous core (what `ResponsesDecoderStream`
+ * runs).
+ */
 export function createResponsesDecoder(): ResponsesDecoder {
   return new Decoder()
 }

@@ -39,6 +39,10 @@ export interface ResponsesEncoder {
   forwarded(message: ForwardedMessage): boolean
 }
 
+/**
+ * Neutral parts → Responses API SSE messages, as a synchronous core (what `ResponsesEncoderStream`
+ * runs).
+ */
 export function createResponsesEncoder(): ResponsesEncoder {
   return new Encoder()
 }

@@ -37,6 +37,10 @@ export function responsesPartOptions(given: ResponsesRepairOptions): PartRepairO
 /** The fused Responses repair: `DialectRepair`, the one repair interface of every dialect. */
 export type ResponsesRepair = DialectRepair
 
+/**
+ * The Responses API repair as a synchronous core (`feed`, `text`, `end`): what
+ * `ResponsesRepairStream` runs.
+ */
 export function createResponsesRepair(options: ResponsesRepairOptions = {}): ResponsesRepair {
   return createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions(options), options)
 }

@@ -25,6 +25,10 @@ function toolEntry(tool: unknown): DeclaredEntry {
   return { tool: isRecord(tool.parameters) ? { name: tool.name, parameters: tool.parameters as ToolSchema } : { name: tool.name } }
 }
 
+/**
+ * What a Responses request body implies for the repair of its response: its declared tools (with
+ * their schemas) and `tool_choice: "none"`.
+ */
 export function responsesRequestOptions(body: unknown): RequestRepairOptions {
   if (!isRecord(body)) return {}
   const tools = Array.isArray(body.tools) ? body.tools : []
@@ -58,6 +62,9 @@ function repairMessage(item: Record<string, unknown>, options: HistoryRepairOpti
 }
 
 /**
+ * History repair of a Responses request body: assistant output text in `input` loses leaked markup
+ * (a note names each removed call); with the opt-in prevention. The input is not modified.
+ *
  * @example
  * ```ts
  * const body = sanitizeResponsesRequest(await request.json())

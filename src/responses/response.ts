@@ -72,6 +72,10 @@ export function repairResponsesObject(body: unknown, options: ResponsesRepairOpt
 }
 
 /**
+ * Repairs a Responses API `Response`, streamed (SSE) or a JSON `response`: markup removed,
+ * recovered calls as `function_call` items. Pass `request` so its declared tools gate and shape the
+ * calls.
+ *
  * @example
  * ```ts
  * const upstream = await fetch(`${base}/responses`, { method: 'POST', headers, body })

@@ -15,6 +15,10 @@ import { type ResponsesRepairOptions, createResponsesRepair } from './repair.ts'
 import { StandardTransformStream } from '../standard-stream.ts'
 
 /**
+ * The Responses API repair in one stream: the upstream's SSE bytes or text in, repaired SSE bytes
+ * out (leaked calls as `function_call` items). Options: `ResponsesRepairOptions` (pass `request`
+ * for its declared tools).
+ *
  * @example
  * ```ts
  * const upstream = await fetch('https://api.openai.com/v1/responses', { method: 'POST', headers, body })
@@ -27,12 +31,14 @@ export class ResponsesRepairStream extends StandardTransformStream<string | Uint
   }
 }
 
+/** Responses API SSE messages in, neutral parts out: `createResponsesDecoder` as a stream. */
 export class ResponsesDecoderStream extends StandardTransformStream<SseMessage, Part> {
   constructor() {
     super(decoderTransformer(createResponsesDecoder()), undefined, ONE_CHUNK_AHEAD)
   }
 }
 
+/** Neutral parts in, Responses API SSE messages out: `createResponsesEncoder` as a stream. */
 export class ResponsesEncoderStream extends StandardTransformStream<Part, SseMessage> {
   constructor() {
     super(encoderTransformer(createResponsesEncoder()), undefined, ONE_CHUNK_AHEAD)

@@ -7,6 +7,9 @@ import { StandardTransformStream } from '../standard-stream.ts'
 export interface SseDecoderStreamOptions extends SseDecoderOptions {}
 
 /**
+ * SSE bytes or text in, `SseMessage`s out, each line and event capped (`maxBufferSize`, default
+ * 8,388,608 characters; past it the stream fails with `StreamLimitError`).
+ *
  * @example
  * ```ts
  * const messages = response.body!.pipeThrough(new SseDecoderStream())

@@ -76,6 +76,10 @@ export interface SseDecoderCore extends SseDecoder {
   readonly maxBufferSize: number
 }
 
+/**
+ * The SSE decoder as a synchronous core: `feed` bytes or text and get the messages they complete,
+ * then `end`.
+ */
 export function createSseDecoder(options: SseDecoderOptions = {}): SseDecoder {
   return createSseDecoderCore(options)
 }

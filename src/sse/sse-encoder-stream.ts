@@ -10,6 +10,7 @@ import { StandardTransformStream } from '../standard-stream.ts'
 /** Stateless, so every stream shares one. */
 const ENCODER = new TextEncoder()
 
+/** `SseMessage`s in, SSE text as UTF-8 bytes out. */
 export class SseEncoderStream extends StandardTransformStream<SseMessage, Uint8Array> {
   constructor() {
     super({

@@ -16,6 +16,7 @@ export interface SseComment {
 
 export type SseMessage = SseEvent | SseComment
 
+/** Is this SSE message a comment (`: text`), not an event? */
 export function isSseComment(message: SseMessage): message is SseComment {
   return (message as SseComment).comment !== undefined
 }

@@ -1,6 +1,6 @@
 // A consumer of the built package, type-checked under a Node-only and a browser tsconfig without
 // skipLibCheck (test/types.test.ts). Every public entry, and the README's first uses.
-import { ChatCompletionsRepairStream, DsmlSanitizerStream, sanitizeText } from 'dsml-streams'
+import { ChatCompletionsRepairStream, createRepairFetch, DsmlSanitizerStream, sanitizeText } from 'dsml-streams'
 import { AnthropicRepairStream } from 'dsml-streams/anthropic'
 import { dsmlMiddleware } from 'dsml-streams/ai-sdk'
 import { sanitizeChatCompletionsRequest } from 'dsml-streams/chat-completions'
@@ -38,3 +38,20 @@ export async function firstUse(upstream: Response, textDeltas: ReadableStream<st
   void new SseDecoderStream()
   return new Response(upstream.body!.pipeThrough(new ChatCompletionsRepairStream({ knownTools: ['read'] })), { headers: { 'content-type': 'text/event-stream' } })
 }
+
+// The README's first use of a stream, as written there.
+export async function POST(request: Request): Promise<Response> {
+  const body = await request.text()
+  const upstream = await fetch('https://api.deepseek.com/chat/completions', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: request.headers.get('authorization') ?? '' },
+    body,
+  })
+  // The request's declared tools gate and shape the recovered calls.
+  const repaired = upstream.body!.pipeThrough(new ChatCompletionsRepairStream({ request: JSON.parse(body) }))
+  return new Response(repaired, { headers: { 'content-type': 'text/event-stream' } })
+}
+
+// The README's first use in the SDKs: a fetch, as an SDK's `fetch` option takes it.
+export const repairFetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response> = createRepairFetch({ knownTools: ['read'] })
+
