@@ -13,15 +13,15 @@ import {
   type Diagnostic,
   DsmlSanitizerStream,
   type DsmlSanitizerStreamOptions,
-  resolveDsmlSanitizerOptions,
   type SanitizerEvent,
   type ToolCall,
 } from '../src/dsml/index.ts'
+import { resolveOptions } from '../src/dsml/options.ts'
 import { createSseDecoder, isSseComment } from '../src/sse/index.ts'
 import { leaksMarkup } from '../test/support/dsml-builders.ts'
 
 /** The engine's default `maxHoldChars`, as the engine resolves it. */
-export const DEFAULT_MAX_HOLD_CHARS = resolveDsmlSanitizerOptions({}).maxHoldChars
+export const DEFAULT_MAX_HOLD_CHARS = resolveOptions({}).maxHoldChars
 /** The read size for streams fed a large text or body. */
 export const READ_SIZE = 64 * 1024
 

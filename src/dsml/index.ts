@@ -7,8 +7,8 @@ export {
   type DsmlPreset,
   type DsmlRescues,
   type DsmlSanitizerOptions,
-  resolveOptions as resolveDsmlSanitizerOptions,
-  type ResolvedOptions as ResolvedDsmlSanitizerOptions,
+  resolveDsmlSanitizerOptions,
+  type ResolvedDsmlSanitizerOptions,
 } from './options.ts'
 export type { DeclaredTool, ToolSchema } from './tool-schema.ts'
 export type { Diagnostic, DiagnosticKind, DsmlSanitizer, NativeToolCall, SanitizerEvent, ToolCall } from './types.ts'

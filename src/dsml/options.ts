@@ -111,9 +111,16 @@ export interface ResolvedRescues {
 
 const RESOLVED: unique symbol = Symbol('dsml-streams resolved options')
 
-/** Options validated, defaults filled in, caps shared out (see `hold.ts`). */
-export interface ResolvedOptions {
+/**
+ * Options validated once by `resolveDsmlSanitizerOptions`: every entry point
+ * takes them as they are. Opaque: what they hold is the engine's.
+ */
+export interface ResolvedDsmlSanitizerOptions {
   readonly [RESOLVED]: true
+}
+
+/** Options validated, defaults filled in, caps shared out (see `hold.ts`). */
+export interface ResolvedOptions extends ResolvedDsmlSanitizerOptions {
   readonly mode: 'recover' | 'strip' | 'off'
   readonly rescues: Readonly<ResolvedRescues>
   /** Every declared name: `knownTools` and the names of `tools`. */
@@ -131,7 +138,7 @@ export interface ResolvedOptions {
   readonly generateId: () => string
 }
 
-function isResolved(options: object): options is ResolvedOptions {
+function isResolved(options: object): options is ResolvedDsmlSanitizerOptions {
   return RESOLVED in options
 }
 
@@ -217,11 +224,12 @@ function declaredTool(tool: DeclaredTool): Required<DeclaredTool> {
  * const reasoning = createDsmlSanitizer(resolved) // validated once
  * ```
  */
-export function resolveOptions(options: DsmlSanitizerOptions | ResolvedOptions = {}): ResolvedOptions {
+export function resolveOptions(options: DsmlSanitizerOptions | ResolvedDsmlSanitizerOptions = {}): ResolvedOptions {
   if (options === null || typeof options !== 'object') {
     throw new TypeError(`Cannot create DSML sanitizer: options must be an object, got ${typeof options}`)
   }
-  if (isResolved(options)) return options
+  // Only this function makes objects that carry the symbol: they are ResolvedOptions.
+  if (isResolved(options)) return options as ResolvedOptions
   const role = options.role ?? 'assistant'
   if (!['assistant', 'user', 'tool', 'system'].includes(role)) {
     throw new TypeError(`Cannot use option "role": expected "assistant", "user", "tool" or "system", got "${String(role)}"`)
@@ -269,4 +277,20 @@ export function resolveOptions(options: DsmlSanitizerOptions | ResolvedOptions =
   // Not enumerable: options spread from resolved ones (`{ ...resolved, maxHoldChars }`) are resolved again.
   Object.defineProperty(resolved, RESOLVED, { value: true, enumerable: false })
   return Object.freeze(resolved) as ResolvedOptions
+}
+
+/**
+ * Validates options once and fills in their defaults, for options shared by
+ * many engines (each entry point takes the result as it is). Misuse throws a
+ * `TypeError`; resolved options are returned as they are.
+ *
+ * @example
+ * ```ts
+ * const resolved = resolveDsmlSanitizerOptions({ knownTools: ['bash'] })
+ * const text = createDsmlSanitizer(resolved)
+ * const reasoning = createDsmlSanitizer(resolved) // validated once
+ * ```
+ */
+export function resolveDsmlSanitizerOptions(options: DsmlSanitizerOptions | ResolvedDsmlSanitizerOptions = {}): ResolvedDsmlSanitizerOptions {
+  return resolveOptions(options)
 }

@@ -8,7 +8,7 @@
  * fast path asks.
  */
 import { acceptsMarkerless } from './acceptance.ts'
-import { type DsmlSanitizerOptions, resolveOptions, type ResolvedOptions } from './options.ts'
+import { type DsmlSanitizerOptions, resolveOptions, type ResolvedDsmlSanitizerOptions } from './options.ts'
 import { couldHoldMarkup } from './partial-tags.ts'
 import { createDsmlSanitizer } from './sanitizer.ts'
 import type { Diagnostic, SanitizerEvent, ToolCall } from './types.ts'
@@ -28,7 +28,7 @@ export interface SanitizeTextResult {
  * no markerless form counts without a marker), comes out as it is without the
  * engine, and with no code fence followed (none can matter where nothing is markup).
  */
-export function sanitizeTextEvents(text: string, options: DsmlSanitizerOptions | ResolvedOptions | undefined): SanitizerEvent[] {
+export function sanitizeTextEvents(text: string, options: DsmlSanitizerOptions | ResolvedDsmlSanitizerOptions | undefined): SanitizerEvent[] {
   if (typeof text !== 'string') throw new TypeError(`Cannot sanitize DSML: expected a string, got ${typeof text}`)
   const resolved = resolveOptions(options)
   if (!couldHoldMarkup(text, resolved.maxPendingChars, true, acceptsMarkerless(resolved))) return text.length === 0 ? [] : [{ type: 'text', text }]
@@ -46,7 +46,7 @@ export function sanitizeTextEvents(text: string, options: DsmlSanitizerOptions |
  * const { text, calls } = sanitizeText(storedAssistantText)
  * ```
  */
-export function sanitizeText(text: string, options?: DsmlSanitizerOptions | ResolvedOptions): SanitizeTextResult {
+export function sanitizeText(text: string, options?: DsmlSanitizerOptions | ResolvedDsmlSanitizerOptions): SanitizeTextResult {
   let clean = ''
   const calls: ToolCall[] = []
   const diagnostics: Diagnostic[] = []
@@ -72,7 +72,7 @@ export interface ParseDsmlResult {
  * const { calls, ranges } = parseDsml(text)
  * ```
  */
-export function parseDsml(text: string, options?: DsmlSanitizerOptions | ResolvedOptions): ParseDsmlResult {
+export function parseDsml(text: string, options?: DsmlSanitizerOptions | ResolvedDsmlSanitizerOptions): ParseDsmlResult {
   const calls: ToolCall[] = []
   const ranges: Array<[number, number]> = []
   let offset = 0

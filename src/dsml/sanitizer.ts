@@ -15,7 +15,7 @@ import { Engine } from './engine.ts'
 import { FenceTracker, wakesFenceTracker } from './fence-tracker.ts'
 import { isBar, LESS_THAN } from './grammar.ts'
 import { couldHoldMarkup } from './partial-tags.ts'
-import { type DsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from './options.ts'
+import { type DsmlSanitizerOptions, type ResolvedDsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from './options.ts'
 import type { DsmlSanitizer, NativeToolCall, SanitizerEvent } from './types.ts'
 
 /**
@@ -30,7 +30,7 @@ import type { DsmlSanitizer, NativeToolCall, SanitizerEvent } from './types.ts'
  * const events = [...sanitizer.feed(chunk), ...sanitizer.end()]
  * ```
  */
-export function createDsmlSanitizer(options: DsmlSanitizerOptions | ResolvedOptions = {}): DsmlSanitizer {
+export function createDsmlSanitizer(options: DsmlSanitizerOptions | ResolvedDsmlSanitizerOptions = {}): DsmlSanitizer {
   return new LazySanitizer(resolveOptions(options))
 }
 

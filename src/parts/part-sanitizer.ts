@@ -16,7 +16,7 @@
  * `endChannel()` (the channel's text ends, as at a finish).
  */
 import type { Channel, Part } from './part.ts'
-import { type DsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from '../dsml/options.ts'
+import { type DsmlSanitizerOptions, type ResolvedDsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from '../dsml/options.ts'
 import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
 import type { DsmlSanitizer, NativeToolCall, SanitizerEvent } from '../dsml/types.ts'
 
@@ -53,7 +53,7 @@ export interface DsmlPartSanitizer {
  * The part sanitizer as a synchronous core: neutral parts in, the same with text and reasoning
  * cleaned (one engine per channel) and recovered calls as `tool-call` parts.
  */
-export function createDsmlPartSanitizer(options: DsmlPartSanitizerOptions | ResolvedOptions = {}): DsmlPartSanitizer {
+export function createDsmlPartSanitizer(options: DsmlPartSanitizerOptions | ResolvedDsmlSanitizerOptions = {}): DsmlPartSanitizer {
   const recoverFromReasoning = (options as DsmlPartSanitizerOptions).recoverFromReasoning ?? true
   if (typeof recoverFromReasoning !== 'boolean') {
     throw new TypeError(`Cannot use option "recoverFromReasoning": expected a boolean, got ${typeof recoverFromReasoning}`)

@@ -55,3 +55,7 @@ export async function POST(request: Request): Promise<Response> {
 // The README's first use in the SDKs: a fetch, as an SDK's `fetch` option takes it.
 export const repairFetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response> = createRepairFetch({ knownTools: ['read'] })
 
+// Option types show only public options: the engine's internal caps are no option.
+// @ts-expect-error maxTagChars is the engine's share of maxHoldChars, not an option
+void sanitizeText('text', { maxTagChars: 5 })
+
