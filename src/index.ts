@@ -1,59 +1,81 @@
-// The dialects' codec cores (`createAnthropicDecoder`…) stay on `dsml-streams/anthropic` and `dsml-streams/responses`.
+// `dsml-streams`: what a user composes with, from every layer. Lower-level cores (each dialect's decoder and
+// encoder, the synchronous repair cores, the SSE decoder core, the Lingma helpers) stay on their subpaths:
+// `dsml-streams/dsml`, `/parts`, `/sse`, `/chat-completions`, `/anthropic`, `/responses`, `/lingma`, `/gateway`.
+
+// The engine.
 export {
-  AnthropicDecoderStream,
-  AnthropicEncoderStream,
+  containsDsmlSentinel,
+  createDsmlSanitizer,
+  DsmlSanitizerStream,
+  parseDsml,
+  resolveDsmlSanitizerOptions,
+  sanitizeText,
+  type DeclaredTool,
+  type Diagnostic,
+  type DiagnosticKind,
+  type DsmlPreset,
+  type DsmlRescues,
+  type DsmlSanitizer,
+  type DsmlSanitizerOptions,
+  type DsmlSanitizerStreamOptions,
+  type NativeToolCall,
+  type ParseDsmlResult,
+  type ResolvedDsmlSanitizerOptions,
+  type SanitizerEvent,
+  type SanitizeTextResult,
+  type ToolCall,
+  type ToolSchema,
+} from './dsml/index.ts'
+// The SSE codec's streams.
+export { SseDecoderStream, SseEncoderStream, StreamLimitError, type SseComment, type SseDecoderStreamOptions, type SseEvent, type SseMessage, type StreamLimitType } from './sse/index.ts'
+// The part pipeline's stages, and history repair.
+export {
+  DsmlPartSanitizerStream,
+  historyNote,
+  repairHistoryText,
+  ToolCallSynthesizerStream,
+  type Channel,
+  type ChunkOrigin,
+  type DsmlPartSanitizerStreamOptions,
+  type HistoryRepairOptions,
+  type Part,
+  type PartType,
+  type RepairedHistoryText,
+  type ToolCallSynthesizerStreamOptions,
+} from './parts/index.ts'
+// Chat Completions.
+export {
+  ChatCompletionsDecoderStream,
+  ChatCompletionsEncoderStream,
+  ChatCompletionsRepairStream,
+  repairChatCompletion,
+  repairChatCompletionsResponse,
+  sanitizeChatCompletionsRequest,
+  type ChatCompletionsRepairOptions,
+  type ChatCompletionsRepairStreamOptions,
+  type RepairChatCompletionsResponseOptions,
+  type SanitizeChatCompletionsRequestOptions,
+} from './chat-completions/index.ts'
+// Anthropic Messages.
+export {
   AnthropicRepairStream,
-  anthropicRequestOptions,
-  createAnthropicRepair,
   repairAnthropicMessage,
   repairAnthropicResponse,
   sanitizeAnthropicRequest,
-  type AnthropicRepair,
   type AnthropicRepairOptions,
   type SanitizeAnthropicRequestOptions,
 } from './anthropic/index.ts'
-export * from './chat-completions/index.ts'
-export * from './dsml/index.ts'
-// The SSE layer's constants and guards (`DEFAULT_MAX_SSE_BUFFER`, `isSseComment`) stay on `dsml-streams/sse`.
+// The OpenAI Responses API.
 export {
-  createSseDecoder,
-  encodeSseMessage,
-  SseDecoderStream,
-  SseEncoderStream,
-  StreamLimitError,
-  type SseComment,
-  type SseDecoder,
-  type SseDecoderOptions,
-  type SseDecoderStreamOptions,
-  type SseEvent,
-  type SseMessage,
-  type StreamLimitType,
-} from './sse/index.ts'
-// Lingma's envelope, error and usage helpers stay on `dsml-streams/lingma`.
-export {
-  createLingmaDecoder,
-  createLingmaToChatCompletions,
-  LingmaDecoderStream,
-  LingmaToChatCompletionsStream,
-  type LingmaDecoder,
-  type LingmaDecoderOptions,
-  type LingmaToChatCompletions,
-  type LingmaToChatCompletionsOptions,
-} from './lingma/index.ts'
-export * from './parts/index.ts'
-export * from './repair-fetch/index.ts'
-export {
-  createResponsesRepair,
   repairResponsesObject,
   repairResponsesResponse,
-  ResponsesDecoderStream,
-  ResponsesEncoderStream,
   ResponsesRepairStream,
-  responsesRequestOptions,
   sanitizeResponsesRequest,
-  type ResponsesRepair,
   type ResponsesRepairOptions,
   type SanitizeResponsesRequestOptions,
 } from './responses/index.ts'
-// The gateway's helpers (`declaredToolNames`, `gatewayError`, `upstreamChatUrl`) stay on `dsml-streams/gateway`.
+// A Lingma upstream as Chat Completions.
+export { LingmaToChatCompletionsStream, type LingmaToChatCompletionsOptions } from './lingma/index.ts'
+// The gateway, and the SDKs' fetch.
 export { createChatCompletionsGateway, type ChatCompletionsGateway, type ChatCompletionsGatewayOptions, type GatewayForward } from './gateway/index.ts'
+export { createRepairFetch, type FetchFunction, type RepairFetchOptions } from './repair-fetch/index.ts'

@@ -28,6 +28,11 @@ export interface StageQueuingStrategy<T> {
 const FIX =
   'On Cloudflare Workers, set compatibility_date to "2022-11-30" or later, or add the compatibility flag "transformstream_enable_standard_constructor".'
 
+/**
+ * A standard `TransformStream` that refuses to be built where the platform's
+ * ignores its transformer (old Cloudflare Workers): the base of every stream
+ * in the package.
+ */
 export class StandardTransformStream<I, O> extends TransformStream<I, O> {
   constructor(transformer: StageTransformer<I, O>, writableStrategy?: StageQueuingStrategy<I>, readableStrategy?: StageQueuingStrategy<O>) {
     let started = false

@@ -30,8 +30,20 @@ test('where TransformStream ignores its transformer (old Workers), constructing 
   globalThis.TransformStream = IgnoresTransformer as typeof TransformStream
   try {
     const base = (await import('../src/standard-stream.ts')) as typeof import('../src/standard-stream.ts')
-    const modules = [await import('../src/index.ts'), await import('../src/ai-sdk/stream-transformer.ts')] as Array<Record<string, unknown>>
-    const streams = modules.flatMap((module) => Object.entries(module)).filter(([, value]) => typeof value === 'function' && (value as { prototype?: unknown }).prototype instanceof base.StandardTransformStream)
+    // Every entry point's streams (the root holds what users compose with; the subpaths the lower-level ones), and the AI SDK's.
+    const modules = [
+      await import('../src/index.ts'),
+      await import('../src/dsml/index.ts'),
+      await import('../src/sse/index.ts'),
+      await import('../src/parts/index.ts'),
+      await import('../src/chat-completions/index.ts'),
+      await import('../src/anthropic/index.ts'),
+      await import('../src/responses/index.ts'),
+      await import('../src/lingma/index.ts'),
+      await import('../src/ai-sdk/stream-transformer.ts'),
+    ] as Array<Record<string, unknown>>
+    const classes = new Map(modules.flatMap((module) => Object.entries(module)))
+    const streams = [...classes].filter(([, value]) => typeof value === 'function' && (value as { prototype?: unknown }).prototype instanceof base.StandardTransformStream)
     expect(streams.length).toBeGreaterThanOrEqual(15)
     for (const [name, value] of streams) {
       expect(() => new (value as new () => unknown)(), name).toThrow(TypeError)

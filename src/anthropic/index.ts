@@ -4,3 +4,5 @@ export { createAnthropicRepair, generateToolUseId, type AnthropicRepair, type An
 export { anthropicRequestOptions, sanitizeAnthropicRequest, type SanitizeAnthropicRequestOptions } from './request.ts'
 export { repairAnthropicMessage, repairAnthropicResponse } from './response.ts'
 export { AnthropicDecoderStream, AnthropicEncoderStream, AnthropicRepairStream } from './streams.ts'
+// The shape of a text delta the fused machine reads without parsing (the codecs' interfaces name it).
+export type { TextShape } from '../dialect-kit/dialect-repair.ts'

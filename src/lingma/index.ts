@@ -1,28 +1,13 @@
+// `dsml-streams/lingma`: a Lingma upstream as repaired Chat Completions (`LingmaToChatCompletionsStream`,
+// `repairLingmaResponse`, `lingmaRequestOf` and the body encoding a relay signs), and the seed's helpers the
+// test tables check in every runtime (envelopes, errors, messages, usage).
 export { decodeLingmaBody, encodeLingmaBody } from './body-encoding.ts'
 export { type GroupTail, type LingmaChunkOrigin, type LingmaEnvelopeDefaults } from './chunk-groups.ts'
 export { createLingmaDecoder, type LingmaDecoder, type LingmaDecoderOptions } from './decoder.ts'
 export { isDone, stripSsePrefix, unwrapBody } from './envelope.ts'
 export { resolveErrorStatus } from './error-status.ts'
-export {
-  type ChatCompletionsStreamError,
-  type LingmaErrorFields,
-  type LingmaErrorInfo,
-  parseError,
-  resolveErrorDetails,
-  toChatCompletionsError,
-  UNEXPECTED_EOF,
-} from './errors.ts'
-export { LineTooLongError } from './lines.ts'
-export {
-  AGENT_CHAT,
-  AGENT_COMMON,
-  agentId,
-  hasToolCalls,
-  isAgentCommonModel,
-  modelConfigSource,
-  normalizeAssistantToolCallContent,
-  SOURCE_SYSTEM,
-} from './messages.ts'
+export { type LingmaErrorFields, type LingmaErrorInfo, parseError, resolveErrorDetails } from './errors.ts'
+export { agentId, hasToolCalls, isAgentCommonModel, modelConfigSource, normalizeAssistantToolCallContent } from './messages.ts'
 export {
   createResidualSanitizerCheck,
   residualSanitizerCheck,

@@ -4,3 +4,5 @@ export { DsmlPartSanitizerStream, type DsmlPartSanitizerStreamOptions } from './
 export { createToolCallSynthesizer, type ToolCallSynthesizer, type ToolCallSynthesizerOptions } from './synthesizer.ts'
 export { ToolCallSynthesizerStream, type ToolCallSynthesizerStreamOptions } from './synthesizer-stream.ts'
 export { historyNote, type HistoryRepairOptions, repairHistoryText, type RepairedHistoryText } from './history-repair.ts'
+export type { PartRepairOptions } from './part-repair.ts'
+export type { PreventionOptions } from './prevention.ts'

@@ -4,3 +4,5 @@ export { createResponsesRepair, type ResponsesRepair, type ResponsesRepairOption
 export { responsesRequestOptions, sanitizeResponsesRequest, type SanitizeResponsesRequestOptions } from './request.ts'
 export { repairResponsesObject, repairResponsesResponse } from './response.ts'
 export { ResponsesDecoderStream, ResponsesEncoderStream, ResponsesRepairStream } from './streams.ts'
+// A message the fused machine forwards without decoding (the encoder's interface names it).
+export type { ForwardedMessage } from '../dialect-kit/dialect-repair.ts'
