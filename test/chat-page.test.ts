@@ -8,23 +8,17 @@
 // - examples/browser/: its CDN import map answered with the build (as the CDN would serve the
 //   package), its API pointed at the replay upstream: the clean text and both calls.
 // Node only; runs after `npm run build`.
-import { existsSync, mkdirSync, readFileSync } from 'node:fs'
+import { mkdirSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { chromium, type Route } from 'playwright-core'
 import { afterAll, expect, test } from 'vitest'
-import { CHROMIUM, CHROMIUM_LAUNCH } from '../scripts/runtimes/platforms.mjs'
+import { CHROMIUM_LAUNCH } from '../scripts/runtimes/platforms.mjs'
+import { needsChromium } from './support/chromium.ts'
 import { bin, root, startReplay, startServing, stopAll } from './support/processes.ts'
 
 
 afterAll(stopAll)
 
-/** Without a browser: fails in CI (which installs one), says why and does not run elsewhere. */
-function needsChromium(context: { skip(): void }): void {
-  if (existsSync(CHROMIUM)) return
-  if (process.env.CI) throw new Error(`no browser at ${CHROMIUM}: .ci/run installs Debian's chromium`)
-  console.warn(`browser test: no browser at ${CHROMIUM} (apt-get install -y chromium); not run`)
-  context.skip()
-}
 
 test('the chat page: the raw pane shows the markup, the repaired pane never does, and the calls arrive as cards', async (context) => {
   needsChromium(context)

@@ -22,7 +22,7 @@ import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { type AnthropicEvent, isAnthropicEvent } from './types.ts'
 import { sameParts, ShapedOrigin, withOrigin } from '../dialect-kit/chunk-origin.ts'
-import type { TextShape } from '../dialect-kit/dialect-repair.ts'
+import { LastShape, type TextShape } from '../dialect-kit/dialect-repair.ts'
 import { parseBoundedJson } from '../json-text.ts'
 
 export interface AnthropicEncoder {
@@ -66,9 +66,8 @@ class Encoder implements AnthropicEncoder {
   #text: { index: number; start: ChunkOrigin; event: AnthropicEvent; started: boolean } | undefined = undefined
   /** The open thinking block's upstream index. */
   #thinking: number | undefined = undefined
-  /** The last shape asked about (`writesShape`), and its text deltas' block index. */
-  #shape: TextShape | undefined = undefined
-  #shapeBlock: number | undefined = undefined
+  /** The block index of the last shape asked about (`writesShape`), when it is a `text_delta`'s. */
+  #shapes = new LastShape<number>(textDeltaIndex)
 
   feed(part: Part): SseMessage[] {
     switch (part.type) {
@@ -97,16 +96,7 @@ class Encoder implements AnthropicEncoder {
   }
 
   writesShape(shape: TextShape): boolean {
-    return this.#shapeIndex(shape) !== undefined
-  }
-
-  /** The block index of a shape's text deltas, when the shape is a `text_delta`'s (kept for the last shape asked about). */
-  #shapeIndex(shape: TextShape): number | undefined {
-    if (this.#shape !== shape) {
-      this.#shape = shape
-      this.#shapeBlock = textDeltaIndex(shape)
-    }
-    return this.#shapeBlock
+    return this.#shapes.of(shape) !== undefined
   }
 
   #writeGroup(origin: ChunkOrigin | undefined): void {
@@ -150,7 +140,7 @@ class Encoder implements AnthropicEncoder {
    * its event after all (another part of its own), which is then parsed.
    */
   #writeShaped(origin: ShapedOrigin, parts: readonly Part[]): boolean {
-    const index = this.#shapeIndex(origin.shape)
+    const index = this.#shapes.of(origin.shape)
     if (index === undefined) return false
     if (sameParts(parts, origin)) {
       if (this.#text?.index === index) this.#startText()

@@ -12,7 +12,7 @@ import type { SseMessage } from '../sse/types.ts'
 import { primaryChoice } from './decoder.ts'
 import { type ChatChoice, type ChatCompletionChunk, type ChatToolCallDelta, isChatCompletionChunk } from './types.ts'
 import { sameParts, ShapedOrigin, withOrigin } from '../dialect-kit/chunk-origin.ts'
-import type { DialectEncoder, ForwardedMessage, TextShape } from '../dialect-kit/dialect-repair.ts'
+import { type DialectEncoder, type ForwardedMessage, LastShape, type TextShape } from '../dialect-kit/dialect-repair.ts'
 
 export interface ChatCompletionsEncoder {
   feed(part: Part): SseMessage[]
@@ -179,9 +179,8 @@ class Encoder implements ChatCompletionsEncoderCore {
   #envelopeData: string | undefined = undefined
   #envelopeStart = 0
   #envelopeEnd = 0
-  /** The last shape asked about (`writesShape`), and its facts. */
-  #factsShape: TextShape | undefined = undefined
-  #facts: ShapeFacts | undefined = undefined
+  /** The facts of the last shape asked about (`writesShape`). */
+  #shapes = new LastShape<ShapeFacts>(shapeFacts)
 
   feed(part: Part): SseMessage[] {
     if (part.type === 'chunk-end') return this.#writeGroup(part.origin)
@@ -204,16 +203,7 @@ class Encoder implements ChatCompletionsEncoderCore {
   }
 
   writesShape(shape: TextShape): boolean {
-    return this.#factsOf(shape) !== undefined
-  }
-
-  /** The facts of `shape`, kept for the last shape asked about. */
-  #factsOf(shape: TextShape): ShapeFacts | undefined {
-    if (this.#factsShape !== shape) {
-      this.#factsShape = shape
-      this.#facts = shapeFacts(shape)
-    }
-    return this.#facts
+    return this.#shapes.of(shape) !== undefined
   }
 
   #madeUpChunk(changes: Changes): string {
@@ -239,7 +229,7 @@ class Encoder implements ChatCompletionsEncoderCore {
       this.#envelopeEnd = origin.data.length
       if (sameParts(parts, origin)) return [rawMessage(origin)]
       const changes = gather(parts, origin)
-      const facts = this.#factsOf(origin.shape)
+      const facts = this.#shapes.of(origin.shape)
       if (facts !== undefined && changes.reasoning === undefined && changes.synthesized.length === 0 && changes.finishReason === undefined && changes.foreignNative.length === 0) {
         const text = changes.text ?? ''
         if (text === '' && facts.droppable) return []

@@ -117,6 +117,30 @@ export interface DialectEncoder {
   writesShape?(shape: TextShape): boolean
 }
 
+/**
+ * What an encoder knows of a shape (`writesShape` and its shaped writes ask
+ * for it), worked out once for the last shape asked about: the machine keeps
+ * one shape at a time.
+ */
+export class LastShape<Facts> {
+  #shape: TextShape | undefined = undefined
+  #facts: Facts | undefined = undefined
+  #read: (shape: TextShape) => Facts | undefined
+
+  constructor(read: (shape: TextShape) => Facts | undefined) {
+    this.#read = read
+  }
+
+  /** The facts of `shape` (undefined: the encoder does not write its messages from their parts). */
+  of(shape: TextShape): Facts | undefined {
+    if (this.#shape !== shape) {
+      this.#shape = shape
+      this.#facts = this.#read(shape)
+    }
+    return this.#facts
+  }
+}
+
 export interface DialectRepairOptions {
   /** Longest SSE line or event, in characters. */
   maxBufferSize?: number

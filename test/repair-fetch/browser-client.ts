@@ -10,6 +10,7 @@
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { createRepairFetch } from 'dsml-streams'
+import { foldChatStream, foldMessageStream } from './sdk-folds.ts'
 
 export interface BrowserCapture {
   id: string
@@ -41,22 +42,7 @@ async function run(base: string, captures: BrowserCapture[]): Promise<BrowserRes
     })
     results.push(fromChat('openai chat .stream()', await openai.chat.completions.stream(chat).finalChatCompletion()))
     results.push(fromChat('openai chat create', await openai.chat.completions.create(chat)))
-    const streamed = await openai.chat.completions.create({ ...chat, stream: true })
-    const slots: Array<{ name: string; arguments: string }> = []
-    let text = ''
-    let finish: string | null = null
-    for await (const chunk of streamed) {
-      const choice = chunk.choices[0]
-      if (choice === undefined) continue
-      text += choice.delta.content ?? ''
-      for (const call of choice.delta.tool_calls ?? []) {
-        const slot = (slots[call.index] ??= { name: '', arguments: '' })
-        slot.name += call.function?.name ?? ''
-        slot.arguments += call.function?.arguments ?? ''
-      }
-      finish = choice.finish_reason ?? finish
-    }
-    results.push({ id: capture.id, flow: 'openai chat stream', calls: slots.map((slot) => ({ name: slot.name, arguments: JSON.parse(slot.arguments) as unknown })), finish, text })
+    results.push({ id: capture.id, flow: 'openai chat stream', ...(await foldChatStream(await openai.chat.completions.create({ ...chat, stream: true }))) })
     const responseTools = capture.tools.map((name) => ({ type: 'function' as const, name, parameters: { type: 'object' }, strict: false }))
     const responsesRequest = { model: capture.id, input: 'go', ...(responseTools.length > 0 ? { tools: responseTools } : {}) }
     for (const [flow, response] of [['openai responses .stream()', await openai.responses.stream(responsesRequest).finalResponse()], ['openai responses create', await openai.responses.create(responsesRequest)]] as const) {
@@ -65,22 +51,7 @@ async function run(base: string, captures: BrowserCapture[]): Promise<BrowserRes
     }
     const anthropicTools = capture.tools.map((name) => ({ name, input_schema: { type: 'object' as const } }))
     const messages = { model: capture.id, max_tokens: 1024, messages: [{ role: 'user' as const, content: 'go' }], ...(anthropicTools.length > 0 ? { tools: anthropicTools } : {}) }
-    const events = await anthropic.messages.create({ ...messages, stream: true })
-    const blocks: Array<{ type: string; name: string; json: string; text: string }> = []
-    let stop: string | null = null
-    for await (const event of events) {
-      if (event.type === 'content_block_start') blocks[event.index] = { type: event.content_block.type, name: event.content_block.type === 'tool_use' ? event.content_block.name : '', json: '', text: '' }
-      else if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') blocks[event.index]!.json += event.delta.partial_json
-      else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') blocks[event.index]!.text += event.delta.text
-      else if (event.type === 'message_delta') stop = event.delta.stop_reason
-    }
-    results.push({
-      id: capture.id,
-      flow: 'anthropic stream',
-      calls: blocks.filter((block) => block.type === 'tool_use').map((block) => ({ name: block.name, arguments: JSON.parse(block.json) as unknown })),
-      finish: stop,
-      text: blocks.map((block) => block.text).join(''),
-    })
+    results.push({ id: capture.id, flow: 'anthropic stream', ...(await foldMessageStream(await anthropic.messages.create({ ...messages, stream: true }))) })
     for (const [flow, message] of [['anthropic .stream()', await anthropic.messages.stream(messages).finalMessage()], ['anthropic create', await anthropic.messages.create(messages)]] as const) {
       results.push({
         id: capture.id,

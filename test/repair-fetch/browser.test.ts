@@ -3,12 +3,12 @@
 // answers with the replay upstream of `dsml-streams serve` (raw, under /replay/): every capture with calls, read by
 // `openai` and `@anthropic-ai/sdk` with `dangerouslyAllowBrowser` and `fetch: createRepairFetch()`, no gateway.
 // Node only; runs after `npm run build`.
-import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { build } from 'esbuild'
 import { chromium } from 'playwright-core'
 import { afterAll, expect, test } from 'vitest'
-import { CHROMIUM, CHROMIUM_LAUNCH } from '../../scripts/runtimes/platforms.mjs'
+import { CHROMIUM_LAUNCH } from '../../scripts/runtimes/platforms.mjs'
+import { needsChromium } from '../support/chromium.ts'
 import { captures } from '../support/captures.ts'
 import { hasMarker } from '../gateway/support.ts'
 import { bin, root, startServing, stopAll } from '../support/processes.ts'
@@ -17,11 +17,7 @@ import type { BrowserCapture, BrowserResult } from './browser-client.ts'
 afterAll(stopAll)
 
 test('Chromium: openai and @anthropic-ai/sdk with fetch: createRepairFetch() read every capture\'s calls, with no marker', async (context) => {
-  if (!existsSync(CHROMIUM)) {
-    if (process.env.CI) throw new Error(`no browser at ${CHROMIUM}: .ci/run installs Debian's chromium`)
-    console.warn(`browser test: no browser at ${CHROMIUM} (apt-get install -y chromium); not run`)
-    context.skip()
-  }
+  needsChromium(context)
   const bundled = await build({
     entryPoints: [join(root, 'test/repair-fetch/browser-client.ts')],
     bundle: true,

@@ -13,6 +13,7 @@ import { createReplayUpstream } from '../../src/cli/replay-upstream.ts'
 import { createRepairFetch } from '../../src/repair-fetch/index.ts'
 import { type Capture, captures } from '../support/captures.ts'
 import { hasMarker } from '../gateway/support.ts'
+import { foldChatStream, foldMessageStream } from './sdk-folds.ts'
 
 const replay = createReplayUpstream(captures)
 const repairFetch = createRepairFetch({ fetch: (input, init) => replay(new Request(input, init)) })
@@ -35,23 +36,9 @@ describe('official SDK clients with createRepairFetch (no gateway)', () => {
   test('openai Chat Completions: streamed (chunks folded), .stream().finalChatCompletion() and non-streamed — every capture\'s calls, finish tool_calls, no marker', async () => {
     let checked = 0
     for (const capture of withCalls) {
-      const streamed = await openai.chat.completions.create({ ...chatRequest(capture), stream: true })
-      let content = ''
-      let finish: string | null = null
-      const slots: Array<{ name: string; arguments: string }> = []
-      for await (const chunk of streamed) {
-        const choice = chunk.choices[0]
-        if (choice === undefined) continue
-        content += choice.delta.content ?? ''
-        for (const call of choice.delta.tool_calls ?? []) {
-          const slot = (slots[call.index] ??= { name: '', arguments: '' })
-          slot.name += call.function?.name ?? ''
-          slot.arguments += call.function?.arguments ?? ''
-        }
-        finish = choice.finish_reason ?? finish
-      }
-      expect(slots.map((slot) => ({ name: slot.name, arguments: JSON.parse(slot.arguments) as unknown })), capture.id).toEqual(capture.expected_calls)
-      expect([finish, hasMarker(content)], capture.id).toEqual(['tool_calls', false])
+      const streamed = await foldChatStream(await openai.chat.completions.create({ ...chatRequest(capture), stream: true }))
+      expect(streamed.calls, capture.id).toEqual(capture.expected_calls)
+      expect([streamed.finish, hasMarker(streamed.text)], capture.id).toEqual(['tool_calls', false])
       const helper = await openai.chat.completions.stream(chatRequest(capture)).finalChatCompletion()
       const created = await openai.chat.completions.create(chatRequest(capture))
       for (const completion of [helper, created]) {
@@ -79,18 +66,9 @@ describe('official SDK clients with createRepairFetch (no gateway)', () => {
     for (const capture of withCalls) {
       const tools = names(capture).map((name) => ({ name, input_schema: { type: 'object' as const } }))
       const request = { model: capture.id, max_tokens: 1024, messages: [{ role: 'user' as const, content: 'go' }], ...(tools.length > 0 ? { tools } : {}) }
-      const events = await anthropic.messages.create({ ...request, stream: true })
-      const blocks: Array<{ type: string; name?: string; json: string; text: string }> = []
-      let stop: string | null = null
-      for await (const event of events) {
-        if (event.type === 'content_block_start') blocks[event.index] = { type: event.content_block.type, name: event.content_block.type === 'tool_use' ? event.content_block.name : undefined, json: '', text: '' }
-        else if (event.type === 'content_block_delta' && event.delta.type === 'input_json_delta') blocks[event.index]!.json += event.delta.partial_json
-        else if (event.type === 'content_block_delta' && event.delta.type === 'text_delta') blocks[event.index]!.text += event.delta.text
-        else if (event.type === 'message_delta') stop = event.delta.stop_reason
-      }
-      const folded = blocks.filter((block) => block.type === 'tool_use').map((block) => ({ name: block.name, arguments: JSON.parse(block.json) as unknown }))
-      expect(folded, capture.id).toEqual(capture.expected_calls)
-      expect([stop, hasMarker(blocks.map((block) => block.text).join(''))], capture.id).toEqual(['tool_use', false])
+      const streamed = await foldMessageStream(await anthropic.messages.create({ ...request, stream: true }))
+      expect(streamed.calls, capture.id).toEqual(capture.expected_calls)
+      expect([streamed.finish, hasMarker(streamed.text)], capture.id).toEqual(['tool_use', false])
       for (const message of [await anthropic.messages.stream(request).finalMessage(), await anthropic.messages.create(request)]) {
         const calls = message.content.flatMap((block) => (block.type === 'tool_use' ? [{ name: block.name, arguments: block.input }] : []))
         expect(calls, capture.id).toEqual(capture.expected_calls)
