@@ -71,15 +71,18 @@ export class ShapedOrigin implements ChunkOrigin {
   data: string
   parts: Part[] = []
   readonly shape: TextShape
+  /** Its number, for a counted shape (the second hole); undefined for an uncounted one. */
+  readonly counter: number | undefined
   #chunk: unknown
   #parsed = false
 
-  constructor(message: SseEvent, shape: TextShape) {
+  constructor(message: SseEvent, shape: TextShape, counter?: number) {
     this.event = message.event
     this.id = message.id
     if (message.retry !== undefined) this.retry = message.retry
     this.data = message.data
     this.shape = shape
+    this.counter = counter
   }
 
   get chunk(): unknown {

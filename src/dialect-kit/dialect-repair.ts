@@ -23,8 +23,9 @@
  *   without being parsed. The encoder is told (`forwarded`) and may refuse.
  * - **shaped messages** (`shapedMessages`). A message of the shape whose
  *   string is not plain is read without parsing all the same, when the
- *   decoder can make its parts from the text (`shapedParts`) and the encoder
- *   can write any message of the shape from them (`writesShape`).
+ *   decoder can make its parts from the text (and number: `shapedParts`) and
+ *   the encoder can write any message of the shape from them (`writesShape`;
+ *   its `ShapedOrigin` parses the message only if the encoder asks).
  * - **whole events** (`wholeEvents`). A read that is one event of the shape,
  *   whole (the SSE decoder `ready` for it), skips the SSE parser too.
  * Any other message decoded drops the shape.
@@ -91,11 +92,12 @@ export interface DialectDecoder {
    */
   counterSpan?(message: SseMessage): readonly [number, number] | undefined
   /**
-   * A message of `shape` whose text is `text`: the parts `feed` would make,
-   * without parsing it (their origin a `ShapedOrigin`, whose chunk is parsed
-   * only when asked). Only for uncounted shapes the encoder `writesShape`.
+   * A message of `shape` whose text is `text` (and, for a counted shape,
+   * whose number is `counter`): the parts `feed` would make, without parsing
+   * it (their origin a `ShapedOrigin`, whose chunk is parsed only when
+   * asked). Only for shapes the encoder `writesShape`.
    */
-  shapedParts?(message: SseEvent, text: string, shape: TextShape): Part[]
+  shapedParts?(message: SseEvent, text: string, shape: TextShape, counter: number | undefined): Part[]
 }
 
 /** A dialect's encoder: parts → SSE messages, and what the machine may ask it. */
@@ -112,7 +114,9 @@ export interface DialectEncoder {
   forwarded?(message: ForwardedMessage): boolean
   /**
    * Can every message of `shape` be written from the parts `shapedParts`
-   * makes, with any text? Asked once per shape. Without it: no shaped reads.
+   * makes, with any text (reading the message's chunk from its
+   * `ShapedOrigin` only where it must)? Asked once per shape. Without it: no
+   * shaped reads.
    */
   writesShape?(shape: TextShape): boolean
 }
@@ -362,12 +366,12 @@ class Repair implements DialectRepair {
       forwarding.set(source, dataStart, dataEnd, this.#counter, bodyStart, bodyEnd, found === BODY_PLAIN)
       return this.#encoder.forwarded === undefined || this.#encoder.forwarded(forwarding) ? FORWARDED : NO_FIT
     }
-    if (!this.#shapedMessages || shape.counted || !this.#shapeWritten(shape)) return NO_FIT
+    if (!this.#shapedMessages || !this.#shapeWritten(shape)) return NO_FIT
     const text = found === BODY_PLAIN ? source.substring(bodyStart, bodyEnd) : stringBodyValue(source, bodyStart, bodyEnd)
     if (text === undefined) return NO_FIT
     const read: SseEvent = message ?? messageOf(shape.event, source.substring(dataStart, dataEnd))
     this.#written = []
-    for (const part of this.#decoder.shapedParts!(read, text, shape)) this.#parts.feed(part)
+    for (const part of this.#decoder.shapedParts!(read, text, shape, this.#counter)) this.#parts.feed(part)
     return REPAIRED
   }
 

@@ -17,9 +17,11 @@
  *   and the texts it repeats rewritten by the encoder).
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
-import { isSseComment, type SseMessage } from '../sse/types.ts'
+import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 import { COMPLETED, isCallItem, isResponsesEvent, type ResponsesEvent } from './types.ts'
-import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData } from '../dialect-kit/chunk-origin.ts'
+import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData, ShapedOrigin } from '../dialect-kit/chunk-origin.ts'
+import { LastShape, type TextShape } from '../dialect-kit/dialect-repair.ts'
+import { parseBoundedJson } from '../json-text.ts'
 import { afterOnlyKey, stringSpanAfter } from '../dialect-kit/plain-json-string.ts'
 
 export interface ResponsesDecoder {
@@ -28,6 +30,8 @@ export interface ResponsesDecoder {
   textSpan(message: SseMessage): readonly [number, number] | undefined
   /** …and where its `sequence_number` digits sit, after the text. */
   counterSpan(message: SseMessage): readonly [number, number] | undefined
+  /** An `output_text.delta` of a known shape with another text and number: the parts `feed` would make, without parsing it (see `DialectDecoder.shapedParts`). */
+  shapedParts(message: SseEvent, text: string, shape: TextShape, counter: number | undefined): Part[]
 }
 
 /**
@@ -47,6 +51,8 @@ function partKey(event: ResponsesEvent, kind: 'content' | 'summary'): string {
 class Decoder implements ResponsesDecoder {
   /** The text parts some delta came for: a `.done` of any other carries its whole text itself. */
   #streamed = new Set<string>()
+  /** The output text delta every message of the last shape asked about is (its text empty, its number 0). */
+  #shapes = new LastShape<ResponsesEvent>(outputTextDeltaOf)
   /** The last message fed when it was an output text delta, its text and its event. */
   #textDelta: { message: SseMessage; text: string; event: ResponsesEvent } | undefined = undefined
 
@@ -66,6 +72,16 @@ class Decoder implements ResponsesDecoder {
     while (end < data.length && data.charCodeAt(end) >= 0x30 && data.charCodeAt(end) <= 0x39) end++
     // The digits are the event's own number, written plainly (no exponent, no leading zero).
     return end > start && data.substring(start, end) === String(last.event.sequence_number) ? [start, end] : undefined
+  }
+
+  shapedParts(message: SseEvent, text: string, shape: TextShape, counter: number | undefined): Part[] {
+    const event = this.#shapes.of(shape)
+    // A shape that is no text delta (the encoder would not have accepted it): read as any message.
+    if (event === undefined) return this.feed(message)
+    this.#textDelta = undefined
+    this.#streamed.add(partKey(event, 'content'))
+    const origin = new ShapedOrigin(message, shape, counter)
+    return closeGroup(origin, [{ type: 'text', text, origin }])
   }
 
   feed(message: SseMessage): Part[] {
@@ -104,6 +120,20 @@ class Decoder implements ResponsesDecoder {
     }
     return partsOf(event, origin)
   }
+}
+
+/**
+ * The event every message of `shape` is, its text empty and its number 0,
+ * when the shape is an `output_text.delta`'s; else undefined. The encoder
+ * reads shapes with it too (`writesShape`).
+ */
+export function outputTextDeltaOf(shape: TextShape): ResponsesEvent | undefined {
+  if (shape.event !== undefined && shape.event !== 'response.output_text.delta') return undefined
+  const parsed = parseBoundedJson(shape.counted ? `${shape.before}${shape.middle}0${shape.after}` : `${shape.before}${shape.middle}`)
+  const event = parsed?.value
+  if (!isResponsesEvent(event) || event.type !== 'response.output_text.delta' || event.delta !== '') return undefined
+  if (typeof event.item_id !== 'string' || typeof event.output_index !== 'number') return undefined
+  return event
 }
 
 function partsOf(event: ResponsesEvent, origin: ChunkOrigin): Part[] {

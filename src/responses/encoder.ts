@@ -22,8 +22,9 @@
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { isResponsesEvent, type ResponsesEvent, type ResponsesItem, type ResponsesObject } from './types.ts'
-import { sameParts, withOrigin } from '../dialect-kit/chunk-origin.ts'
-import type { ForwardedMessage } from '../dialect-kit/dialect-repair.ts'
+import { sameParts, ShapedOrigin, withOrigin } from '../dialect-kit/chunk-origin.ts'
+import { type ForwardedMessage, LastShape, type TextShape } from '../dialect-kit/dialect-repair.ts'
+import { outputTextDeltaOf } from './decoder.ts'
 import { isRecord } from '../records.ts'
 import { TextBuilder } from '../text-builder.ts'
 
@@ -37,6 +38,8 @@ export interface ResponsesEncoder {
    * is the next one; otherwise false, and it must come through `feed`.
    */
   forwarded(message: ForwardedMessage): boolean
+  /** Can every message of `shape` be written from its text part? When it is an `output_text.delta`'s (see `DialectEncoder.writesShape`). */
+  writesShape(shape: TextShape): boolean
 }
 
 /**
@@ -93,6 +96,8 @@ class Encoder implements ResponsesEncoder {
   #nextOutputIndex = 0
   /** Function-call items made for recovered calls, for `response.completed`. */
   #made: ResponsesItem[] = []
+  /** The output text delta the last shape asked about is (`writesShape`), when it is one. */
+  #shapes = new LastShape<ResponsesEvent>(outputTextDeltaOf)
 
   feed(part: Part): SseMessage[] {
     switch (part.type) {
@@ -123,6 +128,10 @@ class Encoder implements ResponsesEncoder {
     return true
   }
 
+  writesShape(shape: TextShape): boolean {
+    return this.#shapes.of(shape) !== undefined
+  }
+
   end(): SseMessage[] {
     if (this.#group.length > 0) this.#writeGroup(undefined)
     const out = this.#out
@@ -133,6 +142,7 @@ class Encoder implements ResponsesEncoder {
   #writeGroup(origin: ChunkOrigin | undefined): void {
     const parts = this.#group
     this.#group = []
+    if (origin instanceof ShapedOrigin && this.#writeShaped(origin, parts)) return
     const event = origin !== undefined && isResponsesEvent(origin.chunk) ? origin.chunk : undefined
     if (event !== undefined) this.#notePlace(event)
     if (origin !== undefined && sameParts(parts, origin)) {
@@ -157,6 +167,24 @@ class Encoder implements ResponsesEncoder {
     }
     // A delta whose text is all held or removed stays, empty: the events after it keep their sequence numbers.
     if (this.#out.length === before && origin !== undefined && event !== undefined && isDelta(event)) this.#write(origin, event, { delta: '' })
+  }
+
+  /**
+   * An output text delta read without parsing (`ShapedOrigin`), its part
+   * untouched and its number the next one: forwarded as it came, with what
+   * `#notePlace` and `#forward` note of a parsed one. False otherwise: its
+   * event is then parsed, and it takes the common path.
+   */
+  #writeShaped(origin: ShapedOrigin, parts: readonly Part[]): boolean {
+    const event = this.#shapes.of(origin.shape)
+    if (event === undefined || !sameParts(parts, origin) || parts[0]?.type !== 'text') return false
+    const numbered = origin.shape.counted ? origin.counter === this.#sequence : event.sequence_number === undefined
+    if (!numbered) return false
+    this.#notePlace(event)
+    this.#append(this.#text!.key, parts[0].text)
+    this.#sequence++
+    this.#out.push(withOrigin(origin, origin.data))
+    return true
   }
 
   /** Where the text of an event's part goes, from the events that name it. */

@@ -111,7 +111,7 @@ function takenAfter(base: string, data: string): { found: Taken; content?: strin
   const watched: DialectDecoder = {
     feed: (message) => ((found = 'decoded'), decoder.feed(message)),
     plainSpan: (message) => decoder.plainSpan!(message),
-    shapedParts: (message, text, shape) => ((found = 'shaped'), (content = text), decoder.shapedParts!(message, text, shape)),
+    shapedParts: (message, text, shape, counter) => ((found = 'shaped'), (content = text), decoder.shapedParts!(message, text, shape, counter)),
   }
   const core = createDialectRepair(watched, createChatCompletionsEncoderCore(), {}, {})
   // The first text is read at a line start, where the sanitizer is not idle: a lead-in chunk takes it.
@@ -130,7 +130,7 @@ function decodedReads(reads: readonly (string | Uint8Array)[]): number[] {
   const watched: DialectDecoder = {
     feed: (message) => ((read = true), decoder.feed(message)),
     plainSpan: (message) => decoder.plainSpan!(message),
-    shapedParts: (message, text, shape) => ((read = true), decoder.shapedParts!(message, text, shape)),
+    shapedParts: (message, text, shape, counter) => ((read = true), decoder.shapedParts!(message, text, shape, counter)),
   }
   const core = createDialectRepair(watched, createChatCompletionsEncoderCore(), { generateId: counterIds() }, {})
   const decoded: number[] = []

@@ -12,7 +12,7 @@ import { responsesPartOptions } from '../../src/responses/repair.ts'
 import { ALL_SHORTCUTS, createDialectRepair, NO_SHORTCUTS } from '../../src/dialect-kit/dialect-repair.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { captures } from '../support/captures.ts'
-import { tokenChunks } from '../support/dsml-builders.ts'
+import { block, invoke, param, tokenChunks } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 import { callIds, responsesEvents } from './support.ts'
 
@@ -62,5 +62,28 @@ export const suite = defineSuite('responses/shortcuts', (test) => {
     }
     assertEqual(run(true), run(false))
     assertEqual(run(true), frame(events), 'nothing to change: the stream as it came')
+  })
+
+  test('shaped reads (the number a second hole): output text deltas of the shape whose text is not plain are read without parsing; untouched ones go out as they came, changed ones are parsed and written as before (the same bytes)', () => {
+    const leak = block([invoke('bash', [param('command', 'ls')])])
+    const pieces = ['Sure.', ' Here', ' is\n', 'a line\n', 'and `code`\n', ...tokenChunks(` then ${leak} and `), 'done.']
+    const run = (shapes: boolean): { output: string; decoded: number } => {
+      const decoder = createResponsesDecoder()
+      let decoded = 0
+      const counting = {
+        feed: (read: Parameters<typeof decoder.feed>[0]) => (decoded++, decoder.feed(read)),
+        textSpan: decoder.textSpan.bind(decoder),
+        counterSpan: decoder.counterSpan.bind(decoder),
+        shapedParts: decoder.shapedParts.bind(decoder),
+      }
+      const core = createDialectRepair(counting, createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), {}, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS)
+      let output = ''
+      for (const read of responsesEvents('t', 'm', pieces, 5, 1)) output += core.feed(read) ?? core.text()
+      return { output: output + core.end(), decoded }
+    }
+    const shaped = run(true)
+    const parsed = run(false)
+    assertEqual(shaped.output, parsed.output, 'the same bytes')
+    assert(shaped.decoded < parsed.decoded - 8, `deltas read without parsing (${shaped.decoded} of ${parsed.decoded} events decoded)`)
   })
 })
