@@ -10,8 +10,8 @@
  * import each other → `lingma/` (a Lingma upstream translated into Chat
  * Completions, so above that dialect) and, beside it, `repair-fetch/` (a
  * `fetch` that repairs every dialect's route) →
- * `gateway/` and, beside it, `node/` (node:http ↔ web requests, the bridge
- * any web-standard handler runs on in Node) → `cli/`. The files at the top of `src/` are shared utilities
+ * `gateway/` → `cli/` (the Node glue: the command, and the node:http bridge)
+ * → `node/` (the `dsml-streams/node` entry, which only names the bridge). The files at the top of `src/` are shared utilities
  * (stream queuing, seeded randomness, JSON text read and written in pieces)
  * that import only each other, and the package's root `index.ts`.
  */
@@ -23,7 +23,7 @@ import { describe, expect, test } from 'vitest'
 const src = join(dirname(fileURLToPath(import.meta.url)), '..', 'src')
 
 /** Rank of each layer folder; equal ranks are siblings. */
-const RANK: Record<string, number> = { dsml: 1, sse: 1, parts: 2, 'dialect-kit': 3, 'chat-completions': 4, anthropic: 4, responses: 4, 'ai-sdk': 4, lingma: 5, 'repair-fetch': 5, gateway: 6, node: 6, cli: 7 }
+const RANK: Record<string, number> = { dsml: 1, sse: 1, parts: 2, 'dialect-kit': 3, 'chat-completions': 4, anthropic: 4, responses: 4, 'ai-sdk': 4, lingma: 5, 'repair-fetch': 5, gateway: 6, cli: 7, node: 8 }
 
 function layerOf(path: string): string {
   const parts = relative(src, path).split(sep)

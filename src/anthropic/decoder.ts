@@ -19,7 +19,7 @@ import type { Channel, ChunkOrigin, Part } from '../parts/part.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 import { type AnthropicEvent, isAnthropicEvent, isToolUseBlock } from './types.ts'
 import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData, ShapedOrigin } from '../dialect-kit/chunk-origin.ts'
-import type { TextShape } from '../dialect-kit/dialect-repair.ts'
+import type { TextShape } from '../dialect-kit/text-shape.ts'
 import { stringSpanAfter } from '../dialect-kit/plain-json-string.ts'
 
 export interface AnthropicDecoder {

@@ -22,7 +22,7 @@ import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { type AnthropicEvent, isAnthropicEvent } from './types.ts'
 import { sameParts, ShapedOrigin, withOrigin } from '../dialect-kit/chunk-origin.ts'
-import { LastShape, type TextShape } from '../dialect-kit/dialect-repair.ts'
+import { LastShape, type TextShape } from '../dialect-kit/text-shape.ts'
 import { parseBoundedJson } from '../json-text.ts'
 
 export interface AnthropicEncoder {

@@ -5,4 +5,4 @@ export { anthropicRequestOptions, sanitizeAnthropicRequest, type SanitizeAnthrop
 export { repairAnthropicMessage, repairAnthropicResponse } from './response.ts'
 export { AnthropicDecoderStream, AnthropicEncoderStream, AnthropicRepairStream } from './streams.ts'
 // The shape of a text delta the fused machine reads without parsing (the codecs' interfaces name it).
-export type { TextShape } from '../dialect-kit/dialect-repair.ts'
+export type { TextShape } from '../dialect-kit/text-shape.ts'

@@ -10,7 +10,8 @@ import type { Part } from '../parts/part.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 import { type ChatChoice, type ChatCompletionChunk, isChatCompletionChunk } from './types.ts'
 import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData, ShapedOrigin } from '../dialect-kit/chunk-origin.ts'
-import type { DialectDecoder, TextShape } from '../dialect-kit/dialect-repair.ts'
+import type { DialectDecoder } from '../dialect-kit/dialect-repair.ts'
+import type { TextShape } from '../dialect-kit/text-shape.ts'
 import { PlainJsonScanner } from './json-scan.ts'
 
 export interface ChatCompletionsDecoder {

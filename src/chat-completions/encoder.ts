@@ -12,7 +12,9 @@ import type { SseMessage } from '../sse/types.ts'
 import { primaryChoice } from './decoder.ts'
 import { type ChatChoice, type ChatCompletionChunk, type ChatToolCallDelta, isChatCompletionChunk } from './types.ts'
 import { sameParts, ShapedOrigin, withOrigin } from '../dialect-kit/chunk-origin.ts'
-import { type DialectEncoder, type ForwardedMessage, LastShape, type TextShape } from '../dialect-kit/dialect-repair.ts'
+import type { DialectEncoder } from '../dialect-kit/dialect-repair.ts'
+import type { ForwardedMessage } from '../dialect-kit/forwarded-message.ts'
+import { LastShape, type TextShape } from '../dialect-kit/text-shape.ts'
 
 export interface ChatCompletionsEncoder {
   feed(part: Part): SseMessage[]

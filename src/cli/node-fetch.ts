@@ -30,7 +30,7 @@ import { Agent as HttpAgent, type IncomingMessage, request as httpRequest } from
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import type { Readable } from 'node:stream'
 import { createBrotliDecompress, createGunzip, createInflate } from 'node:zlib'
-import { nodeHeaders, webHeaders } from '../node/node-headers.ts'
+import { nodeHeaders, webHeaders } from './node-headers.ts'
 
 export type NodeFetch = (request: Request) => Promise<Response>
 

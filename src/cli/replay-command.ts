@@ -8,7 +8,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { resolve } from 'node:path'
 import { BUILT_IN_CAPTURES, builtInCaptures, readCaptures } from './captures.ts'
-import { createNodeListener } from '../node/node-bridge.ts'
+import { createNodeListener } from './node-bridge.ts'
 import { createReplayUpstream, defaultCaptureOf } from './replay-upstream.ts'
 import { commandFailure, readCommandLine } from './command-line.ts'
 

@@ -9,7 +9,7 @@
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseEvent, SseMessage } from '../sse/types.ts'
-import type { TextShape } from './dialect-repair.ts'
+import type { TextShape } from './text-shape.ts'
 import { MAX_JSON_DEPTH, parseBoundedJson } from '../json-text.ts'
 
 /** The origin of the parts made from `message`, whose data parsed to `chunk`. */

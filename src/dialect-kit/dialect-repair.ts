@@ -35,37 +35,11 @@ import type { Diagnostic } from '../dsml/types.ts'
 import { createPartRepair, type PartRepair, type PartRepairOptions } from '../parts/part-repair.ts'
 import type { Part } from '../parts/part.ts'
 import { BODY_OTHER, BODY_PLAIN, BODY_PLAIN_ESCAPED, PlainStringScanner, stringBodyValue } from './plain-json-string.ts'
+import { type ForwardedMessage, Forwarding } from './forwarded-message.ts'
+import { makeShape, type Shape, type TextShape } from './text-shape.ts'
 import { createSseDecoderCore, type SseDecoderCore } from '../sse/sse-decoder.ts'
-import { encodeSseMessage, singleLineFrame } from '../sse/sse-encoder.ts'
+import { encodeSseMessage } from '../sse/sse-encoder.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
-
-/**
- * The last text message that went by as it came, cut around its text's
- * string body (and its number): its data is `before`, the body, `middle`,
- * then (when `counted`) the number's digits and `after`.
- */
-export interface TextShape {
-  readonly event: string | undefined
-  readonly before: string
-  readonly middle: string
-  readonly after: string
-  readonly counted: boolean
-}
-
-/**
- * A message that goes by as it came without being decoded: its data is
- * `source` from `start` to `end` (a read holding one event, or the data
- * itself); `counter`, its number when the shape has one. One object per
- * machine, filled for each such message and read only during `forwarded`.
- */
-export interface ForwardedMessage {
-  readonly source: string
-  readonly start: number
-  readonly end: number
-  readonly counter: number | undefined
-  /** Its text (the string body's value), or undefined when the body is no JSON string body; read on demand. */
-  text(): string | undefined
-}
 
 /** A dialect's decoder: one SSE message → its parts, and what the machine may ask it. */
 export interface DialectDecoder {
@@ -121,30 +95,6 @@ export interface DialectEncoder {
   writesShape?(shape: TextShape): boolean
 }
 
-/**
- * What an encoder knows of a shape (`writesShape` and its shaped writes ask
- * for it), worked out once for the last shape asked about: the machine keeps
- * one shape at a time.
- */
-export class LastShape<Facts> {
-  #shape: TextShape | undefined = undefined
-  #facts: Facts | undefined = undefined
-  #read: (shape: TextShape) => Facts | undefined
-
-  constructor(read: (shape: TextShape) => Facts | undefined) {
-    this.#read = read
-  }
-
-  /** The facts of `shape` (undefined: the encoder does not write its messages from their parts). */
-  of(shape: TextShape): Facts | undefined {
-    if (this.#shape !== shape) {
-      this.#shape = shape
-      this.#facts = this.#read(shape)
-    }
-    return this.#facts
-  }
-}
-
 export interface DialectRepairOptions {
   /** Longest SSE line or event, in characters. */
   maxBufferSize?: number
@@ -190,16 +140,6 @@ function sameMessage(written: SseMessage, read: SseMessage): boolean {
   return written.data === read.data && written.event === read.event && written.id === read.id && written.retry === read.retry
 }
 
-/** The shape, with what the machine keeps about it. */
-interface Shape extends TextShape {
-  /** How a whole read of the shape starts: its frame up to the data (`singleLineFrame`), then `before`. */
-  readonly readPrefix: string
-  /** How it ends: the frame after the data. */
-  readonly readSuffix: string
-  /** Whether messages of the shape with a text that is not plain are read without parsing (asked once). */
-  shaped: boolean | undefined
-}
-
 // What reading a message (or a read) against the shape found.
 /** It does not have the shape. */
 const NO_FIT = 0
@@ -210,33 +150,6 @@ const REPAIRED = 2
 
 /** The digits of a number in a shape: more would not be a safe integer. */
 const MAX_COUNTER_DIGITS = 15
-
-/** The message going by (`ForwardedMessage`): one per machine, filled for each. */
-class Forwarding implements ForwardedMessage {
-  source = ''
-  start = 0
-  end = 0
-  counter: number | undefined = undefined
-  /** The text's string body, and what `readBody` found in it. */
-  #bodyStart = 0
-  #bodyEnd = 0
-  #plain = true
-
-  set(source: string, start: number, end: number, counter: number | undefined, bodyStart: number, bodyEnd: number, plain: boolean): void {
-    this.source = source
-    this.start = start
-    this.end = end
-    this.counter = counter
-    this.#bodyStart = bodyStart
-    this.#bodyEnd = bodyEnd
-    this.#plain = plain
-  }
-
-  text(): string | undefined {
-    // A body without escapes is its own value.
-    return this.#plain ? this.source.substring(this.#bodyStart, this.#bodyEnd) : stringBodyValue(this.source, this.#bodyStart, this.#bodyEnd)
-  }
-}
 
 /** A class, so that one per open stream pays for its fields only. */
 class Repair implements DialectRepair {
@@ -435,24 +348,6 @@ class Repair implements DialectRepair {
     }
     for (const next of this.#encoder.feed(part)) this.#written.push(next)
   }
-}
-
-/**
- * The shape of a message of `event` whose data is `data`, with its text's
- * string body at `span` (and its number at `counter`); undefined when the
- * data cannot be a shape: more than one line (a fixed part of a later read
- * must hold no line break), or a U+FFFD in it or in the event name (bytes
- * that were not UTF-8 must not be forwarded as they came).
- */
-function makeShape(event: string | undefined, data: string, span: readonly [number, number], counter: readonly [number, number] | undefined): Shape | undefined {
-  if (data.indexOf('\n') !== -1 || data.indexOf('\r') !== -1 || data.indexOf('\uFFFD') !== -1) return undefined
-  if (event !== undefined && event.indexOf('\uFFFD') !== -1) return undefined
-  if (counter !== undefined && counter[0] < span[1]) return undefined
-  const frame = singleLineFrame(event)
-  const before = data.slice(0, span[0])
-  const readPrefix = frame.before + before
-  if (counter === undefined) return { event, before, middle: data.slice(span[1]), after: '', counted: false, readPrefix, readSuffix: frame.after, shaped: undefined }
-  return { event, before, middle: data.slice(span[1], counter[0]), after: data.slice(counter[1]), counted: true, readPrefix, readSuffix: frame.after, shaped: undefined }
 }
 
 /** A message of `event` (or none) with `data`. */

@@ -39,13 +39,12 @@ import { declaredNames, requestRepairOptions } from '../chat-completions/request
 import type { SanitizeChatCompletionsRequestOptions } from '../chat-completions/request.ts'
 import type { RepairChatCompletionsResponseOptions } from '../chat-completions/response.ts'
 import { resolveOptions as resolveDsmlSanitizerOptions } from '../dsml/options.ts'
-import type { Diagnostic } from '../dsml/types.ts'
 import { preventionOptions } from '../parts/prevention.ts'
 import { withRequestDefaults } from '../parts/request-options.ts'
 import { StreamLimitError } from '../sse/errors.ts'
 import { isEventStream } from '../sse/types.ts'
 import { type ClientAbort, forwardClientAbort } from './client-abort.ts'
-import { ANTHROPIC_MESSAGES, anthropicError, CHAT_COMPLETIONS, CHAT_COMPLETIONS_FROM_LINGMA, type Dialect, gatewayError, type GatewayUpstreamDialect, OPENAI_RESPONSES } from './dialects.ts'
+import { ANTHROPIC_MESSAGES, anthropicError, CHAT_COMPLETIONS, CHAT_COMPLETIONS_FROM_LINGMA, type Dialect, gatewayError, OPENAI_RESPONSES } from './dialects.ts'
 import { apiPathOf, type DialectRoute, dialectRouteOf, withoutTrailingSlashes } from '../request-paths.ts'
 import { browserOrigins } from './browser-origins.ts'
 import { displayUpstream, upstreamChatUrl, upstreamUrl } from './upstream-url.ts'
@@ -54,146 +53,12 @@ import { MAX_JSON_DEPTH } from '../json-text.ts'
 import { repairHistoryInSlices } from '../parts/history-slices.ts'
 import { Pace, WorkStopped } from '../work-slices.ts'
 import { isJsonContent, readJsonBody, writeJsonBody } from './request-body.ts'
+import { clientResponseHeaders, upstreamRequestHeaders } from './forwarded-headers.ts'
+import type { ChatCompletionsGateway, ChatCompletionsGatewayOptions } from './gateway-options.ts'
 
 export { gatewayError, type GatewayUpstreamDialect, type HeaderFields } from './dialects.ts'
 export { displayUpstream, upstreamChatUrl } from './upstream-url.ts'
-
-/** What the gateway is about to send upstream; given to `onForward`. */
-export interface GatewayForward {
-  /** The client's request, as the gateway received it. */
-  request: Request
-  /** The upstream URL the request goes to. */
-  url: string
-  /** The body sent upstream: the client's body with its history repaired. */
-  body: Record<string, unknown>
-  /** How many assistant messages of the history lost leaked markup. */
-  repairedMessages: number
-  /** The repair mode used for the response (`strip` when `tool_choice` is `"none"`). */
-  mode: 'recover' | 'strip' | 'off'
-  /** The tool names recovered calls are gated by, if any. */
-  knownTools: readonly string[] | undefined
-}
-
-export interface ChatCompletionsGatewayOptions
-  extends Omit<RepairChatCompletionsResponseOptions, 'onDiagnostic' | 'knownTools'>,
-    Pick<SanitizeChatCompletionsRequestOptions, 'note' | 'preventiveDirective' | 'recoveryNudge'> {
-  /**
-   * Base URL of the upstream API; `/chat/completions` is appended to it
-   * (trailing slashes ignored). `https://api.deepseek.com`,
-   * `https://api.openai.com/v1`, `http://127.0.0.1:9000/v1`.
-   */
-  upstream: string
-  /**
-   * Base URL of the upstream's Anthropic Messages API; `/v1/messages` is
-   * appended to it (`https://api.deepseek.com/anthropic`, `https://api.anthropic.com`).
-   * @default `upstream`
-   */
-  anthropicUpstream?: string
-  /**
-   * The wire the upstream of `POST /v1/chat/completions` speaks:
-   * `chat-completions`, or `lingma` (the request is translated with
-   * `lingmaRequestOf` and sent to `${upstream}/algo/api/v2/service/pro/sse/agent_chat_generation?…`,
-   * and the Lingma stream comes back as repaired Chat Completions; sign the
-   * request in `prepareUpstream`).
-   * @default 'chat-completions'
-   */
-  upstreamDialect?: GatewayUpstreamDialect
-  /**
-   * Called with every upstream request just before it is sent; returns the
-   * request to send (add credentials or a signature over the final body
-   * here). @default the request as it is
-   */
-  prepareUpstream?: (request: Request) => Request | Promise<Request>
-  /** Time the upstream has to answer with its headers; past it, a JSON 504. 0: no limit. @default 60_000 */
-  upstreamHeadersTimeoutMs?: number
-  /** Silence of a streaming upstream after which the stream ends with an error event the client can read (and the upstream call is stopped). The upstream's own silence: markup the repair holds, so that the client gets nothing for a while, is not silence. A body that is not a stream of events (JSON, text, an error) that stalls as long fails too: a 504, or a cut body once forwarded. 0: no limit. @default 120_000 */
-  upstreamIdleTimeoutMs?: number
-  /** While a streaming upstream is silent, a keep-alive comment goes to the client this often. 0: none. @default 15_000 */
-  keepAliveMs?: number
-  /** The `fetch` used to reach the upstream (inject one for tests or an in-process upstream). @default globalThis.fetch */
-  fetch?: (input: Request) => Promise<Response>
-  /**
-   * Tool names recovered calls may use. When absent, the names of the
-   * request's own `tools` are used (when it declares any); with neither,
-   * every name is kept.
-   */
-  knownTools?: Iterable<string>
-  /**
-   * The upstream's key, held by the gateway so that clients (and the chat
-   * page) need none: sent on every upstream request as the route's own
-   * header (`authorization: Bearer …`; `x-api-key` for Anthropic Messages),
-   * in place of any the client sent. While it is set, browser pages may use
-   * the gateway only from its own origin and `allowedOrigins`
-   * (`browser-origins.ts`). @default none: the client's own headers go on
-   */
-  upstreamKey?: string
-  /**
-   * Origins whose pages may use the gateway from a browser (`https://app.example`;
-   * `*` for any). Given, or with an `upstreamKey`, any other `Origin` gets a
-   * 403 and CORS preflights are answered for these only. @default none
-   */
-  allowedOrigins?: Iterable<string>
-  /** Called with every diagnostic of a response repair, and the client request it belongs to. */
-  onDiagnostic?: (diagnostic: Diagnostic, request: Request) => void
-  /** Called once per chat completions request, just before it is forwarded. */
-  onForward?: (forward: GatewayForward) => void
-}
-
-/**
- * The gateway: a web-standard fetch handler. `context` is what the platform
- * passes beside the request (`Deno.serve`'s handler info, whose `completed`
- * promise says when the client goes away; anything else is ignored).
- */
-export type ChatCompletionsGateway = (request: Request, context?: unknown) => Promise<Response>
-
-/**
- * Request headers never forwarded: hop-by-hop headers (RFC 9110 §7.6.1),
- * `host` (the upstream's own), `content-length` (the body sent may differ: repaired, or without a byte order mark)
- * and `accept-encoding` (the body must come back readable, to be repaired).
- */
-const DROPPED_REQUEST_HEADERS = [
-  'connection',
-  'keep-alive',
-  'proxy-authenticate',
-  'proxy-authorization',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'host',
-  'content-length',
-  'accept-encoding',
-  'expect',
-]
-
-/**
- * Response headers never passed back: hop-by-hop headers, `content-length`
- * (a repaired body has another length) and `content-encoding` (`fetch`
- * already decoded the body, so the header no longer describes it).
- */
-const DROPPED_RESPONSE_HEADERS = [
-  'connection',
-  'keep-alive',
-  'proxy-connection',
-  'te',
-  'trailer',
-  'transfer-encoding',
-  'upgrade',
-  'content-length',
-  'content-encoding',
-]
-
-function withoutHeaders(source: Headers, dropped: readonly string[]): Headers {
-  const headers = new Headers(source)
-  // Headers listed in `Connection` are hop-by-hop too.
-  for (const name of (source.get('connection') ?? '').split(',')) {
-    const trimmed = name.trim()
-    if (trimmed !== '') headers.delete(trimmed)
-  }
-  for (const name of dropped) headers.delete(name)
-  return headers
-}
+export type { ChatCompletionsGateway, ChatCompletionsGatewayOptions, GatewayForward } from './gateway-options.ts'
 
 /** Names of the tools a request declares (`tools[].function.name`, other tool types' `name`, legacy `functions[].name`). */
 export function declaredToolNames(body: Record<string, unknown>): string[] | undefined {
@@ -280,7 +145,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
   const origins = browserOrigins(allowedOrigins, upstreamKey !== undefined)
   /** The client's headers for the upstream: hop-by-hop ones dropped, and the gateway's key in place of the client's. */
   const upstreamHeaders = (request: Request, credentials: Dialect['credentials']): Headers => {
-    const headers = withoutHeaders(request.headers, DROPPED_REQUEST_HEADERS)
+    const headers = upstreamRequestHeaders(request.headers)
     if (upstreamKey !== undefined) {
       headers.delete('authorization')
       headers.delete('x-api-key')
@@ -380,7 +245,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     return new Response(clientAbort.settleWith(clientBody), {
       status: repaired.status,
       statusText: repaired.statusText,
-      headers: withoutHeaders(repaired.headers, DROPPED_RESPONSE_HEADERS),
+      headers: clientResponseHeaders(repaired.headers),
     })
   }
 
@@ -428,7 +293,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     return new Response(clientAbort.settleWith(response.body), {
       status: response.status,
       statusText: response.statusText,
-      headers: withoutHeaders(response.headers, DROPPED_RESPONSE_HEADERS),
+      headers: clientResponseHeaders(response.headers),
     })
   }
 

@@ -1,7 +1,9 @@
 /**
  * `dsml-streams/node`: the gateway (or any web-standard fetch handler) on
  * Node's `http` server and the frameworks built on it — the bridge
- * `dsml-streams serve` runs on, with its limits.
+ * `dsml-streams serve` runs on, with its limits. The bridge is Node glue and
+ * lives with the command (`src/cli/node-bridge.ts`, the one place `node:`
+ * modules are imported); this entry only names it for users.
  *
  * @example
  * ```ts
@@ -21,4 +23,4 @@ export {
   type FetchHandler,
   type NodeListenerOptions,
   type NodeServerOptions,
-} from './node-bridge.ts'
+} from '../cli/node-bridge.ts'

@@ -20,7 +20,7 @@ import type { ChunkOrigin, Part } from '../parts/part.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 import { COMPLETED, isCallItem, isResponsesEvent, type ResponsesEvent } from './types.ts'
 import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData, ShapedOrigin } from '../dialect-kit/chunk-origin.ts'
-import { LastShape, type TextShape } from '../dialect-kit/dialect-repair.ts'
+import { LastShape, type TextShape } from '../dialect-kit/text-shape.ts'
 import { parseBoundedJson } from '../json-text.ts'
 import { afterOnlyKey, stringSpanAfter } from '../dialect-kit/plain-json-string.ts'
 

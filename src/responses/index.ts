@@ -5,4 +5,4 @@ export { responsesRequestOptions, sanitizeResponsesRequest, type SanitizeRespons
 export { repairResponsesObject, repairResponsesResponse } from './response.ts'
 export { ResponsesDecoderStream, ResponsesEncoderStream, ResponsesRepairStream } from './streams.ts'
 // A message the fused machine forwards without decoding (the encoder's interface names it).
-export type { ForwardedMessage } from '../dialect-kit/dialect-repair.ts'
+export type { ForwardedMessage } from '../dialect-kit/forwarded-message.ts'

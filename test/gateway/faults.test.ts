@@ -3,7 +3,7 @@
 import { once } from 'node:events'
 import { gzipSync } from 'node:zlib'
 import { afterAll, afterEach, describe, expect, test } from 'vitest'
-import { createNodeListener } from '../../src/node/node-bridge.ts'
+import { createNodeListener } from '../../src/cli/node-bridge.ts'
 import { createNodeFetch } from '../../src/cli/node-fetch.ts'
 import { createChatCompletionsGateway, type ChatCompletionsGatewayOptions } from '../../src/gateway/index.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'

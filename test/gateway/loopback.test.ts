@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach, describe, expect, test } from 'vitest'
 import { repairChatCompletionsResponse } from '../../src/chat-completions/index.ts'
-import { createNodeListener } from '../../src/node/node-bridge.ts'
+import { createNodeListener } from '../../src/cli/node-bridge.ts'
 import { replayDeltas, type ReplayCapture } from '../../src/cli/replay-upstream.ts'
 import { createChatCompletionsGateway } from '../../src/gateway/index.ts'
 import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net'
 import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { createNodeListener } from '../../src/node/node-bridge.ts'
+import { createNodeListener } from '../../src/cli/node-bridge.ts'
 import { createReplayUpstream, type ReplayCapture } from '../../src/cli/replay-upstream.ts'
 import { createChatCompletionsGateway } from '../../src/gateway/index.ts'
 import leaks from '../../src/cli/leaks-real.json' with { type: 'json' }

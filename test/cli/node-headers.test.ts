@@ -1,6 +1,6 @@
 // Header fields between node:http and the web Headers, both ways (Node only).
 import { expect, test } from 'vitest'
-import { nodeHeaders, webHeaders } from '../../src/node/node-headers.ts'
+import { nodeHeaders, webHeaders } from '../../src/cli/node-headers.ts'
 
 test('raw header lines become web Headers, repeated fields kept', () => {
   const headers = webHeaders(['Content-Type', 'application/json', 'X-Tag', 'a', 'x-tag', 'b', 'Set-Cookie', 'a=1', 'Set-Cookie', 'b=2'])

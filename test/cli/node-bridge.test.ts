@@ -3,7 +3,7 @@
 // bytes arrive.
 import { connect } from 'node:net'
 import { afterEach, expect, test } from 'vitest'
-import { createNodeListener, createNodeServer, type ExchangeSummary } from '../../src/node/node-bridge.ts'
+import { createNodeListener, createNodeServer, type ExchangeSummary } from '../../src/cli/node-bridge.ts'
 import { loopbackServers } from '../support/loopback-servers.ts'
 
 const servers = loopbackServers()

@@ -1,8 +1,8 @@
-// Capacity (src/node/capacity.ts): at most `size` units held; each share given back once, however many paths
+// Capacity (src/cli/capacity.ts): at most `size` units held; each share given back once, however many paths
 // release it (gateway siege row 1: a slot released twice must not make room for two; row 2/3: a body's bytes
 // grow its share as they arrive, and past the budget nothing is taken).
 import { expect, test } from 'vitest'
-import { Capacity } from '../../src/node/capacity.ts'
+import { Capacity } from '../../src/cli/capacity.ts'
 
 test('gateway siege row 1: slots run out at the size, and a slot released on several paths is given back once', () => {
   const slots = new Capacity(2)

@@ -3,7 +3,7 @@
  * (such as the gateway) from a Node `http.Server`, or from any framework that
  * hands over Node's request and response (Express, Fastify, Koa, Connect):
  * `createNodeListener(handler)`. The `dsml-streams serve` command runs on it;
- * `dsml-streams/node` exports it.
+ * `dsml-streams/node` exports it (Node glue stays in `src/cli/`).
  *
  * What a client can hold, and for how long (each limit an option below):
  * - The request body is read whole (chat requests are JSON documents), up to
