@@ -50,6 +50,7 @@ import * as dsmlSentinel from './dsml/sentinel.cases.ts'
 import * as dsmlStream from './dsml/stream.cases.ts'
 import * as dsmlTagLexer from './dsml/tag-lexer.cases.ts'
 import * as dsmlToolSchema from './dsml/tool-schema.cases.ts'
+import * as dsmlUnrecoveredNotes from './dsml/unrecovered-notes.cases.ts'
 import * as dsmlWildCaptures from './dsml/wild-captures.cases.ts'
 import * as gatewayHandler from './gateway/handler.cases.ts'
 import * as gatewayReplayUpstream from './gateway/replay-upstream.cases.ts'
@@ -63,6 +64,7 @@ import * as lingmaRequest from './lingma/request.cases.ts'
 import * as lingmaResponse from './lingma/response.cases.ts'
 import * as lingmaStreams from './lingma/streams.cases.ts'
 import * as longTexts from './long-texts.cases.ts'
+import * as partsDiagnosticHook from './parts/diagnostic-hook.cases.ts'
 import * as partsDialectFuzz from './parts/dialect-fuzz.cases.ts'
 import * as partsHistoryRepair from './parts/history-repair.cases.ts'
 import * as partsHistorySlices from './parts/history-slices.cases.ts'
@@ -126,6 +128,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/stream.cases.ts': dsmlStream,
   './dsml/tag-lexer.cases.ts': dsmlTagLexer,
   './dsml/tool-schema.cases.ts': dsmlToolSchema,
+  './dsml/unrecovered-notes.cases.ts': dsmlUnrecoveredNotes,
   './dsml/wild-captures.cases.ts': dsmlWildCaptures,
   './gateway/handler.cases.ts': gatewayHandler,
   './gateway/replay-upstream.cases.ts': gatewayReplayUpstream,
@@ -139,6 +142,7 @@ const modules: Record<string, CasesModule> = {
   './lingma/response.cases.ts': lingmaResponse,
   './lingma/streams.cases.ts': lingmaStreams,
   './long-texts.cases.ts': longTexts,
+  './parts/diagnostic-hook.cases.ts': partsDiagnosticHook,
   './parts/dialect-fuzz.cases.ts': partsDialectFuzz,
   './parts/history-repair.cases.ts': partsHistoryRepair,
   './parts/history-slices.cases.ts': partsHistorySlices,

@@ -19,8 +19,8 @@
  * as is.
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4Message, LanguageModelV4Prompt } from '@ai-sdk/provider'
-import { type HistoryRepairOptions, repairHistoryText } from '../parts/history-repair.ts'
-import { PREVENTIVE_DIRECTIVE, RECOVERY_NUDGE, recoveryNudgeDue } from '../parts/prevention.ts'
+import { type HistoryRepairOptions, type RepairedHistoryText, repairHistoryText } from '../parts/history-repair.ts'
+import { addUnrun, isRecoveryNudge, PREVENTIVE_DIRECTIVE, recoveryNudgeDue, recoveryNudgeText, type UnrunCalls, unrunCalls } from '../parts/prevention.ts'
 import { engineOptions, type ResolvedMiddlewareOptions } from './options.ts'
 
 type CallTools = Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice'> | undefined
@@ -28,11 +28,11 @@ type CallTools = Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice'> | unde
 /** The prompt with history repair and the prevention the options ask for. */
 export function transformPrompt(prompt: LanguageModelV4Prompt, resolved: ResolvedMiddlewareOptions, params: CallTools): LanguageModelV4Prompt {
   if (!Array.isArray(prompt)) return prompt
-  const repaired = resolved.repairHistory ? repairPrompt(prompt, resolved, params) : { prompt, lastAssistant: -1, removedCalls: 0 }
-  const nudgeDue = resolved.recoveryNudge && recoveryNudgeDue(repaired.prompt, repaired.lastAssistant, repaired.removedCalls, answersTurn)
+  const repaired = resolved.repairHistory ? repairPrompt(prompt, resolved, params) : { prompt, lastAssistant: -1, unrun: unrunCalls() }
+  const nudgeDue = resolved.recoveryNudge && recoveryNudgeDue(repaired.prompt, repaired.lastAssistant, repaired.unrun, answersTurn)
   let next = repaired.prompt
   if (resolved.preventiveDirective) next = withDirective(next)
-  return nudgeDue ? withNudge(next) : next
+  return nudgeDue ? withNudge(next, recoveryNudgeText(repaired.unrun.tools)) : next
 }
 
 /** The prompt repaired, where its last assistant message is, and how many calls written as text that message lost. */
@@ -40,21 +40,21 @@ function repairPrompt(
   prompt: LanguageModelV4Prompt,
   resolved: ResolvedMiddlewareOptions,
   params: CallTools,
-): { prompt: LanguageModelV4Prompt; lastAssistant: number; removedCalls: number } {
+): { prompt: LanguageModelV4Prompt; lastAssistant: number; unrun: UnrunCalls } {
   // One options object for the whole prompt: history repair resolves it once.
   const { mode: _mode, role: _role, ...options } = engineOptions(resolved, params, 'strip')
   let repaired: LanguageModelV4Message[] | undefined
   let lastAssistant = -1
-  let removedCalls = 0
+  let unrun = unrunCalls()
   prompt.forEach((message, messageIndex) => {
     if (message === null || typeof message !== 'object' || message.role !== 'assistant' || !Array.isArray(message.content)) return
     lastAssistant = messageIndex
-    removedCalls = 0
+    unrun = unrunCalls()
     let content: typeof message.content | undefined
     message.content.forEach((part, partIndex) => {
       if (part === null || typeof part !== 'object' || part.type !== 'text' || typeof part.text !== 'string' || part.text === '') return
       const cleaned = cleanPart(part.text, options, resolved, `prompt[${messageIndex}].content[${partIndex}]`)
-      removedCalls += cleaned.removedCalls
+      addUnrun(unrun, cleaned)
       if (cleaned.text === part.text) return
       content ??= message.content.slice()
       content[partIndex] = { ...part, text: cleaned.text }
@@ -63,11 +63,11 @@ function repairPrompt(
     repaired ??= prompt.slice()
     repaired[messageIndex] = { ...message, content }
   })
-  return { prompt: repaired ?? prompt, lastAssistant, removedCalls }
+  return { prompt: repaired ?? prompt, lastAssistant, unrun }
 }
 
 /** A text part repaired, its diagnostics reported. */
-function cleanPart(text: string, options: HistoryRepairOptions, resolved: ResolvedMiddlewareOptions, partId: string): { text: string; removedCalls: number } {
+function cleanPart(text: string, options: HistoryRepairOptions, resolved: ResolvedMiddlewareOptions, partId: string): RepairedHistoryText {
   const repaired = repairHistoryText(text, options)
   for (const diagnostic of repaired.diagnostics) resolved.report({ ...diagnostic, operation: 'history', channel: 'text', partId })
   return repaired
@@ -88,12 +88,12 @@ function answersTurn(message: unknown): boolean {
   const candidate = message as LanguageModelV4Message | null
   if (candidate === null || typeof candidate !== 'object') return false
   if (candidate.role === 'tool') return true
-  return candidate.role === 'user' && Array.isArray(candidate.content) && candidate.content.some((part) => part.type === 'text' && part.text === RECOVERY_NUDGE)
+  return candidate.role === 'user' && Array.isArray(candidate.content) && candidate.content.some((part) => part.type === 'text' && isRecoveryNudge(part.text))
 }
 
 /** The nudge as a text part of the last user message, or a user message of its own. */
-function withNudge(prompt: LanguageModelV4Prompt): LanguageModelV4Prompt {
-  const nudge = { type: 'text' as const, text: RECOVERY_NUDGE }
+function withNudge(prompt: LanguageModelV4Prompt, text: string): LanguageModelV4Prompt {
+  const nudge = { type: 'text' as const, text }
   const last = prompt.at(-1)
   if (last?.role === 'user' && Array.isArray(last.content)) return [...prompt.slice(0, -1), { ...last, content: [...last.content, nudge] }]
   return [...prompt, { role: 'user', content: [nudge] }]

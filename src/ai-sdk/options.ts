@@ -83,6 +83,11 @@ export interface DsmlMiddlewareOptions extends PreventionOptions {
   /** Emit calls recovered from reasoning (same rules as text). @default true */
   recoverFromReasoning?: boolean
   /**
+   * Where markup that held a call is removed without one, write a note in the
+   * text naming the tool and why (see the engine's `unrecoveredNote`). @default false
+   */
+  unrecoveredNote?: boolean
+  /**
    * Repair assistant messages of the prompt history (`transformParams`).
    * `recoveryNudge` needs it: the nudge follows a turn whose call history
    * repair removed. @default true
@@ -109,6 +114,7 @@ export interface ResolvedMiddlewareOptions {
   allowUndeclaredTools: boolean
   recoverOnTruncation: boolean
   recoverFromReasoning: boolean
+  unrecoveredNote: boolean
   repairHistory: boolean
   /** The opt-in prevention (`prevention.ts`): a system message, and the nudge after a turn whose call was text. */
   preventiveDirective: boolean
@@ -120,7 +126,7 @@ export interface ResolvedMiddlewareOptions {
 }
 
 const KNOWN_OPTIONS = new Set([
-  'mode', 'preset', 'rescues', 'knownTools', 'allowUndeclaredTools', 'recoverOnTruncation', 'recoverFromReasoning',
+  'mode', 'preset', 'rescues', 'knownTools', 'allowUndeclaredTools', 'recoverOnTruncation', 'recoverFromReasoning', 'unrecoveredNote',
   'repairHistory', 'preventiveDirective', 'recoveryNudge', 'maxHoldChars', 'eagerStopChars', 'generateId', 'onDiagnostic',
 ])
 
@@ -164,6 +170,7 @@ export function resolveMiddlewareOptions(options: DsmlMiddlewareOptions = {}): R
     allowUndeclaredTools: flag(options, 'allowUndeclaredTools', false),
     recoverOnTruncation: flag(options, 'recoverOnTruncation', false),
     recoverFromReasoning: flag(options, 'recoverFromReasoning', true),
+    unrecoveredNote: flag(options, 'unrecoveredNote', false),
     repairHistory,
     ...prevention,
     maxHoldChars: options.maxHoldChars,
@@ -222,6 +229,7 @@ export function engineOptions(
   if (resolved.rescues !== undefined) options.rescues = resolved.rescues
   if (resolved.maxHoldChars !== undefined) options.maxHoldChars = resolved.maxHoldChars
   if (resolved.eagerStopChars !== undefined) options.eagerStopChars = resolved.eagerStopChars
+  if (resolved.unrecoveredNote) options.unrecoveredNote = true
   return options
 }
 

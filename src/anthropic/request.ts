@@ -16,7 +16,7 @@
 import { type DeclaredEntry, declaredToolOptions, type RequestRepairOptions } from '../parts/request-options.ts'
 import type { ToolSchema } from '../dsml/tool-schema.ts'
 import { type HistoryRepairOptions, type HistoryTextRepair, repairHistoryText } from '../parts/history-repair.ts'
-import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE, recoveryNudgeDue } from '../parts/prevention.ts'
+import { addUnrun, isRecoveryNudge, PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, recoveryNudgeDue, recoveryNudgeText, type UnrunCalls, unrunCalls } from '../parts/prevention.ts'
 import { isRecord } from '../records.ts'
 
 /** One `tools[]` entry: a custom tool with its `input_schema`, or a server tool (a versioned type) by its name. */
@@ -37,14 +37,14 @@ export function anthropicRequestOptions(body: unknown): RequestRepairOptions {
 export type SanitizeAnthropicRequestOptions = HistoryRepairOptions & PreventionOptions
 
 /** The content repaired, and how many calls written as text it lost. */
-function repairContent(content: unknown, options: HistoryRepairOptions, repair: HistoryTextRepair): { content: unknown; removedCalls: number } {
+function repairContent(content: unknown, options: HistoryRepairOptions, repair: HistoryTextRepair): { content: unknown; unrun: UnrunCalls } {
   if (typeof content === 'string') {
     const repaired = repair(content, options)
-    return { content: repaired.text === content ? content : repaired.text, removedCalls: repaired.removedCalls }
+    return { content: repaired.text === content ? content : repaired.text, unrun: addUnrun(unrunCalls(), repaired) }
   }
-  if (!Array.isArray(content)) return { content, removedCalls: 0 }
+  if (!Array.isArray(content)) return { content, unrun: unrunCalls() }
   let changed = false
-  let removedCalls = 0
+  const unrun = unrunCalls()
   const blocks: unknown[] = []
   for (const block of content) {
     if (!isRecord(block) || block.type !== 'text' || typeof block.text !== 'string') {
@@ -52,7 +52,7 @@ function repairContent(content: unknown, options: HistoryRepairOptions, repair: 
       continue
     }
     const repaired = repair(block.text, options)
-    removedCalls += repaired.removedCalls
+    addUnrun(unrun, repaired)
     if (repaired.text === block.text) {
       blocks.push(block)
       continue
@@ -61,7 +61,7 @@ function repairContent(content: unknown, options: HistoryRepairOptions, repair: 
     // The API refuses empty text blocks.
     if (repaired.text !== '') blocks.push({ ...block, text: repaired.text })
   }
-  return { content: changed ? blocks : content, removedCalls }
+  return { content: changed ? blocks : content, unrun }
 }
 
 const textBlock = (text: string): { type: 'text'; text: string } => ({ type: 'text', text })
@@ -82,12 +82,12 @@ function withDirective(system: unknown): unknown {
   return [...system, textBlock(PREVENTIVE_DIRECTIVE)]
 }
 
-/** Whether a message holds a block of `type`, or the text `text`. */
-function holds(message: unknown, type: string, text?: string): boolean {
+/** Does a message answer the assistant turn before it: a tool result, or the recovery nudge already added? */
+function answersTurn(message: unknown): boolean {
   if (!isRecord(message)) return false
   const content = message.content
-  if (typeof content === 'string') return text !== undefined && content.includes(text)
-  return Array.isArray(content) && content.some((block) => isRecord(block) && (block.type === type || (text !== undefined && block.text === text)))
+  if (typeof content === 'string') return isRecoveryNudge(content)
+  return Array.isArray(content) && content.some((block) => isRecord(block) && (block.type === 'tool_result' || isRecoveryNudge(block.text)))
 }
 
 /**
@@ -111,12 +111,12 @@ export function repairAnthropicHistory<Body>(body: Body, options: SanitizeAnthro
   const { preventiveDirective: _directive, recoveryNudge: _nudge, ...historyOptions } = options
   let messages: unknown[] | undefined
   let lastAssistant = -1
-  let lastRemovedCalls = 0
+  let lastUnrun = unrunCalls()
   body.messages.forEach((message: unknown, index: number) => {
     if (!isRecord(message) || message.role !== 'assistant') return
     const repaired = repairContent(message.content, historyOptions, repair)
     lastAssistant = index
-    lastRemovedCalls = repaired.removedCalls
+    lastUnrun = repaired.unrun
     if (repaired.content === message.content) return
     messages ??= (body.messages as unknown[]).slice()
     const content = isEmpty(repaired.content) ? (typeof repaired.content === 'string' ? EMPTIED_TURN : [textBlock(EMPTIED_TURN)]) : repaired.content
@@ -129,14 +129,14 @@ export function repairAnthropicHistory<Body>(body: Body, options: SanitizeAnthro
   }
   const history = (next.messages as unknown[]).slice()
   // A tool result answers the turn, and so does the nudge already added.
-  if (recoveryNudge && recoveryNudgeDue(history, lastAssistant, lastRemovedCalls, (message) => holds(message, 'tool_result', RECOVERY_NUDGE))) {
+  if (recoveryNudge && recoveryNudgeDue(history, lastAssistant, lastUnrun, answersTurn)) {
     const last = history.at(-1)
     if (isRecord(last) && last.role === 'user') {
       // Empty text blocks are refused: a user turn with no text gets the nudge alone.
       const content = typeof last.content === 'string' ? (last.content === '' ? [] : [textBlock(last.content)]) : Array.isArray(last.content) ? last.content : []
-      history[history.length - 1] = { ...last, content: [...content, textBlock(RECOVERY_NUDGE)] }
+      history[history.length - 1] = { ...last, content: [...content, textBlock(recoveryNudgeText(lastUnrun.tools))] }
     } else {
-      history.push({ role: 'user', content: RECOVERY_NUDGE })
+      history.push({ role: 'user', content: recoveryNudgeText(lastUnrun.tools) })
     }
     next = { ...next, messages: history }
   }

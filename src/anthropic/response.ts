@@ -34,7 +34,6 @@ export function repairAnthropicMessage(body: unknown, options: AnthropicRepairOp
       if (part.type === 'text' || part.type === 'reasoning') clean += part.text
       else if (part.type === 'synthesized-tool-call') calls.push(part.call)
       else if (part.type === 'finish') stopReason = part.reason
-      else if (part.type === 'diagnostic') options.onDiagnostic?.(part.diagnostic)
     },
   })
   let changed = false

@@ -14,7 +14,7 @@
  * the end when the last assistant turn lost a call written as text.
  */
 import { type HistoryRepairOptions, type HistoryTextRepair, repairHistoryText } from '../parts/history-repair.ts'
-import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE, recoveryNudgeDue } from '../parts/prevention.ts'
+import { addUnrun, isRecoveryNudge, PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, recoveryNudgeDue, recoveryNudgeText, type UnrunCalls, unrunCalls } from '../parts/prevention.ts'
 
 /** History repair's options (the note in place of removed calls: `historyNote` by default), and the opt-in prevention. */
 export type SanitizeChatCompletionsRequestOptions = HistoryRepairOptions & PreventionOptions
@@ -28,29 +28,29 @@ interface RequestMessage {
 
 interface Repaired {
   content: unknown
-  /** Calls the model wrote as text, removed. */
-  removedCalls: number
+  /** Calls the model wrote as text, which never ran. */
+  unrun: UnrunCalls
 }
 
 function sanitizeContent(content: unknown, options: HistoryRepairOptions, repair: HistoryTextRepair): Repaired {
   if (typeof content === 'string') {
     const repaired = repair(content, options)
-    return { content: repaired.text === content ? content : repaired.text, removedCalls: repaired.removedCalls }
+    return { content: repaired.text === content ? content : repaired.text, unrun: addUnrun(unrunCalls(), repaired) }
   }
-  if (!Array.isArray(content)) return { content, removedCalls: 0 }
+  if (!Array.isArray(content)) return { content, unrun: unrunCalls() }
   let changed = false
-  let removedCalls = 0
+  const unrun = unrunCalls()
   const parts = content.map((part: unknown) => {
     if (part === null || typeof part !== 'object' || (part as { type?: unknown }).type !== 'text') return part
     const text = (part as { text?: unknown }).text
     if (typeof text !== 'string') return part
     const repaired = repair(text, options)
-    removedCalls += repaired.removedCalls
+    addUnrun(unrun, repaired)
     if (repaired.text === text) return part
     changed = true
     return { ...part, text: repaired.text }
   })
-  return { content: changed ? parts : content, removedCalls }
+  return { content: changed ? parts : content, unrun }
 }
 
 /**
@@ -76,12 +76,12 @@ export function repairChatCompletionsHistory<Body>(body: Body, options: Sanitize
   const { preventiveDirective: _directive, recoveryNudge: _nudge, ...historyOptions } = options
   let changed = false
   let lastAssistant = -1
-  let lastRemovedCalls = 0
+  let lastUnrun = unrunCalls()
   const next: unknown[] = messages.map((message: RequestMessage, index: number) => {
     if (message === null || typeof message !== 'object' || message.role !== 'assistant') return message
     const repaired = sanitizeContent(message.content, historyOptions, repair)
     lastAssistant = index
-    lastRemovedCalls = repaired.removedCalls
+    lastUnrun = repaired.unrun
     let content = repaired.content
     if (content === null && Array.isArray(message.tool_calls)) content = ''
     if (content === message.content) return message
@@ -90,7 +90,7 @@ export function repairChatCompletionsHistory<Body>(body: Body, options: Sanitize
   })
   const isSystem = (message: unknown, text: string): boolean => (message as RequestMessage | null)?.role === 'system' && (message as RequestMessage).content === text
   // A tool message answers the turn, and so does the nudge already added.
-  const nudge = recoveryNudge && recoveryNudgeDue(next, lastAssistant, lastRemovedCalls, (message) => (message as RequestMessage | null)?.role === 'tool' || isSystem(message, RECOVERY_NUDGE))
+  const nudge = recoveryNudge && recoveryNudgeDue(next, lastAssistant, lastUnrun, (message) => (message as RequestMessage | null)?.role === 'tool' || (message as RequestMessage | null)?.role === 'system' && isRecoveryNudge((message as RequestMessage).content))
   if (preventiveDirective && !next.some((message) => isSystem(message, PREVENTIVE_DIRECTIVE))) {
     // After the caller's own system messages, so their prefix stays as it was.
     let at = 0
@@ -99,7 +99,7 @@ export function repairChatCompletionsHistory<Body>(body: Body, options: Sanitize
     changed = true
   }
   if (nudge) {
-    next.push({ role: 'system', content: RECOVERY_NUDGE })
+    next.push({ role: 'system', content: recoveryNudgeText(lastUnrun.tools) })
     changed = true
   }
   return changed ? ({ ...body, messages: next } as Body) : body

@@ -65,7 +65,6 @@ function repairMessage(message: JsonMessage, finishReason: unknown, options: Rep
       else if (part.type === 'reasoning') reasoning.push(part.text)
       else if (part.type === 'synthesized-tool-call') calls.push(part.call)
       else if (part.type === 'finish') finish = part.reason
-      else if (part.type === 'diagnostic') options.onDiagnostic?.(part.diagnostic)
     },
   })
   if (typeof message.reasoning_content === 'string') repair.feed({ type: 'reasoning', text: message.reasoning_content })

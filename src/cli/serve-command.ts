@@ -107,6 +107,7 @@ export function serve(argv: string[]): void {
   options.upstreamHeadersTimeoutMs = cli.headersTimeout * 1000
   options.upstreamIdleTimeoutMs = cli.idleTimeout * 1000
   options.keepAliveMs = cli.keepAlive * 1000
+  if (cli.unrecoveredNote) options.unrecoveredNote = true
   if (cli.prevent) {
     options.preventiveDirective = true
     options.recoveryNudge = true

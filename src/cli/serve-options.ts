@@ -35,6 +35,9 @@ Every other request passes through to the upstream.
   --prevent            add the preventive directive to every request's system
                        instructions, and the one-time recovery nudge after a
                        turn whose call was written as text (for DeepSeek)
+  --unrecovered-note   where markup that held a call is removed without one
+                       (cut off, an undeclared tool, arguments against the
+                       schema), write a note in the text naming the tool and why
   --known-tools A,B    only these tool names may be recovered
                        (default: the tools each request declares)
   --fixtures PATH      captures for the replay upstream
@@ -95,6 +98,7 @@ const SERVE_OPTIONS = {
   preset: { type: 'string' },
   'known-tools': { type: 'string' },
   prevent: { type: 'boolean' },
+  'unrecovered-note': { type: 'boolean' },
   fixtures: { type: 'string' },
   delay: { type: 'string' },
   created: { type: 'string' },
@@ -207,6 +211,7 @@ export function parseServeCommandLine(argv: string[]) {
     anthropicUpstream: parsed['anthropic-upstream'],
     upstreamDialect: upstreamDialect as 'chat-completions' | 'lingma',
     prevent: parsed.prevent === true,
+    unrecoveredNote: parsed['unrecovered-note'] === true,
     mode: mode as 'recover' | 'strip' | 'off',
     preset: preset as 'relaxed' | 'strict',
     knownTools,

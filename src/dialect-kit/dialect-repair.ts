@@ -31,7 +31,6 @@
  * Any other message decoded drops the shape.
  */
 import { isAsciiDigit } from '../json-text.ts'
-import type { Diagnostic } from '../dsml/types.ts'
 import { createPartRepair, type PartRepair, type PartRepairOptions } from '../parts/part-repair.ts'
 import type { Part } from '../parts/part.ts'
 import { BODY_OTHER, BODY_PLAIN, BODY_PLAIN_ESCAPED, PlainStringScanner, stringBodyValue } from './plain-json-string.ts'
@@ -98,7 +97,6 @@ export interface DialectEncoder {
 export interface DialectRepairOptions {
   /** Longest SSE line or event, in characters. */
   maxBufferSize?: number
-  onDiagnostic?: (diagnostic: Diagnostic) => void
 }
 
 /**
@@ -157,7 +155,6 @@ class Repair implements DialectRepair {
   #decoder: DialectDecoder
   #encoder: DialectEncoder
   #parts: PartRepair
-  #onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined
   /** The messages the encoder wrote for the message being repaired. */
   #written: SseMessage[] = []
   #plainMessages: boolean
@@ -176,7 +173,6 @@ class Repair implements DialectRepair {
     this.#decoder = decoder
     this.#encoder = encoder
     this.#parts = createPartRepair(partOptions, { emit: (part) => this.#encode(part) })
-    this.#onDiagnostic = options.onDiagnostic
     this.#plainMessages = shortcuts.plainMessages
     this.#shapedMessages = shortcuts.plainMessages && shortcuts.shapedMessages && decoder.shapedParts !== undefined && encoder.writesShape !== undefined
     this.#learnsFromText = shortcuts.plainMessages && decoder.textSpan !== undefined
@@ -342,10 +338,8 @@ class Repair implements DialectRepair {
   }
 
   #encode(part: Part): void {
-    if (part.type === 'diagnostic') {
-      this.#onDiagnostic?.(part.diagnostic)
-      return
-    }
+    // Diagnostics were reported by the part pipeline (`onDiagnostic` of its options); encoders write none.
+    if (part.type === 'diagnostic') return
     for (const next of this.#encoder.feed(part)) this.#written.push(next)
   }
 }

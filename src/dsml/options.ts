@@ -5,6 +5,7 @@
  */
 import { holdLimits } from './hold.ts'
 import { type DeclaredTool, NO_PARAMETERS } from './tool-schema.ts'
+import type { Diagnostic } from './types.ts'
 
 /** Rescues: shapes beyond a complete, well-formed block that may still become calls. */
 export interface DsmlRescues {
@@ -96,6 +97,22 @@ export interface DsmlSanitizerOptions {
   eagerStopChars?: number
   /** Makes ids for recovered calls. @default `call_` + 24 random alphanumerics */
   generateId?: () => string
+  /**
+   * Called with every diagnostic, as it is given out (the same hook every
+   * entry point takes). A pipeline reports what it gives out after its own
+   * decisions (the settlement of recovered calls), once.
+   */
+  onDiagnostic?: (diagnostic: Diagnostic) => void
+  /**
+   * Where markup that held a call was removed without one (cut off, an
+   * undeclared tool, arguments that do not fit the schema, past the hold
+   * limit), write a short note naming the tool and the reason, such as
+   * `[tool call to "write_file" could not be recovered: the output was cut off]`,
+   * so that the failure is visible and a client can retry. The note holds no
+   * markup. With it, the text events are the input's text plus the notes.
+   * @default false
+   */
+  unrecoveredNote?: boolean
 }
 
 export interface ResolvedRescues {
@@ -136,6 +153,8 @@ export interface ResolvedOptions extends ResolvedDsmlSanitizerOptions {
   /** Most committed markup held before it is reported in pieces. */
   readonly maxMarkupChars: number
   readonly generateId: () => string
+  readonly onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined
+  readonly unrecoveredNote: boolean
 }
 
 function isResolved(options: object): options is ResolvedDsmlSanitizerOptions {
@@ -259,6 +278,12 @@ export function resolveOptions(options: DsmlSanitizerOptions | ResolvedDsmlSanit
   if (options.generateId !== undefined && typeof options.generateId !== 'function') {
     throw new TypeError('Cannot use option "generateId": expected a function returning a string')
   }
+  if (options.onDiagnostic !== undefined && typeof options.onDiagnostic !== 'function') {
+    throw new TypeError('Cannot use option "onDiagnostic": expected a function')
+  }
+  if (options.unrecoveredNote !== undefined && typeof options.unrecoveredNote !== 'boolean') {
+    throw new TypeError(`Cannot use option "unrecoveredNote": expected a boolean, got ${typeof options.unrecoveredNote}`)
+  }
   const tools = options.tools === undefined ? undefined : Object.freeze([...options.tools].map(declaredTool))
   let knownTools = options.knownTools === undefined ? undefined : new Set(options.knownTools)
   if (tools !== undefined) {
@@ -273,7 +298,13 @@ export function resolveOptions(options: DsmlSanitizerOptions | ResolvedDsmlSanit
     maxHoldChars,
     ...limits,
     generateId: options.generateId ?? generateCallId,
+    onDiagnostic: options.onDiagnostic,
+    unrecoveredNote: options.unrecoveredNote ?? false,
   }
+  return sealed(resolved)
+}
+
+function sealed(resolved: Omit<ResolvedOptions, typeof RESOLVED>): ResolvedOptions {
   // Not enumerable: options spread from resolved ones (`{ ...resolved, maxHoldChars }`) are resolved again.
   Object.defineProperty(resolved, RESOLVED, { value: true, enumerable: false })
   return Object.freeze(resolved) as ResolvedOptions

@@ -17,6 +17,7 @@ import { isBar, LESS_THAN } from './grammar.ts'
 import { couldHoldMarkup } from './partial-tags.ts'
 import { type DsmlSanitizerOptions, type ResolvedDsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from './options.ts'
 import type { DsmlSanitizer, NativeToolCall, SanitizerEvent } from './types.ts'
+import { UnrecoveredNotes } from './unrecovered-notes.ts'
 
 /**
  * Creates a sanitizer. Until a chunk could hold markup, it is a few fields
@@ -54,11 +55,41 @@ class LazySanitizer implements DsmlSanitizer {
   #acceptance: CallAcceptance | undefined
   #ended = false
 
+  /** Neither a note written nor a diagnostic reported: events go out as the engine gives them. */
+  #plain: boolean
+  #notes: UnrecoveredNotes | undefined
+
   constructor(resolved: ResolvedOptions) {
     this.#resolved = resolved
+    this.#notes = resolved.unrecoveredNote && resolved.mode !== 'off' ? new UnrecoveredNotes() : undefined
+    this.#plain = this.#notes === undefined && resolved.onDiagnostic === undefined
   }
 
   feed(chunk: string): SanitizerEvent[] {
+    return this.#plain ? this.#feed(chunk) : this.#givenOut(this.#feed(chunk), false)
+  }
+
+  end(): SanitizerEvent[] {
+    return this.#plain ? this.#end() : this.#givenOut(this.#end(), true)
+  }
+
+  endText(): SanitizerEvent[] {
+    return this.#plain ? this.#endText() : this.#givenOut(this.#endText(), true)
+  }
+
+  flush(): SanitizerEvent[] {
+    return this.#plain ? this.#flush() : this.#givenOut(this.#flush(), false)
+  }
+
+  /** Events as given out: with the notes of `unrecoveredNote`, and each diagnostic reported to `onDiagnostic`. `atEnd`: the text ends. */
+  #givenOut(events: SanitizerEvent[], atEnd: boolean): SanitizerEvent[] {
+    const out = this.#notes === undefined ? events : this.#notes.read(events, atEnd)
+    const hook = this.#resolved.onDiagnostic
+    if (hook !== undefined) for (const event of out) if (event.type === 'diagnostic') hook(event.diagnostic)
+    return out
+  }
+
+  #feed(chunk: string): SanitizerEvent[] {
     if (this.#ended) throw new TypeError('Cannot feed the DSML sanitizer: end() was already called')
     if (typeof chunk !== 'string') throw new TypeError(`Cannot feed the DSML sanitizer: expected a string, got ${typeof chunk}`)
     if (this.#resolved.mode === 'off') return chunk.length > 0 ? [{ type: 'text', text: chunk }] : []
@@ -73,14 +104,14 @@ class LazySanitizer implements DsmlSanitizer {
     return this.#engine.feed(chunk)
   }
 
-  end(): SanitizerEvent[] {
+  #end(): SanitizerEvent[] {
     if (this.#ended) throw new TypeError('Cannot end the DSML sanitizer: end() was already called')
-    const events = this.endText()
+    const events = this.#endText()
     this.#ended = true
     return events
   }
 
-  endText(): SanitizerEvent[] {
+  #endText(): SanitizerEvent[] {
     if (this.#ended) throw new TypeError('Cannot end a text of the DSML sanitizer: end() was already called')
     const engine = this.#engine
     // The next text starts as a new sanitizer would: no engine until it could hold markup, no fence or span open.
@@ -91,7 +122,7 @@ class LazySanitizer implements DsmlSanitizer {
     return events
   }
 
-  flush(): SanitizerEvent[] {
+  #flush(): SanitizerEvent[] {
     if (this.#ended) throw new TypeError('Cannot flush the DSML sanitizer: end() was already called')
     return this.#engine === undefined || this.#resolved.mode === 'off' ? [] : this.#engine.flush()
   }

@@ -15,13 +15,13 @@
 import { type DsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from '../dsml/options.ts'
 import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
 import { sanitizeTextEvents } from '../dsml/sanitize-text.ts'
-import { holdsCallMarkup, mayHoldSentinel } from '../dsml/sentinel.ts'
+import { notedCalls, RemovalRun } from '../dsml/unrecovered-notes.ts'
 import type { Diagnostic, SanitizerEvent } from '../dsml/types.ts'
 import type { LongTexts } from '../long-texts.ts'
 import { TextBuilder } from '../text-builder.ts'
 
 /** History repair's options. An options object is read once, at its first text: a request's texts share it. */
-export interface HistoryRepairOptions extends Omit<DsmlSanitizerOptions, 'mode' | 'role'> {
+export interface HistoryRepairOptions extends Omit<DsmlSanitizerOptions, 'mode' | 'role' | 'unrecoveredNote'> {
   /**
    * The note left where a tool call's markup was removed; `tool` is a tool it
    * named, if any (one note per tool). Return '' to leave nothing.
@@ -37,8 +37,14 @@ export function historyNote(tool: string | undefined): string {
 
 export interface RepairedHistoryText {
   text: string
-  /** How many removed runs held a tool call (each got a note): calls the model wrote as text, which never ran. */
+  /**
+   * How many calls the model wrote as text, which never ran: removed runs
+   * that held a call (each got a note), and unrecovered notes already in the
+   * text (`unrecoveredNote` wrote them when the reply was repaired).
+   */
   removedCalls: number
+  /** The tools those calls named, each once (the recovery nudge names them). */
+  unrunTools: string[]
   /** What the engine removed and decided (mode `strip`: every removed call is dropped markup). */
   diagnostics: Diagnostic[]
 }
@@ -63,7 +69,6 @@ interface EventRepair {
   end(input: string): RepairedHistoryText
 }
 
-/** The engine's options for history: markup removed, never a call made. */
 /**
  * The engine's options for history repair, resolved once per options object:
  * every text of one request is repaired with the same object, so a long
@@ -74,7 +79,7 @@ const resolvedFor = new WeakMap<HistoryRepairOptions, ResolvedOptions>()
 function engineOptions(options: HistoryRepairOptions): ResolvedOptions {
   let resolved = resolvedFor.get(options)
   if (resolved === undefined) {
-    resolved = resolveOptions({ ...options, mode: 'strip', role: 'assistant' } satisfies DsmlSanitizerOptions)
+    resolved = resolveOptions({ ...options, mode: 'strip', role: 'assistant', unrecoveredNote: false } satisfies DsmlSanitizerOptions)
     resolvedFor.set(options, resolved)
   }
   return resolved
@@ -84,20 +89,22 @@ function createEventRepair(options: HistoryRepairOptions, longTexts: LongTexts |
   const note = options.note ?? historyNote
   const diagnostics: Diagnostic[] = []
   const out = new TextBuilder()
-  // The run removed since the last text, as the pieces it was removed in: joined only when it may hold call markup.
-  let removed: string[] = []
-  let tools: string[] = []
+  // The run removed since the last text: which runs held a call is the engine's rule (`RemovalRun`), the streams' too.
+  const run = new RemovalRun()
   let removedCalls = 0
+  const unrunTools: string[] = []
+  const unrun = (tool: string | undefined): void => {
+    if (tool !== undefined && !unrunTools.includes(tool)) unrunTools.push(tool)
+  }
   let changed = false
   const closeRemoval = (): void => {
-    if (removed.length === 0) return
+    if (!run.open) return
     changed = true
-    if (tools.length > 0 || (removed.some((piece) => mayHoldSentinel(piece)) && holdsCallMarkup(removed.join('')))) {
-      out.append(tools.length === 0 ? note(undefined) : tools.map((tool) => note(tool)).join(' '))
-      removedCalls++
-    }
-    removed = []
-    tools = []
+    const calls = run.close()
+    if (calls.length === 0) return
+    out.append(calls.map((call) => note(call.tool)).join(' '))
+    for (const call of calls) unrun(call.tool)
+    removedCalls++
   }
   return {
     read(events) {
@@ -105,19 +112,19 @@ function createEventRepair(options: HistoryRepairOptions, longTexts: LongTexts |
         if (event.type === 'text') {
           closeRemoval()
           out.append(event.text)
-        } else if (event.type === 'diagnostic') {
-          diagnostics.push(event.diagnostic)
-          if (event.diagnostic.text === '') continue
-          removed.push(event.diagnostic.text)
-          const tool = event.diagnostic.tool
-          if (tool !== undefined && !tools.includes(tool)) tools.push(tool)
+        } else {
+          if (event.type === 'diagnostic') diagnostics.push(event.diagnostic)
+          run.add(event, false)
         }
       }
     },
     end(input) {
       closeRemoval()
       if (!changed) out.clear()
-      return { text: changed ? (longTexts?.take(out) ?? out.take()) : input, diagnostics, removedCalls }
+      // Notes of calls not recovered when the reply was repaired: the model wrote them, and they never ran.
+      const noted = notedCalls(input)
+      for (const tool of noted) unrun(tool)
+      return { text: changed ? (longTexts?.take(out) ?? out.take()) : input, diagnostics, removedCalls: removedCalls + noted.length, unrunTools }
     },
   }
 }

@@ -41,7 +41,7 @@ export async function repairHistoryInSlices<Body>(walk: HistoryWalk<Body>, pace:
   const asked: Array<{ text: string; options: HistoryRepairOptions }> = []
   walk((text, options) => {
     asked.push({ text, options })
-    return { text, removedCalls: 0, diagnostics: [] }
+    return { text, removedCalls: 0, unrunTools: [], diagnostics: [] }
   })
   const repaired: RepairedHistoryText[] = []
   for (const { text, options } of asked) repaired.push(await repairInSlices(text, options, pace, longTexts))

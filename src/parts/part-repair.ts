@@ -48,9 +48,20 @@ class Repair implements PartRepair {
   #sink: PartRepairSink
 
   constructor(options: PartRepairOptions, sink: PartRepairSink) {
-    this.#sanitizer = createDsmlPartSanitizer(options)
+    // The engines report nothing: what the pipeline gives out is reported once, after the settlement decided it.
+    const hook = options.onDiagnostic
+    this.#sanitizer = createDsmlPartSanitizer(hook === undefined ? options : { ...options, onDiagnostic: undefined })
     this.#synthesizer = createToolCallSynthesizer(options)
-    this.#sink = sink
+    this.#sink =
+      hook === undefined
+        ? sink
+        : {
+            emit(part) {
+              if (part.type === 'diagnostic') hook(part.diagnostic)
+              sink.emit(part)
+            },
+            ...(sink.recovered === undefined ? {} : { recovered: (part: RecoveredCallPart) => sink.recovered!(part) }),
+          }
   }
 
   feed(part: Part): void {

@@ -22,10 +22,29 @@ export const PREVENTIVE_DIRECTIVE =
   'Call tools only through the tool-calling interface. Never write a tool call as text in your reply: ' +
   'no tags for tool calls, invocations or parameters, and no special tokens. Write plain prose around tool calls.'
 
-/** The recovery nudge. */
-export const RECOVERY_NUDGE =
-  'Your previous reply wrote a tool call as text instead of calling the tool, so it did not run. ' +
-  'If the call is still needed, make it now through the tool-calling interface.'
+const NUDGE_OPENING = 'Your previous reply wrote '
+const NUDGE_CLOSING = ' through the tool-calling interface.'
+
+/** The recovery nudge when no tool is named: a call the previous reply wrote as text did not run. */
+export const RECOVERY_NUDGE = recoveryNudgeText([])
+
+/**
+ * The recovery nudge, naming the tools whose calls the previous reply wrote
+ * as text (removed from history, or noted as not recovered): they did not
+ * run. Without names, `RECOVERY_NUDGE`.
+ */
+export function recoveryNudgeText(tools: readonly string[]): string {
+  if (tools.length === 0) return `${NUDGE_OPENING}a tool call as text instead of calling the tool, so it did not run. If the call is still needed, make it now${NUDGE_CLOSING}`
+  if (tools.length === 1) return `${NUDGE_OPENING}a call to "${tools[0]}" as text instead of calling the tool, so it did not run. If the call is still needed, make it now${NUDGE_CLOSING}`
+  const names = tools.map((tool) => `"${tool}"`)
+  const listed = `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`
+  return `${NUDGE_OPENING}calls to ${listed} as text instead of calling the tools, so they did not run. If they are still needed, make them now${NUDGE_CLOSING}`
+}
+
+/** Is `text` a recovery nudge (`recoveryNudge`, naming any tools)? */
+export function isRecoveryNudge(text: unknown): boolean {
+  return typeof text === 'string' && text.startsWith(NUDGE_OPENING) && text.endsWith(NUDGE_CLOSING) && text.includes(' as text instead of calling the tool')
+}
 
 export interface PreventionOptions {
   /** Add `PREVENTIVE_DIRECTIVE` to the request's system instructions (for DeepSeek upstreams). @default false */
@@ -45,14 +64,32 @@ export function preventionOptions(options: PreventionOptions): Required<Preventi
   return { preventiveDirective: read('preventiveDirective'), recoveryNudge: read('recoveryNudge') }
 }
 
+/** The calls an assistant turn wrote as text, which never ran: how many, and the tools they named (each once). */
+export interface UnrunCalls {
+  count: number
+  tools: string[]
+}
+
+/** No call lost yet. */
+export function unrunCalls(): UnrunCalls {
+  return { count: 0, tools: [] }
+}
+
+/** Adds to `into` the calls one repaired text lost (`RepairedHistoryText`); returns `into`. */
+export function addUnrun(into: UnrunCalls, repaired: { removedCalls: number; unrunTools: readonly string[] }): UnrunCalls {
+  into.count += repaired.removedCalls
+  for (const tool of repaired.unrunTools) if (!into.tools.includes(tool)) into.tools.push(tool)
+  return into
+}
+
 /**
  * Is the recovery nudge due? When the history's last assistant turn (at
- * `lastAssistant`; -1: none) lost calls written as text (`removedCalls`),
+ * `lastAssistant`; -1: none) lost calls written as text (`unrun`),
  * and nothing after it answered that turn: a tool's result, or the nudge
  * itself, already added. `answers` is the dialect's reading of one item.
  */
-export function recoveryNudgeDue(history: readonly unknown[], lastAssistant: number, removedCalls: number, answers: (item: unknown) => boolean): boolean {
-  if (lastAssistant === -1 || removedCalls === 0) return false
+export function recoveryNudgeDue(history: readonly unknown[], lastAssistant: number, unrun: UnrunCalls, answers: (item: unknown) => boolean): boolean {
+  if (lastAssistant === -1 || unrun.count === 0) return false
   for (let index = lastAssistant + 1; index < history.length; index++) if (answers(history[index])) return false
   return true
 }

@@ -35,7 +35,7 @@ import { type DialectRoute, dialectRouteOf } from '../request-paths.ts'
 /** What `fetch` takes and gives, spelled without the DOM's types (a Node-only project does not declare them). */
 export type FetchFunction = (input: string | URL | Request, init?: RequestInit) => Promise<Response>
 
-export interface RepairFetchOptions extends Omit<PartRepairOptions, 'stopFinishReason' | 'toolCallsFinishReason'>, PreventionOptions {
+export interface RepairFetchOptions extends Omit<PartRepairOptions, 'stopFinishReason' | 'toolCallsFinishReason' | 'onDiagnostic'>, PreventionOptions {
   /** The `fetch` that sends the requests. @default `globalThis.fetch`, read at each call */
   fetch?: FetchFunction
   /** Repair the history of each request before it is sent. @default true */

@@ -14,7 +14,7 @@
  */
 import type { ToolSchema } from '../dsml/tool-schema.ts'
 import { type HistoryRepairOptions, type HistoryTextRepair, repairHistoryText } from '../parts/history-repair.ts'
-import { PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, RECOVERY_NUDGE, recoveryNudgeDue } from '../parts/prevention.ts'
+import { addUnrun, isRecoveryNudge, PREVENTIVE_DIRECTIVE, preventionOptions, type PreventionOptions, recoveryNudgeDue, recoveryNudgeText, type UnrunCalls, unrunCalls } from '../parts/prevention.ts'
 import { type DeclaredEntry, declaredToolOptions, type RequestRepairOptions } from '../parts/request-options.ts'
 import { isRecord } from '../records.ts'
 
@@ -41,24 +41,24 @@ export function responsesRequestOptions(body: unknown): RequestRepairOptions {
 export type SanitizeResponsesRequestOptions = HistoryRepairOptions & PreventionOptions
 
 /** The message repaired, and how many calls written as text it lost. */
-function repairMessage(item: Record<string, unknown>, options: HistoryRepairOptions, repair: HistoryTextRepair): { item: Record<string, unknown>; removedCalls: number } {
+function repairMessage(item: Record<string, unknown>, options: HistoryRepairOptions, repair: HistoryTextRepair): { item: Record<string, unknown>; unrun: UnrunCalls } {
   const content = item.content
   if (typeof content === 'string') {
     const repaired = repair(content, options)
-    return { item: repaired.text === content ? item : { ...item, content: repaired.text }, removedCalls: repaired.removedCalls }
+    return { item: repaired.text === content ? item : { ...item, content: repaired.text }, unrun: addUnrun(unrunCalls(), repaired) }
   }
-  if (!Array.isArray(content)) return { item, removedCalls: 0 }
+  if (!Array.isArray(content)) return { item, unrun: unrunCalls() }
   let changed = false
-  let removedCalls = 0
+  const unrun = unrunCalls()
   const parts = content.map((part: unknown) => {
     if (!isRecord(part) || part.type !== 'output_text' || typeof part.text !== 'string') return part
     const repaired = repair(part.text, options)
-    removedCalls += repaired.removedCalls
+    addUnrun(unrun, repaired)
     if (repaired.text === part.text) return part
     changed = true
     return { ...part, text: repaired.text }
   })
-  return { item: changed ? { ...item, content: parts } : item, removedCalls }
+  return { item: changed ? { ...item, content: parts } : item, unrun }
 }
 
 /**
@@ -89,19 +89,19 @@ export function repairResponsesHistory<Body>(body: Body, options: SanitizeRespon
   if (!Array.isArray(body.input)) return next as Body
   let input: unknown[] | undefined
   let lastAssistant = -1
-  let lastRemovedCalls = 0
+  let lastUnrun = unrunCalls()
   body.input.forEach((item: unknown, index: number) => {
     if (!isRecord(item) || item.role !== 'assistant' || (item.type !== undefined && item.type !== 'message')) return
     const repaired = repairMessage(item, historyOptions, repair)
     lastAssistant = index
-    lastRemovedCalls = repaired.removedCalls
+    lastUnrun = repaired.unrun
     if (repaired.item === item) return
     input ??= (body.input as unknown[]).slice()
     input[index] = repaired.item
   })
   const items = input ?? (body.input as unknown[])
   // A function call's output answers the turn, and so does the nudge already added.
-  const answers = (item: unknown): boolean => isRecord(item) && (item.type === 'function_call_output' || (item.role === 'developer' && item.content === RECOVERY_NUDGE))
-  if (recoveryNudge && recoveryNudgeDue(items, lastAssistant, lastRemovedCalls, answers)) input = [...items, { type: 'message', role: 'developer', content: RECOVERY_NUDGE }]
+  const answers = (item: unknown): boolean => isRecord(item) && (item.type === 'function_call_output' || (item.role === 'developer' && isRecoveryNudge(item.content)))
+  if (recoveryNudge && recoveryNudgeDue(items, lastAssistant, lastUnrun, answers)) input = [...items, { type: 'message', role: 'developer', content: recoveryNudgeText(lastUnrun.tools) }]
   return input === undefined ? (next as Body) : ({ ...next, input } as Body)
 }

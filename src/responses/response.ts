@@ -28,7 +28,6 @@ export function repairResponsesObject(body: unknown, options: ResponsesRepairOpt
     emit(part) {
       if (part.type === 'text' || part.type === 'reasoning') clean += part.text
       else if (part.type === 'synthesized-tool-call') calls.push(part.call)
-      else if (part.type === 'diagnostic') options.onDiagnostic?.(part.diagnostic)
     },
   })
   let changed = false

@@ -79,6 +79,15 @@ export const suite = defineSuite('ai-sdk/stream', (test) => {
     assertEqual(app.errors, [], 'no errors')
   })
 
+  test('unrecoveredNote: a call cut off by the model shows as a note in the text, through streamText', async () => {
+    const cut = `Listing.\n${bash.slice(0, bash.indexOf('ls -la') + 2)}`
+    const parts = streamOf(textParts(tokenChunks(cut)))
+    const app = await viaStreamText(wrap(streamModel(parts), { unrecoveredNote: true }).model, ['bash'])
+    assertEqual([app.text, app.toolCalls], ['Listing.\n[tool call to "bash" could not be recovered: the output was cut off]', []])
+    const off = await viaStreamText(wrap(streamModel(streamOf(textParts(tokenChunks(cut))))).model, ['bash'])
+    assertEqual(off.text, 'Listing.\n', 'off by default')
+  })
+
   test('stream-v17-chunk-split: an opener split <, bar, DSML, bar, … is recovered and no partial marker leaks', async () => {
     const leak = `Checking the tree.\n\n${bash}\n`
     const marked = marker()

@@ -26,7 +26,7 @@ export const suite = defineSuite('anthropic/shortcuts', (test) => {
       const reads = perEvent(message(textBlock(0, tokenChunks(capture.input))))
       const run = (shapes: boolean): { output: string; diagnostics: unknown[] } => {
         const diagnostics: unknown[] = []
-        const core = createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions({ generateId: toolUseIds() }), { onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS)
+        const core = createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions({ generateId: toolUseIds(), onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }), {}, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS)
         let output = ''
         for (const read of reads) {
           const out = core.feed(read)

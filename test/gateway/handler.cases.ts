@@ -124,6 +124,22 @@ export const suite = defineSuite('gateway/handler', (test) => {
     assert(seenRequests.every((seen) => seen === request), 'the same Request object')
   })
 
+  test('unrecoveredNote: a call cut off upstream shows as a note in the reply; sent back as history, it stays and the nudge names the call', async () => {
+    const cut = `Writing it.\n${readCall.slice(0, readCall.indexOf('src/app') + 4)}`
+    const upstream = recordingUpstream((request) => (request.body.messages as unknown[]).length > 1 ? sseResponse(['ok']) : sseResponse(pieces(cut)))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream.fetch, unrecoveredNote: true, recoveryNudge: true })
+    const seen = await readSse(await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] })))
+    const note = '[tool call to "read" could not be recovered: the output was cut off]'
+    assertEqual([seen.content, seen.calls.length], [`Writing it.\n${note}`, 0])
+    await (await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn, { role: 'assistant', content: seen.content }, { role: 'user', content: 'and?' }] }))).text()
+    const sent = upstream.calls[1]!.body.messages as Array<{ role: string; content: string }>
+    assertEqual(sent[1]!.content, seen.content, 'the note is history as it is')
+    const nudge = sent.at(-1)!
+    assert(nudge.role === 'system' && nudge.content.includes('a call to "read"') && nudge.content.includes('did not run'), `the nudge names the call: ${JSON.stringify(nudge)}`)
+    const off = await readSse(await createChatCompletionsGateway({ upstream: UPSTREAM, fetch: recordingUpstream(() => sseResponse(pieces(cut))).fetch })(chatRequest({ model: 'm', stream: true, messages: [userTurn] })))
+    assertEqual(off.content, 'Writing it.\n', 'off by default')
+  })
+
   test('sglang-35736-tool-choice-none: with tool_choice "none" the gateway strips the markup and sends no call', async () => {
     const leak = capture('sglang-35736-tool-choice-none')
     const upstream = recordingUpstream(() => sseResponse(pieces(leak.input, 5)))

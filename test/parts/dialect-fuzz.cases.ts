@@ -97,8 +97,8 @@ function runReads(repair: DialectRepair, reads: ReadonlyArray<string | Uint8Arra
 
 export const suite = defineSuite('parts/dialect-fuzz', (test) => {
   for (const [name, make, arbitrary] of [
-    ['Anthropic Messages', (shapes: boolean, onDiagnostic: (diagnostic: unknown) => void) => createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions({ recoverOnTruncation: true, generateId: () => 'toolu_x' }), { onDiagnostic }, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS), fc.oneof({ weight: 4, arbitrary: anthropicDelta }, { weight: 1, arbitrary: anthropicEvent })],
-    ['OpenAI Responses', (shapes: boolean, onDiagnostic: (diagnostic: unknown) => void) => createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ recoverOnTruncation: true, generateId: () => 'call_x' }), { onDiagnostic }, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS), fc.oneof({ weight: 4, arbitrary: responsesDelta }, { weight: 1, arbitrary: responsesEvent })],
+    ['Anthropic Messages', (shapes: boolean, onDiagnostic: (diagnostic: unknown) => void) => createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions({ recoverOnTruncation: true, generateId: () => 'toolu_x', onDiagnostic }), {}, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS), fc.oneof({ weight: 4, arbitrary: anthropicDelta }, { weight: 1, arbitrary: anthropicEvent })],
+    ['OpenAI Responses', (shapes: boolean, onDiagnostic: (diagnostic: unknown) => void) => createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ recoverOnTruncation: true, generateId: () => 'call_x', onDiagnostic }), {}, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS), fc.oneof({ weight: 4, arbitrary: responsesDelta }, { weight: 1, arbitrary: responsesEvent })],
   ] as const) {
     test(`${name}: text-delta shapes are exact — with and without them, the same bytes and diagnostics, one event per read as text or bytes, event lines read apart, and random pieces`, () => {
       fc.assert(

@@ -13,13 +13,15 @@ import { sanitizeAnthropicRequest } from '../../src/anthropic/index.ts'
 import type { LanguageModelV4Prompt } from '@ai-sdk/provider'
 import { dsmlMiddleware, type DsmlMiddlewareOptions } from '../../src/ai-sdk/index.ts'
 import { callOptions, streamModel } from '../ai-sdk/support.ts'
-import { PREVENTIVE_DIRECTIVE, RECOVERY_NUDGE, recoveryNudgeDue } from '../../src/parts/prevention.ts'
+import { isRecoveryNudge, PREVENTIVE_DIRECTIVE, RECOVERY_NUDGE, recoveryNudgeDue, recoveryNudgeText } from '../../src/parts/prevention.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { block, eos, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 
 const LEAK = block([invoke('bash', [param('command', 'ls')])])
 const ON = { preventiveDirective: true, recoveryNudge: true }
+/** The nudge after a turn that wrote the `bash` call of LEAK as text: it names the tool. */
+const NUDGE = recoveryNudgeText(['bash'])
 
 type Message = { role: string; content: string; [key: string]: unknown }
 
@@ -30,7 +32,7 @@ const chat = (assistant: string, after: Message[] = []): { model: string; messag
 
 export const suite = defineSuite('parts/prevention', (test) => {
   test('prompt-no-marker: the directive and the nudge hold no marker bytes, name no markup spelling, and say to use the tool interface', () => {
-    for (const text of [PREVENTIVE_DIRECTIVE, RECOVERY_NUDGE]) {
+    for (const text of [PREVENTIVE_DIRECTIVE, RECOVERY_NUDGE, NUDGE, recoveryNudgeText(['read', 'write'])]) {
       assert(!containsDsmlSentinel(text) && !/DSML|\uFF5C|\|/.test(text), `no marker: ${text}`)
       assert(/tool-calling interface/.test(text), 'the rule is stated')
     }
@@ -38,12 +40,13 @@ export const suite = defineSuite('parts/prevention', (test) => {
 
   test('recoveryNudgeDue: after a last assistant turn that lost a call, until something after it answers it', () => {
     const answers = (item: unknown): boolean => item === 'tool' || item === 'nudge'
-    assertEqual(recoveryNudgeDue(['user', 'assistant'], 1, 1, answers), true, 'due right after the turn')
-    assertEqual(recoveryNudgeDue(['user', 'assistant', 'user'], 1, 2, answers), true, 'a user turn does not answer it')
-    assertEqual(recoveryNudgeDue(['user', 'assistant', 'tool'], 1, 1, answers), false, 'a tool answered it')
-    assertEqual(recoveryNudgeDue(['user', 'assistant', 'nudge'], 1, 1, answers), false, 'not twice')
-    assertEqual(recoveryNudgeDue(['user', 'assistant'], 1, 0, answers), false, 'no call lost')
-    assertEqual(recoveryNudgeDue(['user'], -1, 0, answers), false, 'no assistant turn')
+    const lost = (count: number) => ({ count, tools: [] })
+    assertEqual(recoveryNudgeDue(['user', 'assistant'], 1, lost(1), answers), true, 'due right after the turn')
+    assertEqual(recoveryNudgeDue(['user', 'assistant', 'user'], 1, lost(2), answers), true, 'a user turn does not answer it')
+    assertEqual(recoveryNudgeDue(['user', 'assistant', 'tool'], 1, lost(1), answers), false, 'a tool answered it')
+    assertEqual(recoveryNudgeDue(['user', 'assistant', 'nudge'], 1, lost(1), answers), false, 'not twice')
+    assertEqual(recoveryNudgeDue(['user', 'assistant'], 1, lost(0), answers), false, 'no call lost')
+    assertEqual(recoveryNudgeDue(['user'], -1, lost(0), answers), false, 'no assistant turn')
   })
 
   test('off by default: a leaked history is repaired and nothing is added; a mistyped option is a TypeError', () => {
@@ -54,7 +57,7 @@ export const suite = defineSuite('parts/prevention', (test) => {
 
   test('Chat Completions: the directive after the caller\'s system messages, the nudge at the end, each once', () => {
     const once = sanitizeChatCompletionsRequest(chat(`Sure. ${LEAK}`), ON)
-    assertEqual(once.messages.map((message) => [message.role, message.content === PREVENTIVE_DIRECTIVE ? 'DIRECTIVE' : message.content === RECOVERY_NUDGE ? 'NUDGE' : '…']), [
+    assertEqual(once.messages.map((message) => [message.role, message.content === PREVENTIVE_DIRECTIVE ? 'DIRECTIVE' : message.content === NUDGE ? 'NUDGE' : '…']), [
       ['system', '…'],
       ['system', 'DIRECTIVE'],
       ['user', '…'],
@@ -63,22 +66,22 @@ export const suite = defineSuite('parts/prevention', (test) => {
     ])
     assertEqual(sanitizeChatCompletionsRequest(once, ON).messages.length, 5, 'applied again: nothing more (idempotent, sent once)')
     const answered = sanitizeChatCompletionsRequest(chat(`Sure. ${LEAK}`, [{ role: 'tool', tool_call_id: 'x', content: 'ok' }]), ON)
-    assert(!answered.messages.some((message) => message.content === RECOVERY_NUDGE), 'no nudge once a tool answered')
+    assert(!answered.messages.some((message) => message.content === NUDGE), 'no nudge once a tool answered')
     const tokensOnly = sanitizeChatCompletionsRequest(chat(`Done.${eos()}`), ON)
-    assert(!tokensOnly.messages.some((message) => message.content === RECOVERY_NUDGE), 'special tokens alone are no call: no nudge')
+    assert(!tokensOnly.messages.some((message) => message.content === NUDGE), 'special tokens alone are no call: no nudge')
     const earlier = sanitizeChatCompletionsRequest({ messages: [...chat(`Sure. ${LEAK}`).messages, { role: 'user', content: 'and?' }, { role: 'assistant', content: 'Fine.' }] }, ON)
-    assert(!earlier.messages.some((message) => message.content === RECOVERY_NUDGE), 'only the last assistant turn counts')
+    assert(!earlier.messages.some((message) => message.content === NUDGE), 'only the last assistant turn counts')
   })
 
   test('Anthropic Messages: the directive after the caller\'s system, the nudge in the last user turn (or a user turn of its own), each once', () => {
     const body = { model: 'm', max_tokens: 10, system: 'You are helpful.', messages: [{ role: 'user', content: 'List' }, { role: 'assistant', content: [{ type: 'text', text: `Sure. ${LEAK}` }] }, { role: 'user', content: 'go on' }] }
     const once = sanitizeAnthropicRequest(body, ON)
     assertEqual(once.system, [{ type: 'text', text: 'You are helpful.' }, { type: 'text', text: PREVENTIVE_DIRECTIVE }], 'system')
-    assertEqual(once.messages[2], { role: 'user', content: [{ type: 'text', text: 'go on' }, { type: 'text', text: RECOVERY_NUDGE }] }, 'nudge in the last user turn')
+    assertEqual(once.messages[2], { role: 'user', content: [{ type: 'text', text: 'go on' }, { type: 'text', text: NUDGE }] }, 'nudge in the last user turn')
     const twice = sanitizeAnthropicRequest(once, ON)
     assertEqual([twice.system, twice.messages], [once.system, once.messages], 'applied again: nothing more')
     const ending = sanitizeAnthropicRequest({ ...body, system: undefined, messages: body.messages.slice(0, 2) }, ON)
-    assertEqual([ending.system, ending.messages.at(-1)], [PREVENTIVE_DIRECTIVE, { role: 'user', content: RECOVERY_NUDGE }], 'no system; history ending with the leak')
+    assertEqual([ending.system, ending.messages.at(-1)], [PREVENTIVE_DIRECTIVE, { role: 'user', content: NUDGE }], 'no system; history ending with the leak')
     assert(sanitizeAnthropicRequest(body) === body || sanitizeAnthropicRequest(body).system === 'You are helpful.', 'off by default')
   })
 
@@ -86,11 +89,11 @@ export const suite = defineSuite('parts/prevention', (test) => {
     const body = { model: 'm', instructions: 'Be brief.', input: [{ role: 'user', content: 'List' }, { type: 'message', role: 'assistant', content: [{ type: 'output_text', text: `Sure. ${LEAK}` }] }] }
     const once = sanitizeResponsesRequest(body, ON)
     assertEqual(once.instructions, `Be brief.\n\n${PREVENTIVE_DIRECTIVE}`, 'instructions')
-    assertEqual(once.input.at(-1), { type: 'message', role: 'developer', content: RECOVERY_NUDGE }, 'nudge')
+    assertEqual(once.input.at(-1), { type: 'message', role: 'developer', content: NUDGE }, 'nudge')
     const twice = sanitizeResponsesRequest(once, ON)
     assertEqual([twice.instructions, twice.input.length], [once.instructions, once.input.length], 'applied again: nothing more')
     const answered = sanitizeResponsesRequest({ ...body, input: [...body.input, { type: 'function_call_output', call_id: 'c', output: 'ok' }] }, ON)
-    assert(!answered.input.some((item) => (item as { content?: unknown }).content === RECOVERY_NUDGE), 'no nudge once a tool answered')
+    assert(!answered.input.some((item) => (item as { content?: unknown }).content === NUDGE), 'no nudge once a tool answered')
     assertEqual(sanitizeResponsesRequest({ input: 'hi' }, ON), { input: 'hi', instructions: PREVENTIVE_DIRECTIVE }, 'a string input: the directive only')
   })
 
@@ -104,7 +107,8 @@ export const suite = defineSuite('parts/prevention', (test) => {
       { role: 'assistant', content: [text(`Sure. ${LEAK}`)] },
     ]
     const once = await transform(prompt)
-    assertEqual(once.map((message) => [message.role, message.content === PREVENTIVE_DIRECTIVE ? 'DIRECTIVE' : JSON.stringify(message.content).includes(RECOVERY_NUDGE) ? 'NUDGE' : '…']), [
+    const nudges = (message: LanguageModelV4Prompt[number]): boolean => Array.isArray(message.content) && message.content.some((part) => part.type === 'text' && isRecoveryNudge(part.text))
+    assertEqual(once.map((message) => [message.role, message.content === PREVENTIVE_DIRECTIVE ? 'DIRECTIVE' : nudges(message) ? 'NUDGE' : '…']), [
       ['system', '…'],
       ['system', 'DIRECTIVE'],
       ['user', '…'],
@@ -113,9 +117,10 @@ export const suite = defineSuite('parts/prevention', (test) => {
     ])
     assertEqual(await transform(once), once, 'applied again: nothing more (idempotent, sent once)')
     const asking = await transform([...prompt, { role: 'user', content: [text('go on')] }])
-    assertEqual(asking.at(-1), { role: 'user', content: [text('go on'), text(RECOVERY_NUDGE)] }, 'the nudge joins the last user message')
+    assertEqual(asking.at(-1), { role: 'user', content: [text('go on'), text(NUDGE)] }, 'the nudge joins the last user message')
     const answered = await transform([...prompt, { role: 'tool', content: [{ type: 'tool-result', toolCallId: 'c', toolName: 'bash', output: { type: 'text', value: 'ok' } }] }])
-    assert(!JSON.stringify(answered).includes(RECOVERY_NUDGE), 'no nudge once a tool answered')
+    assert(!answered.some(nudges), 'no nudge once a tool answered')
+    assertEqual(once.at(-1), { role: 'user', content: [text(NUDGE)] }, 'the nudge names the tool whose call was written as text')
     assertEqual((await transform(prompt, {})).length, 3, 'off by default: nothing added')
     assertEqual((await transform(prompt, { preventiveDirective: true, repairHistory: false }))[1], { role: 'system', content: PREVENTIVE_DIRECTIVE }, 'the directive without history repair')
     assertThrows(() => dsmlMiddleware({ recoveryNudge: true, repairHistory: false }), TypeError, /recoveryNudge/)

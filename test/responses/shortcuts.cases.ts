@@ -29,7 +29,7 @@ export const suite = defineSuite('responses/shortcuts', (test) => {
       const reads = responsesEvents('t', 'm', tokenChunks(capture.input), 5, 1)
       const run = (shapes: boolean): { output: string; diagnostics: unknown[] } => {
         const diagnostics: unknown[] = []
-        const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), { onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS)
+        const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ generateId: callIds(), onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }), {}, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS)
         let output = ''
         for (const read of reads) output += core.feed(read) ?? core.text()
         return { output: output + core.end(), diagnostics }
