@@ -28,6 +28,7 @@ import * as cliLeaksReport from './cli/leaks-report.cases.ts'
 import * as cliLogText from './cli/log-text.cases.ts'
 import * as composition from './composition.cases.ts'
 import * as dialectKitRepairBody from './dialect-kit/repair-body.cases.ts'
+import * as dialectKitRunawayStop from './dialect-kit/runaway-stop.cases.ts'
 import * as dsmlArguments from './dsml/arguments.cases.ts'
 import * as dsmlCodeSpanGate from './dsml/code-span-gate.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
@@ -44,6 +45,7 @@ import * as dsmlPeerParsers from './dsml/peer-parsers.cases.ts'
 import * as dsmlPositions from './dsml/positions.cases.ts'
 import * as dsmlProperties from './dsml/properties.cases.ts'
 import * as dsmlRepair from './dsml/repair.cases.ts'
+import * as dsmlRunawayGuard from './dsml/runaway-guard.cases.ts'
 import * as dsmlSanitizerStream from './dsml/sanitizer-stream.cases.ts'
 import * as dsmlScanner from './dsml/scanner.cases.ts'
 import * as dsmlSentinel from './dsml/sentinel.cases.ts'
@@ -106,6 +108,7 @@ const modules: Record<string, CasesModule> = {
   './cli/log-text.cases.ts': cliLogText,
   './composition.cases.ts': composition,
   './dialect-kit/repair-body.cases.ts': dialectKitRepairBody,
+  './dialect-kit/runaway-stop.cases.ts': dialectKitRunawayStop,
   './dsml/arguments.cases.ts': dsmlArguments,
   './dsml/code-span-gate.cases.ts': dsmlCodeSpanGate,
   './dsml/config.cases.ts': dsmlConfig,
@@ -122,6 +125,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/positions.cases.ts': dsmlPositions,
   './dsml/properties.cases.ts': dsmlProperties,
   './dsml/repair.cases.ts': dsmlRepair,
+  './dsml/runaway-guard.cases.ts': dsmlRunawayGuard,
   './dsml/sanitizer-stream.cases.ts': dsmlSanitizerStream,
   './dsml/scanner.cases.ts': dsmlScanner,
   './dsml/sentinel.cases.ts': dsmlSentinel,

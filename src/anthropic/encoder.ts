@@ -120,6 +120,15 @@ class Encoder implements AnthropicEncoder {
         case 'synthesized-tool-call':
           this.#writeToolUse(part.call.id, part.call.name, JSON.stringify(part.call.arguments))
           continue
+        case 'finish':
+          // A finish the stages made (a runaway ended the message): the open blocks close, then the message's delta.
+          if (part.origin !== undefined) break
+          this.#closeBlocks()
+          this.#out.push(madeUp({ type: 'message_delta', delta: { stop_reason: part.reason, stop_sequence: null }, usage: { output_tokens: 0 } }))
+          continue
+        case 'done':
+          if (part.origin === undefined) this.#out.push(madeUp({ type: 'message_stop' }))
+          continue
         default:
           break
       }
@@ -226,6 +235,15 @@ class Encoder implements AnthropicEncoder {
     text.started = true
     this.#assign(text.index)
     this.#out.push(this.#renumbered(text.start, text.event))
+  }
+
+  /** The open text and thinking blocks end here (the message ends before their upstream stops came). */
+  #closeBlocks(): void {
+    const text = this.#text
+    if (text?.started) this.#out.push(madeUp({ type: 'content_block_stop', index: this.#indexes.get(text.index)! }))
+    this.#text = undefined
+    if (this.#thinking !== undefined) this.#out.push(madeUp({ type: 'content_block_stop', index: this.#indexes.get(this.#thinking) ?? this.#thinking }))
+    this.#thinking = undefined
   }
 
   #writeText(text: string): void {

@@ -14,7 +14,7 @@ import { createDialectRepair, type DialectRepair } from '../dialect-kit/dialect-
 import { createAnthropicDecoder } from './decoder.ts'
 import { createAnthropicEncoder } from './encoder.ts'
 import { anthropicRequestOptions } from './request.ts'
-import { END_TURN, TOOL_USE } from './types.ts'
+import { END_TURN, MAX_TOKENS, TOOL_USE } from './types.ts'
 
 export interface AnthropicRepairOptions extends Omit<PartRepairOptions, 'stopFinishReason' | 'toolCallsFinishReason'> {
   /** Longest SSE line or event, and the largest JSON body a `repair…Response` reads, in characters (see `SseDecoderOptions`). @default 8_388_608 */
@@ -37,7 +37,7 @@ export function generateToolUseId(): string {
 /** The part pipeline's options for an Anthropic response. */
 export function anthropicPartOptions(given: AnthropicRepairOptions): PartRepairOptions {
   const options = withRequestDefaults(given, anthropicRequestOptions)
-  return { ...options, generateId: options.generateId ?? generateToolUseId, stopFinishReason: END_TURN, toolCallsFinishReason: TOOL_USE }
+  return { ...options, generateId: options.generateId ?? generateToolUseId, stopFinishReason: END_TURN, toolCallsFinishReason: TOOL_USE, lengthFinishReason: MAX_TOKENS }
 }
 
 /** The fused Anthropic repair: `DialectRepair`, the one repair interface of every dialect. */

@@ -41,6 +41,8 @@ export function isAnthropicEvent(value: unknown): value is AnthropicEvent {
 /** The stop reasons the repair knows: `end_turn` authorizes recovered calls, which make it `tool_use`. */
 export const END_TURN = 'end_turn'
 export const TOOL_USE = 'tool_use'
+/** The stop reason of a message cut short by the token limit (and by the runaway guard). */
+export const MAX_TOKENS = 'max_tokens'
 
 /** A block the model called a tool with (client or server tool): native calls, which win over recovered ones. */
 export function isToolUseBlock(type: unknown): boolean {

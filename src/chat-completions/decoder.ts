@@ -8,7 +8,7 @@
  */
 import type { Part } from '../parts/part.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
-import { type ChatChoice, type ChatCompletionChunk, isChatCompletionChunk } from './types.ts'
+import { type ChatChoice, type ChatCompletionChunk, DONE_DATA, isChatCompletionChunk } from './types.ts'
 import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData, ShapedOrigin } from '../dialect-kit/chunk-origin.ts'
 import type { DialectDecoder } from '../dialect-kit/dialect-repair.ts'
 import type { TextShape } from '../dialect-kit/text-shape.ts'
@@ -37,7 +37,7 @@ export function primaryChoice(chunk: ChatCompletionChunk): ChatChoice | undefine
 export function decodeChatCompletionsMessage(message: SseMessage): Part[] {
   if (isSseComment(message)) return [{ type: 'comment', comment: message.comment }]
   const data = message.data
-  if (data === '[DONE]') {
+  if (data === DONE_DATA) {
     const origin = originOf(message, undefined)
     return closeGroup(origin, [{ type: 'done', origin }])
   }

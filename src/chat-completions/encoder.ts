@@ -10,7 +10,7 @@
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { primaryChoice } from './decoder.ts'
-import { type ChatChoice, type ChatCompletionChunk, type ChatToolCallDelta, isChatCompletionChunk } from './types.ts'
+import { type ChatChoice, type ChatCompletionChunk, type ChatToolCallDelta, DONE_DATA, isChatCompletionChunk } from './types.ts'
 import { sameParts, ShapedOrigin, withOrigin } from '../dialect-kit/chunk-origin.ts'
 import type { DialectEncoder } from '../dialect-kit/dialect-repair.ts'
 import type { ForwardedMessage } from '../dialect-kit/forwarded-message.ts'
@@ -80,6 +80,7 @@ export function shapeFacts(shape: TextShape): ShapeFacts | undefined {
     finishReason: undefined,
     foreignNative: [],
     content: text !== undefined,
+    terminator: false,
   })
   // The very object writeGroup would write, with the probe as content.
   if (JSON.stringify({ ...chunk, choices: [rebuildChoice(original, changes(PROBE))] }) !== probe) return undefined
@@ -103,10 +104,12 @@ interface Changes {
   foreignNative: ChatToolCallDelta[]
   /** Parts of the group that belong in a chat chunk. */
   content: boolean
+  /** The stages ended the stream (a runaway): the terminator follows the chunk. */
+  terminator: boolean
 }
 
 function gather(group: readonly Part[], origin: ChunkOrigin | undefined): Changes {
-  const changes: Changes = { text: undefined, reasoning: undefined, synthesized: [], finishReason: undefined, foreignNative: [], content: false }
+  const changes: Changes = { text: undefined, reasoning: undefined, synthesized: [], finishReason: undefined, foreignNative: [], content: false, terminator: false }
   for (const part of group) {
     switch (part.type) {
       case 'text':
@@ -129,6 +132,9 @@ function gather(group: readonly Part[], origin: ChunkOrigin | undefined): Change
       case 'finish':
         changes.finishReason = part.reason
         changes.content = true
+        break
+      case 'done':
+        if (part.origin === undefined) changes.terminator = true
         break
       case 'native-tool-call':
         if (part.origin !== origin) {
@@ -269,6 +275,7 @@ class Encoder implements ChatCompletionsEncoderCore {
     const messages: SseMessage[] = []
     if (changes.content) messages.push({ data: this.#madeUpChunk(changes) })
     if (origin !== undefined) messages.push(rawMessage(origin))
+    if (changes.terminator) messages.push({ data: DONE_DATA })
     return messages
   }
 }

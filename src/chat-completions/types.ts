@@ -41,3 +41,6 @@ export interface ChatCompletionChunk {
 export function isChatCompletionChunk(value: unknown): value is ChatCompletionChunk {
   return value !== null && typeof value === 'object' && Array.isArray((value as ChatCompletionChunk).choices)
 }
+
+/** The data of the message that ends a Chat Completions stream. */
+export const DONE_DATA = '[DONE]'

@@ -108,6 +108,7 @@ export function serve(argv: string[]): void {
   options.upstreamIdleTimeoutMs = cli.idleTimeout * 1000
   options.keepAliveMs = cli.keepAlive * 1000
   if (cli.unrecoveredNote) options.unrecoveredNote = true
+  options.runawayRepeat = cli.runawayRepeat
   if (cli.prevent) {
     options.preventiveDirective = true
     options.recoveryNudge = true

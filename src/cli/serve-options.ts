@@ -38,6 +38,9 @@ Every other request passes through to the upstream.
   --unrecovered-note   where markup that held a call is removed without one
                        (cut off, an undeclared tool, arguments against the
                        schema), write a note in the text naming the tool and why
+  --runaway-repeat N   end a response that repeats one tag N times in a row
+                       inside markup, or one character 256 x N times, with
+                       finish length, and cancel the upstream (default 64; 0: off)
   --known-tools A,B    only these tool names may be recovered
                        (default: the tools each request declares)
   --fixtures PATH      captures for the replay upstream
@@ -99,6 +102,7 @@ const SERVE_OPTIONS = {
   'known-tools': { type: 'string' },
   prevent: { type: 'boolean' },
   'unrecovered-note': { type: 'boolean' },
+  'runaway-repeat': { type: 'string' },
   fixtures: { type: 'string' },
   delay: { type: 'string' },
   created: { type: 'string' },
@@ -177,6 +181,8 @@ export function parseServeCommandLine(argv: string[]) {
   const allowedHosts = allowedList?.includes('*') ? undefined : (allowedList ?? (isLoopbackBind(host) ? [] : undefined))
   const drainSeconds = Number(parsed['drain-seconds'] ?? 30)
   if (!Number.isFinite(drainSeconds) || drainSeconds < 0) fail(`--drain-seconds must be a number of seconds, got ${parsed['drain-seconds']}`)
+  const runawayRepeat = Number(parsed['runaway-repeat'] ?? 64)
+  if (!Number.isInteger(runawayRepeat) || runawayRepeat < 0 || runawayRepeat === 1) fail(`--runaway-repeat must be 0 (off) or a whole number of tags, at least 2, got ${parsed['runaway-repeat']}`)
   const delay = Number(parsed.delay ?? 0)
   if (!Number.isFinite(delay) || delay < 0) fail(`--delay must be a number of milliseconds, got ${parsed.delay}`)
   const mode = parsed.mode ?? 'recover'
@@ -212,6 +218,7 @@ export function parseServeCommandLine(argv: string[]) {
     upstreamDialect: upstreamDialect as 'chat-completions' | 'lingma',
     prevent: parsed.prevent === true,
     unrecoveredNote: parsed['unrecovered-note'] === true,
+    runawayRepeat,
     mode: mode as 'recover' | 'strip' | 'off',
     preset: preset as 'relaxed' | 'strict',
     knownTools,

@@ -120,6 +120,12 @@ export interface DialectRepair {
   /** The decoded text of the last read. */
   text(): string
   end(): string
+  /**
+   * The runaway guard ended the message (`runawayRepeat`): its ending was
+   * written, and every read from now on repairs to nothing. Whoever reads the
+   * upstream should cancel it, so the tokens stop.
+   */
+  readonly stopped: boolean
 }
 
 export function createDialectRepair(
@@ -179,6 +185,7 @@ class Repair implements DialectRepair {
   }
 
   feed(chunk: string | Uint8Array): string | undefined {
+    if (this.#parts.stopped) return ''
     const sse = this.#sse
     const text = sse.decode(chunk)
     const shape = this.#shape
@@ -200,8 +207,14 @@ class Repair implements DialectRepair {
         for (let before = 0; before < index; before++) out += encodeSseMessage(messages[before]!)
       }
       out += written === undefined ? encodeSseMessage(message) : encodeAll(written)
+      // Stopped by a runaway: the messages after it are not read.
+      if (this.#parts.stopped) break
     }
     return unchanged ? undefined : out
+  }
+
+  get stopped(): boolean {
+    return this.#parts.stopped
   }
 
   text(): string {
@@ -209,6 +222,7 @@ class Repair implements DialectRepair {
   }
 
   end(): string {
+    if (this.#parts.stopped) return ''
     let out = ''
     for (const message of this.#sse.end()) {
       const written = this.#repair(message)

@@ -21,6 +21,8 @@ export function repairTransformer(core: DialectRepair): StageTransformer<string 
       // A read that comes out as it came is forwarded as it came: the same bytes, not encoded again.
       if (text === undefined) controller.enqueue(typeof chunk === 'string' ? ENCODER.encode(chunk) : chunk)
       else if (text.length > 0) controller.enqueue(ENCODER.encode(text))
+      // A runaway ended the message: the readable side closes, and the writable side errors, which cancels a piped upstream.
+      if (core.stopped) controller.terminate()
     },
     flush(controller) {
       const text = core.end()

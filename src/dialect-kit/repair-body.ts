@@ -54,10 +54,14 @@ export function repairBody(upstream: ReadableStream<string | Uint8Array>, repair
             controller.enqueue(typeof value === 'string' ? encoder.encode(value) : value)
             return
           }
-          if (text.length > 0) {
-            controller.enqueue(encoder.encode(text))
+          if (text.length > 0) controller.enqueue(encoder.encode(text))
+          if (repair.stopped) {
+            // A runaway ended the message: the upstream is cancelled, so the tokens stop.
+            reader.cancel(new Error('Runaway markup (runawayRepeat): the message was ended here')).catch(() => {})
+            controller.close()
             return
           }
+          if (text.length > 0) return
         }
       },
       cancel(reason) {

@@ -71,6 +71,7 @@ export class Engine {
   end(): SanitizerEvent[] {
     this.#scanner.end()
     this.#structure.endOfInput()
+    this.#output.endOfInput()
     return this.#output.take()
   }
 

@@ -113,6 +113,16 @@ export interface DsmlSanitizerOptions {
    * @default false
    */
   unrecoveredNote?: boolean
+  /**
+   * The runaway guard: inside markup, this many identical tags in a row, or
+   * 256 times this many of one character in a row, is a degenerate model
+   * repeating itself. The engine then stops: it removes what it held and
+   * everything after (`runaway-markup`), and a stream ends the message there
+   * with finish `length`, cancelling the upstream. At least 2; `0` or
+   * undefined: off (the gateway's default is 64: 64 tags or 16 KiB).
+   * @default undefined (off)
+   */
+  runawayRepeat?: number
 }
 
 export interface ResolvedRescues {
@@ -155,6 +165,8 @@ export interface ResolvedOptions extends ResolvedDsmlSanitizerOptions {
   readonly generateId: () => string
   readonly onDiagnostic: ((diagnostic: Diagnostic) => void) | undefined
   readonly unrecoveredNote: boolean
+  /** Identical tags in a row that stop the engine (0: the guard is off). */
+  readonly runawayRepeat: number
 }
 
 function isResolved(options: object): options is ResolvedDsmlSanitizerOptions {
@@ -284,6 +296,10 @@ export function resolveOptions(options: DsmlSanitizerOptions | ResolvedDsmlSanit
   if (options.unrecoveredNote !== undefined && typeof options.unrecoveredNote !== 'boolean') {
     throw new TypeError(`Cannot use option "unrecoveredNote": expected a boolean, got ${typeof options.unrecoveredNote}`)
   }
+  const runawayRepeat = options.runawayRepeat ?? 0
+  if (typeof runawayRepeat !== 'number' || !Number.isInteger(runawayRepeat) || runawayRepeat === 1 || runawayRepeat < 0) {
+    throw new TypeError(`Cannot use option "runawayRepeat": expected 0 (off) or a whole number of tags, at least 2, got ${String(runawayRepeat)}`)
+  }
   const tools = options.tools === undefined ? undefined : Object.freeze([...options.tools].map(declaredTool))
   let knownTools = options.knownTools === undefined ? undefined : new Set(options.knownTools)
   if (tools !== undefined) {
@@ -300,6 +316,7 @@ export function resolveOptions(options: DsmlSanitizerOptions | ResolvedDsmlSanit
     generateId: options.generateId ?? generateCallId,
     onDiagnostic: options.onDiagnostic,
     unrecoveredNote: options.unrecoveredNote ?? false,
+    runawayRepeat,
   }
   return sealed(resolved)
 }

@@ -14,6 +14,8 @@ import type { Diagnostic, DiagnosticKind, SanitizerEvent } from './types.ts'
 
 /** Most pieces one text event takes: past it, a long text is several adjacent text events. */
 const TEXT_BATCH = 256
+/** Characters per diagnostic of the text removed after a runaway stopped the engine. */
+const STOPPED_PIECE = 4096
 
 export class Output {
   /**
@@ -31,6 +33,10 @@ export class Output {
   #rangeEnd = 0
   /** How much of that range the fence tracker (and the after-removal check) has read. */
   #rangeNoted = 0
+  /** The engine stopped (a runaway): everything it would give out from now on is removed. */
+  #stopped = false
+  /** Removed since the stop and not reported yet: reported `STOPPED_PIECE` characters at a time, counted from the stop. */
+  #stoppedText = ''
 
   constructor(fences: FenceTracker) {
     this.#fences = fences
@@ -52,6 +58,19 @@ export class Output {
   noteRemoval(): void {
     this.#noteRange()
     this.#afterRemoval = true
+  }
+
+  /**
+   * The engine stops here (the runaway guard): from now on, text and calls
+   * are removed, reported as `runaway-markup` with the text they held.
+   */
+  stop(): void {
+    this.#flushRange()
+    this.#stopped = true
+  }
+
+  get stopped(): boolean {
+    return this.#stopped
   }
 
   /** The events since the last call, in order. */
@@ -96,6 +115,11 @@ export class Output {
 
   push(event: SanitizerEvent): void {
     this.#flushRange()
+    if (this.#stopped) {
+      // Whatever the engine reads after the stop is removed, and reported only as the text it was.
+      this.#removeStopped(event.type === 'tool-call' ? event.source : event.type === 'text' ? event.text : event.diagnostic.text)
+      return
+    }
     this.#events.push(event)
   }
 
@@ -135,7 +159,36 @@ export class Output {
     this.#append(input.slice(this.#rangeStart, this.#rangeEnd))
   }
 
+  /**
+   * Text given out after the stop: removed, reported as `runaway-markup`
+   * diagnostics of `STOPPED_PIECE` characters counted from the stop, so they
+   * are the same however the input was cut (the last, shorter one at the end).
+   */
+  #removeStopped(text: string): void {
+    let held = this.#stoppedText + text
+    while (held.length >= STOPPED_PIECE) {
+      this.#reportStopped(held.slice(0, STOPPED_PIECE))
+      held = held.slice(STOPPED_PIECE)
+    }
+    this.#stoppedText = held
+  }
+
+  #reportStopped(text: string): void {
+    this.#events.push({ type: 'diagnostic', diagnostic: { kind: 'runaway-markup', text, message: 'Text after a runaway removed: the engine stopped' } })
+  }
+
+  /** The end of input: what was removed since the stop and not reported yet is. */
+  endOfInput(): void {
+    if (this.#stoppedText.length === 0) return
+    this.#reportStopped(this.#stoppedText)
+    this.#stoppedText = ''
+  }
+
   #append(text: string): void {
+    if (this.#stopped) {
+      this.#removeStopped(text)
+      return
+    }
     // Appending with `+=` shares the pieces instead of copying them; but one
     // rope of many thousand tiny pieces is what the collector then walks and
     // copies over and over. So a text event takes at most TEXT_BATCH pieces.

@@ -24,6 +24,7 @@ import type { ResolvedOptions } from './options.ts'
 import { outsideTag } from './outside-transitions.ts'
 import type { Output } from './output.ts'
 import { OUTSIDE, type State } from './states.ts'
+import { RunawayGuard } from './runaway-guard.ts'
 import { specialCallTag, specialCallsTag } from './special-calls.ts'
 import type { Tag } from './tag.ts'
 import { continuesCandidate, meaningOf, type TagMeaning } from './tag-meaning.ts'
@@ -41,6 +42,8 @@ export class Structure implements TransitionContext {
 
   /** Is a name a declared tool? (The acceptance's answer.) */
   #declared: (name: string) => boolean
+  /** The runaway guard (`runawayRepeat`), when on. */
+  #guard: RunawayGuard | undefined
 
   constructor(resolved: ResolvedOptions, output: Output, acceptance: CallAcceptance) {
     this.#declared = (name) => acceptance.isDeclared(name)
@@ -49,6 +52,7 @@ export class Structure implements TransitionContext {
     this.markup = new Markup(resolved, output, acceptance)
     this.rescues = resolved.rescues
     this.#outsideOpeners = resolved.rescues.markerlessTags || resolved.rescues.wrappedTool
+    this.#guard = resolved.runawayRepeat === 0 ? undefined : new RunawayGuard(resolved.runawayRepeat)
   }
 
   /**
@@ -67,9 +71,9 @@ export class Structure implements TransitionContext {
     return this.markup.heldChars
   }
 
-  /** Outside markup, with no removal just before: only markup openers can change anything. */
+  /** Outside markup, with no removal just before: only markup openers can change anything. (Stopped, everything is removed.) */
   get idle(): boolean {
-    return this.state.kind === 'outside' && !this.output.isAfterRemoval()
+    return this.state.kind === 'outside' && !this.output.isAfterRemoval() && !this.output.stopped
   }
 
   /** Bars start fragments here: outside, between a block's elements, anywhere in a candidate. */
@@ -142,6 +146,25 @@ export class Structure implements TransitionContext {
 
   /** Text that is not a tag, in the current state. */
   consumeText(text: string): void {
+    const guard = this.#guard
+    if (guard !== undefined && (this.output.stopped || this.state.kind !== 'outside')) {
+      if (this.output.stopped) {
+        this.output.emitText(text)
+        return
+      }
+      const stopAt = guard.text(text)
+      if (stopAt !== -1) {
+        // The run is read up to the character that made it too long; the engine stops right after it.
+        if (stopAt > 0) this.#consumeText(text.slice(0, stopAt))
+        this.#stop('one character repeated')
+        this.output.emitText(text.slice(stopAt))
+        return
+      }
+    }
+    this.#consumeText(text)
+  }
+
+  #consumeText(text: string): void {
     const state = this.state
     switch (state.kind) {
       case 'outside':
@@ -200,6 +223,19 @@ export class Structure implements TransitionContext {
    * stop, released first.
    */
   handleTag(tag: Tag, text: string): 'handled' | 'fenced' | 'code-span' {
+    const guard = this.#guard
+    if (guard !== undefined) {
+      if (this.output.stopped) {
+        this.output.emitText(text)
+        return 'handled'
+      }
+      if (this.state.kind === 'outside') guard.reset()
+      else if (guard.tag(tag.text)) {
+        this.#stop(`one tag repeated (${JSON.stringify(tag.text.slice(0, 80))})`)
+        this.output.emitText(text)
+        return 'handled'
+      }
+    }
     const meaning = meaningOf(tag, this.#declared)
     for (;;) {
       const state = this.state
@@ -264,6 +300,16 @@ export class Structure implements TransitionContext {
     if (state.kind === 'outside') return
     if (!state.region.confirmed) this.state = this.markup.release()
     else if (state.kind === 'lone-block') this.state = this.markup.resolveLoneBlock(state.region)
+  }
+
+  /**
+   * The runaway guard tripped: what is held ends as at the end of input, and
+   * the engine stops (`Output.stop`): everything after is removed.
+   */
+  #stop(what: string): void {
+    this.endOfInput()
+    this.output.diagnose('runaway-markup', '', `Runaway markup: ${what} past runawayRepeat (${this.#resolved.runawayRepeat}); the engine stopped, and removes the rest`)
+    this.output.stop()
   }
 
   /** End of input: what every state means (unclosed blocks: the policy, docs/accepts-and-policy.md). */
@@ -346,11 +392,4 @@ export class Structure implements TransitionContext {
         return state satisfies never
     }
   }
-
-
-
-
-
-
-
 }

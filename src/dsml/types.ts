@@ -41,6 +41,10 @@ export interface ToolCall {
  *   other channel; `text` is the call's markup too.)
  * - `malformed-chunk` (streams): a provider chunk could not be read; it was
  *   forwarded unchanged. `text` is empty.
+ * - `runaway-markup` (`runawayRepeat`): inside markup, one tag or one
+ *   character repeated past the limit. Once with empty `text` when the
+ *   engine stops (a stream ends the message there, finish `length`); then
+ *   everything after it is removed, reported with this kind and its `text`.
  */
 export type DiagnosticKind =
   | 'recovered-call'
@@ -53,6 +57,7 @@ export type DiagnosticKind =
   | 'schema-mismatch'
   | 'suppressed-call'
   | 'malformed-chunk'
+  | 'runaway-markup'
 
 export interface Diagnostic {
   kind: DiagnosticKind

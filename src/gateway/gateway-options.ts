@@ -24,9 +24,19 @@ export interface GatewayForward {
   knownTools: readonly string[] | undefined
 }
 
+/** The gateway's runaway guard: 64 identical tags in a row inside markup, or 16 KiB of one character, end the message. */
+export const GATEWAY_RUNAWAY_REPEAT = 64
+
 export interface ChatCompletionsGatewayOptions
-  extends Omit<RepairChatCompletionsResponseOptions, 'onDiagnostic' | 'knownTools'>,
+  extends Omit<RepairChatCompletionsResponseOptions, 'onDiagnostic' | 'knownTools' | 'runawayRepeat'>,
     Pick<SanitizeChatCompletionsRequestOptions, 'note' | 'preventiveDirective' | 'recoveryNudge'> {
+  /**
+   * The runaway guard (see the engine's `runawayRepeat`): a response that
+   * repeats one tag, or one character, inside markup past it ends there with
+   * finish `length`, and the upstream is cancelled, so its tokens stop. `0`: off.
+   * @default 64 (`GATEWAY_RUNAWAY_REPEAT`: 64 tags, or 16 KiB of one character)
+   */
+  runawayRepeat?: number
   /**
    * Base URL of the upstream API; `/chat/completions` is appended to it
    * (trailing slashes ignored). `https://api.deepseek.com`,

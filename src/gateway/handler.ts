@@ -54,7 +54,7 @@ import { repairHistoryInSlices } from '../parts/history-slices.ts'
 import { Pace, WorkStopped } from '../work-slices.ts'
 import { isJsonContent, readJsonBody, writeJsonBody } from './request-body.ts'
 import { clientResponseHeaders, upstreamRequestHeaders } from './forwarded-headers.ts'
-import type { ChatCompletionsGateway, ChatCompletionsGatewayOptions } from './gateway-options.ts'
+import { type ChatCompletionsGateway, type ChatCompletionsGatewayOptions, GATEWAY_RUNAWAY_REPEAT } from './gateway-options.ts'
 
 export { gatewayError, type GatewayUpstreamDialect, type HeaderFields } from './dialects.ts'
 export { displayUpstream, upstreamChatUrl } from './upstream-url.ts'
@@ -111,8 +111,10 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     recoveryNudge,
     upstreamKey,
     allowedOrigins: allowedOriginsGiven,
-    ...repairOptions
+    runawayRepeat = GATEWAY_RUNAWAY_REPEAT,
+    ...givenRepairOptions
   } = options
+  const repairOptions = { ...givenRepairOptions, runawayRepeat }
   const prevention = preventionOptions({ preventiveDirective, recoveryNudge })
   if (typeof upstream !== 'string') {
     throw new TypeError('Cannot create gateway: "upstream" must be the base URL of the upstream API, e.g. "https://api.deepseek.com"')

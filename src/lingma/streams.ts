@@ -32,6 +32,8 @@ export class LingmaToChatCompletionsStream extends StandardTransformStream<strin
         transform(chunk, controller) {
           const text = converter.feed(chunk)
           if (text.length > 0) controller.enqueue(ENCODER.encode(text))
+          // A runaway ended the message: the readable side closes, and the writable side errors, which cancels a piped upstream.
+          if (converter.stopped) controller.terminate()
         },
         flush(controller) {
           const text = converter.end()

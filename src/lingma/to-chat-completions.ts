@@ -42,6 +42,8 @@ export interface LingmaToChatCompletions {
   end(): string
   /** Repaired text that still held a DSML sentinel, so far. */
   readonly residualLeaks: number
+  /** The runaway guard ended the message (`runawayRepeat`): its ending was written; cancel the upstream. */
+  readonly stopped: boolean
 }
 
 /**
@@ -80,12 +82,17 @@ class Converter implements LingmaToChatCompletions {
     return this.#residual.leaks
   }
 
+  get stopped(): boolean {
+    return this.#repair.stopped
+  }
+
   feed(chunk: string | Uint8Array): string {
     for (const part of this.#decoder.feed(chunk)) this.#repair.feed(part)
     return this.#take()
   }
 
   end(): string {
+    if (this.#repair.stopped) return this.#take()
     for (const part of this.#decoder.end()) this.#repair.feed(part)
     this.#repair.end()
     this.#write(this.#encoder.end())

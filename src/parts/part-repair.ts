@@ -14,7 +14,10 @@ import type { Channel, Part } from './part.ts'
 import { createDsmlPartSanitizer, type DsmlPartSanitizer, type DsmlPartSanitizerOptions } from './part-sanitizer.ts'
 import { createToolCallSynthesizer, type ToolCallSynthesizer, type ToolCallSynthesizerOptions } from './synthesizer.ts'
 
-export interface PartRepairOptions extends DsmlPartSanitizerOptions, ToolCallSynthesizerOptions {}
+export interface PartRepairOptions extends DsmlPartSanitizerOptions, ToolCallSynthesizerOptions {
+  /** The finish reason that means "cut short by the length limit": a runaway (`runawayRepeat`) ends the message with it. @default 'length' */
+  lengthFinishReason?: string
+}
 
 export type RecoveredCallPart = Extract<Part, { type: 'tool-call' }>
 
@@ -35,6 +38,12 @@ export interface PartRepair {
   end(): void
   /** The sanitizer would pass a plain answer-text part through and stay as it is (`DsmlPartSanitizer.idle`). */
   readonly idle: boolean
+  /**
+   * The runaway guard stopped the message (`runawayRepeat`): it was ended
+   * with a `length` finish and the terminator, and nothing fed from now on
+   * comes out. The upstream should be cancelled.
+   */
+  readonly stopped: boolean
 }
 
 export function createPartRepair(options: PartRepairOptions, sink: PartRepairSink): PartRepair {
@@ -46,12 +55,15 @@ class Repair implements PartRepair {
   #sanitizer: DsmlPartSanitizer
   #synthesizer: ToolCallSynthesizer
   #sink: PartRepairSink
+  #lengthFinishReason: string
+  #stopped = false
 
   constructor(options: PartRepairOptions, sink: PartRepairSink) {
     // The engines report nothing: what the pipeline gives out is reported once, after the settlement decided it.
     const hook = options.onDiagnostic
     this.#sanitizer = createDsmlPartSanitizer(hook === undefined ? options : { ...options, onDiagnostic: undefined })
     this.#synthesizer = createToolCallSynthesizer(options)
+    this.#lengthFinishReason = options.lengthFinishReason ?? 'length'
     this.#sink =
       hook === undefined
         ? sink
@@ -65,18 +77,19 @@ class Repair implements PartRepair {
   }
 
   feed(part: Part): void {
-    this.#settle(this.#sanitizer.feed(part))
+    if (!this.#stopped) this.#settle(this.#sanitizer.feed(part))
   }
 
   flush(): void {
-    this.#settle(this.#sanitizer.flush())
+    if (!this.#stopped) this.#settle(this.#sanitizer.flush())
   }
 
   endChannel(channel: Channel): void {
-    this.#settle(this.#sanitizer.endChannel(channel))
+    if (!this.#stopped) this.#settle(this.#sanitizer.endChannel(channel))
   }
 
   end(): void {
+    if (this.#stopped) return
     this.#settle(this.#sanitizer.end())
     for (const part of this.#synthesizer.end()) this.#sink.emit(part)
   }
@@ -85,12 +98,26 @@ class Repair implements PartRepair {
     return this.#sanitizer.idle
   }
 
+  get stopped(): boolean {
+    return this.#stopped
+  }
+
   #settle(parts: readonly Part[]): void {
     const sink = this.#sink
     for (const part of parts) {
+      if (this.#stopped) return
       for (const next of this.#synthesizer.feed(part)) sink.emit(next)
       // After the synthesizer took it: its call then has the id it is emitted and reported under.
       if (part.type === 'tool-call') sink.recovered?.(part)
+      if (part.type === 'diagnostic' && part.diagnostic.kind === 'runaway-markup' && part.diagnostic.text === '') this.#stop()
     }
+  }
+
+  /** A runaway: the message ends here, cut short, as a length limit ends it (calls held are settled so: withheld). */
+  #stop(): void {
+    this.#stopped = true
+    // The finish ends both channels first: text the other channel held comes out before it.
+    const ending = [...this.#sanitizer.feed({ type: 'finish', reason: this.#lengthFinishReason }), { type: 'done' } as const, { type: 'chunk-end' } as const]
+    for (const part of ending) for (const next of this.#synthesizer.feed(part)) this.#sink.emit(next)
   }
 }

@@ -18,7 +18,7 @@
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
-import { COMPLETED, isCallItem, isResponsesEvent, type ResponsesEvent } from './types.ts'
+import { COMPLETED, INCOMPLETE_PREFIX, isCallItem, isResponsesEvent, type ResponsesEvent } from './types.ts'
 import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData, ShapedOrigin } from '../dialect-kit/chunk-origin.ts'
 import { LastShape, type TextShape } from '../dialect-kit/text-shape.ts'
 import { parseBoundedJson } from '../json-text.ts'
@@ -165,7 +165,7 @@ function partsOf(event: ResponsesEvent, origin: ChunkOrigin): Part[] {
       return [{ type: 'finish', reason: COMPLETED, origin }]
     case 'response.incomplete': {
       const details = event.response?.incomplete_details as { reason?: unknown } | undefined
-      return [{ type: 'finish', reason: `incomplete: ${typeof details?.reason === 'string' ? details.reason : 'unknown'}`, origin }]
+      return [{ type: 'finish', reason: `${INCOMPLETE_PREFIX}${typeof details?.reason === 'string' ? details.reason : 'unknown'}`, origin }]
     }
     case 'response.failed':
       return [{ type: 'error', error: event.response?.error ?? event, origin }]

@@ -21,7 +21,7 @@
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseMessage } from '../sse/types.ts'
-import { isResponsesEvent, type ResponsesEvent, type ResponsesItem, type ResponsesObject } from './types.ts'
+import { INCOMPLETE_PREFIX, isResponsesEvent, type ResponsesEvent, type ResponsesItem, type ResponsesObject } from './types.ts'
 import { sameParts, ShapedOrigin, withOrigin } from '../dialect-kit/chunk-origin.ts'
 import type { ForwardedMessage } from '../dialect-kit/forwarded-message.ts'
 import { LastShape, type TextShape } from '../dialect-kit/text-shape.ts'
@@ -97,6 +97,8 @@ class Encoder implements ResponsesEncoder {
   #nextOutputIndex = 0
   /** Function-call items made for recovered calls, for `response.completed`. */
   #made: ResponsesItem[] = []
+  /** The response as the last event that carried it described it (`response.created`, `.in_progress`): a made-up ending's. */
+  #response: ResponsesObject | undefined = undefined
   /** The output text delta the last shape asked about is (`writesShape`), when it is one. */
   #shapes = new LastShape<ResponsesEvent>(outputTextDeltaOf)
 
@@ -158,7 +160,8 @@ class Encoder implements ResponsesEncoder {
     let written = false
     const before = this.#out.length
     for (const part of parts) {
-      if (part.type === 'text') this.#writeDelta(this.#text, part.text)
+      if (part.type === 'finish' && part.origin === undefined) this.#writeIncomplete(part.reason)
+      else if (part.type === 'text') this.#writeDelta(this.#text, part.text)
       else if (part.type === 'reasoning') this.#writeDelta(this.#reasoning, part.text)
       else if (part.type === 'synthesized-tool-call') this.#writeFunctionCall(part.call.id, part.call.name, JSON.stringify(part.call.arguments))
       else if (origin !== undefined && 'origin' in part && part.origin === origin && !written) {
@@ -274,8 +277,33 @@ class Encoder implements ResponsesEncoder {
         return this.#write(origin, event, response === event.response ? undefined : { response })
       }
       default:
+        if (isRecord(event.response)) this.#response = event.response
         return this.#write(origin, event, undefined)
     }
+  }
+
+  /**
+   * A finish the stages made (a runaway ended the message, `reason` the
+   * `incomplete: …` spelling): the open text part and its message item end
+   * with the clean text written, then `response.incomplete`.
+   */
+  #writeIncomplete(reason: string): void {
+    const output: ResponsesItem[] = []
+    const place = this.#text
+    if (place !== undefined) {
+      const text = this.#cleanText(place.key)
+      const part = { type: 'output_text', text, annotations: [] }
+      const item: ResponsesItem = { id: place.itemId, type: 'message', status: 'incomplete', role: 'assistant', content: [part] }
+      const at = { item_id: place.itemId, output_index: place.outputIndex, content_index: place.index }
+      this.#write(undefined, { type: 'response.output_text.done', ...at, text, logprobs: [] }, { sequence_number: this.#sequence })
+      this.#write(undefined, { type: 'response.content_part.done', ...at, part }, { sequence_number: this.#sequence })
+      this.#write(undefined, { type: 'response.output_item.done', output_index: place.outputIndex, item }, { sequence_number: this.#sequence })
+      this.#text = undefined
+      output.push(item)
+    }
+    const details = { reason: reason.startsWith(INCOMPLETE_PREFIX) ? reason.slice(INCOMPLETE_PREFIX.length) : reason }
+    const response: ResponsesObject = { ...this.#response, status: 'incomplete', incomplete_details: details, output: [...output, ...this.#made] }
+    this.#write(undefined, { type: 'response.incomplete', response }, { sequence_number: this.#sequence })
   }
 
   #append(key: string, text: string): void {

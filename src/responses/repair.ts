@@ -13,7 +13,7 @@ import { createDialectRepair, type DialectRepair } from '../dialect-kit/dialect-
 import { createResponsesDecoder } from './decoder.ts'
 import { createResponsesEncoder } from './encoder.ts'
 import { responsesRequestOptions } from './request.ts'
-import { COMPLETED } from './types.ts'
+import { COMPLETED, MAX_OUTPUT_TOKENS } from './types.ts'
 
 export interface ResponsesRepairOptions extends Omit<PartRepairOptions, 'stopFinishReason' | 'toolCallsFinishReason'> {
   /** Longest SSE line or event, and the largest JSON body a `repair…Response` reads, in characters (see `SseDecoderOptions`). @default 8_388_608 */
@@ -31,7 +31,7 @@ export interface ResponsesRepairOptions extends Omit<PartRepairOptions, 'stopFin
 /** The part pipeline's options for a Responses API response. */
 export function responsesPartOptions(given: ResponsesRepairOptions): PartRepairOptions {
   const options = withRequestDefaults(given, responsesRequestOptions)
-  return { ...options, stopFinishReason: COMPLETED, toolCallsFinishReason: COMPLETED }
+  return { ...options, stopFinishReason: COMPLETED, toolCallsFinishReason: COMPLETED, lengthFinishReason: MAX_OUTPUT_TOKENS }
 }
 
 /** The fused Responses repair: `DialectRepair`, the one repair interface of every dialect. */

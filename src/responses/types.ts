@@ -51,6 +51,11 @@ export function isResponsesEvent(value: unknown): value is ResponsesEvent {
 /** The finish a `response.completed` event means to the settlement (the only one that authorizes recovered calls). */
 export const COMPLETED = 'completed'
 
+/** How the finish of a `response.incomplete` event is spelled: this, then the event's `incomplete_details.reason`. */
+export const INCOMPLETE_PREFIX = 'incomplete: '
+/** The finish of a response cut short by the token limit (and by the runaway guard). */
+export const MAX_OUTPUT_TOKENS = `${INCOMPLETE_PREFIX}max_output_tokens`
+
 /** An output item the model called a tool with (function, custom or MCP call): native calls, which win over recovered ones. */
 export function isCallItem(type: unknown): boolean {
   return type === 'function_call' || type === 'custom_tool_call' || type === 'mcp_call'

@@ -140,6 +140,33 @@ export const suite = defineSuite('gateway/handler', (test) => {
     assertEqual(off.content, 'Writing it.\n', 'off by default')
   })
 
+  test('the runaway guard is on in the gateway: a response repeating one tag ends with finish length, and the upstream is cancelled', async () => {
+    const parameterCloser = readCall.slice(readCall.indexOf('</'), readCall.indexOf('>', readCall.indexOf('</')) + 1)
+    const repeated = `Writing.\n${readCall.slice(0, readCall.indexOf('>') + 1)}\n${parameterCloser.repeat(300)}`
+    const events = sseText(pieces(repeated)).split(/(?<=\n\n)/)
+    let pulled = 0
+    let cancelled = false
+    const upstream = async (): Promise<Response> =>
+      new Response(
+        new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulled < events.length) controller.enqueue(new TextEncoder().encode(events[pulled++]!))
+            else controller.close()
+          },
+          cancel() {
+            cancelled = true
+          },
+        }, { highWaterMark: 0 }),
+        { headers: { 'content-type': 'text/event-stream' } },
+      )
+    const seen = await readSse(await createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream })(chatRequest({ model: 'm', stream: true, messages: [userTurn] })))
+    assertEqual([seen.content, seen.finishReasons, seen.done], ['Writing.\n', ['length'], true])
+    assert(cancelled && pulled < events.length / 2, `the upstream cancelled after ${pulled} of ${events.length} events`)
+    pulled = 0
+    const off = await readSse(await createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream, runawayRepeat: 0 })(chatRequest({ model: 'm', stream: true, messages: [userTurn] })))
+    assertEqual([off.finishReasons, pulled], [['stop'], events.length], 'runawayRepeat 0: off, read to the end')
+  })
+
   test('sglang-35736-tool-choice-none: with tool_choice "none" the gateway strips the markup and sends no call', async () => {
     const leak = capture('sglang-35736-tool-choice-none')
     const upstream = recordingUpstream(() => sseResponse(pieces(leak.input, 5)))
