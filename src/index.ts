@@ -13,6 +13,7 @@ export {
   type DeclaredTool,
   type Diagnostic,
   type DiagnosticKind,
+  type DsmlMeter,
   type DsmlPreset,
   type DsmlRescues,
   type DsmlSanitizer,

@@ -32,6 +32,7 @@ import * as dialectKitRunawayStop from './dialect-kit/runaway-stop.cases.ts'
 import * as dsmlArguments from './dsml/arguments.cases.ts'
 import * as dsmlCodeSpanGate from './dsml/code-span-gate.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
+import * as dsmlDiagnosticCounters from './dsml/diagnostic-counters.cases.ts'
 import * as dsmlDrift from './dsml/drift.cases.ts'
 import * as dsmlFamilies from './dsml/families.cases.ts'
 import * as dsmlFenceTracker from './dsml/fence-tracker.cases.ts'
@@ -112,6 +113,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/arguments.cases.ts': dsmlArguments,
   './dsml/code-span-gate.cases.ts': dsmlCodeSpanGate,
   './dsml/config.cases.ts': dsmlConfig,
+  './dsml/diagnostic-counters.cases.ts': dsmlDiagnosticCounters,
   './dsml/drift.cases.ts': dsmlDrift,
   './dsml/families.cases.ts': dsmlFamilies,
   './dsml/fence-tracker.cases.ts': dsmlFenceTracker,

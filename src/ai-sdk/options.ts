@@ -10,6 +10,7 @@ import { preventionOptions, type PreventionOptions } from '../parts/prevention.t
 import { type DeclaredEntry, declaredToolOptions } from '../parts/request-options.ts'
 import { isRecord } from '../records.ts'
 import type { DiagnosticKind, DsmlPreset, DsmlRescues, DsmlSanitizerOptions } from '../dsml/index.ts'
+import type { DsmlMeter } from '../dsml/diagnostic-counters.ts'
 
 /**
  * What a middleware diagnostic reports: every engine kind (see the README),
@@ -88,6 +89,11 @@ export interface DsmlMiddlewareOptions extends PreventionOptions {
    */
   unrecoveredNote?: boolean
   /**
+   * An OpenTelemetry `Meter` to count through (leaks, calls recovered and
+   * rejected, markup removed, hold-limit hits; see the engine's `meter`).
+   */
+  meter?: DsmlMeter
+  /**
    * Repair assistant messages of the prompt history (`transformParams`).
    * `recoveryNudge` needs it: the nudge follows a turn whose call history
    * repair removed. @default true
@@ -115,6 +121,7 @@ export interface ResolvedMiddlewareOptions {
   recoverOnTruncation: boolean
   recoverFromReasoning: boolean
   unrecoveredNote: boolean
+  meter: DsmlMeter | undefined
   repairHistory: boolean
   /** The opt-in prevention (`prevention.ts`): a system message, and the nudge after a turn whose call was text. */
   preventiveDirective: boolean
@@ -126,7 +133,7 @@ export interface ResolvedMiddlewareOptions {
 }
 
 const KNOWN_OPTIONS = new Set([
-  'mode', 'preset', 'rescues', 'knownTools', 'allowUndeclaredTools', 'recoverOnTruncation', 'recoverFromReasoning', 'unrecoveredNote',
+  'mode', 'preset', 'rescues', 'knownTools', 'allowUndeclaredTools', 'recoverOnTruncation', 'recoverFromReasoning', 'unrecoveredNote', 'meter',
   'repairHistory', 'preventiveDirective', 'recoveryNudge', 'maxHoldChars', 'eagerStopChars', 'generateId', 'onDiagnostic',
 ])
 
@@ -171,6 +178,7 @@ export function resolveMiddlewareOptions(options: DsmlMiddlewareOptions = {}): R
     recoverOnTruncation: flag(options, 'recoverOnTruncation', false),
     recoverFromReasoning: flag(options, 'recoverFromReasoning', true),
     unrecoveredNote: flag(options, 'unrecoveredNote', false),
+    meter: options.meter,
     repairHistory,
     ...prevention,
     maxHoldChars: options.maxHoldChars,
@@ -230,6 +238,7 @@ export function engineOptions(
   if (resolved.maxHoldChars !== undefined) options.maxHoldChars = resolved.maxHoldChars
   if (resolved.eagerStopChars !== undefined) options.eagerStopChars = resolved.eagerStopChars
   if (resolved.unrecoveredNote) options.unrecoveredNote = true
+  if (resolved.meter !== undefined) options.meter = resolved.meter
   return options
 }
 

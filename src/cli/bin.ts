@@ -57,7 +57,7 @@ function sanitizeCommand(argv: string[]): void {
 const [command, ...rest] = process.argv.slice(2)
 switch (command) {
   case 'serve':
-    serve(rest)
+    await serve(rest)
     break
   case 'sanitize':
     sanitizeCommand(rest)

@@ -12,6 +12,7 @@ import type { Diagnostic } from '../dsml/types.ts'
 import { type ChatCompletionsGateway, createChatCompletionsGateway, type ChatCompletionsGatewayOptions, displayUpstream } from '../gateway/handler.ts'
 import { BUILT_IN_CAPTURES, builtInCaptures, readCaptures } from './captures.ts'
 import { createChatPageRoutes } from './chat-page-routes.ts'
+import { createMetricsEndpoint } from './metrics-endpoint.ts'
 import { createNodeServer, type ExchangeSummary } from './node-bridge.ts'
 import { createNodeFetch } from './node-fetch.ts'
 import { createReplayUpstream, defaultCaptureOf, type ReplayUpstream, type ReplayUpstreamOptions } from './replay-upstream.ts'
@@ -69,12 +70,14 @@ function curlCommand(base: string, replayCapture: string | undefined, route: 'ch
 /** A second stop signal within this long of the first is the same stop sent twice (see `stop` in `serve`). */
 const REPEATED_SIGNAL_MS = 2000
 
-export function serve(argv: string[]): void {
+export async function serve(argv: string[]): Promise<void> {
   const cli = parseServeCommandLine(argv)
   if (cli.help) {
     console.log(SERVE_USAGE)
     return
   }
+  // GET /metrics: the repair's counters and the gateway's histograms, through one meter.
+  const metrics = await createMetricsEndpoint()
 
   const logs = new WeakMap<Request, RequestLog>()
   // The log of the request being forwarded: the gateway calls onForward, then at once its fetch.
@@ -108,6 +111,7 @@ export function serve(argv: string[]): void {
   options.upstreamIdleTimeoutMs = cli.idleTimeout * 1000
   options.keepAliveMs = cli.keepAlive * 1000
   if (cli.unrecoveredNote) options.unrecoveredNote = true
+  if (metrics.meter !== undefined) options.meter = metrics.meter
   options.runawayRepeat = cli.runawayRepeat
   if (cli.prevent) {
     options.preventiveDirective = true
@@ -164,6 +168,7 @@ export function serve(argv: string[]): void {
     if (pageResponse !== undefined) return pageResponse
     const path = withoutTrailingSlashes(new URL(request.url).pathname)
     if (replay !== undefined && request.method === 'GET' && (path === '/captures' || path === '/v1/captures')) return replay(request)
+    if (request.method === 'GET' && path === '/metrics') return metrics.serve()
     return gateway(request)
   }
   const server = createNodeServer(handler, {
@@ -193,6 +198,7 @@ export function serve(argv: string[]): void {
     console.log(`dsml-streams gateway listening on ${base}`)
     console.log(`chat page (the repair, live, in your browser): ${base}/`)
     console.log(`upstream: ${upstreamLabel}`)
+    console.log(`metrics (Prometheus): ${base}/metrics${metrics.meter === undefined ? ' (needs the optional OpenTelemetry packages)' : ''}`)
     console.log(`mode: ${cli.mode}, preset: ${cli.preset}${cli.knownTools ? `, known tools: ${cli.knownTools.join(', ')}` : ''}`)
     if (cli.upstreamKey !== undefined) console.log(`upstream key: held (from $${cli.keyVariable}); browser pages: this origin${cli.allowedOrigins?.length ? ` and ${cli.allowedOrigins.join(', ')}` : ' only'}`)
     else if (cli.allowedOrigins !== undefined) console.log(`browser pages: this origin${cli.allowedOrigins.length > 0 ? ` and ${cli.allowedOrigins.join(', ')}` : ' only'}`)

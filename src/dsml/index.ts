@@ -10,5 +10,6 @@ export {
   resolveDsmlSanitizerOptions,
   type ResolvedDsmlSanitizerOptions,
 } from './options.ts'
+export type { DsmlMeter, MetricAttributes } from './diagnostic-counters.ts'
 export type { DeclaredTool, ToolSchema } from './tool-schema.ts'
 export type { Diagnostic, DiagnosticKind, DsmlSanitizer, NativeToolCall, SanitizerEvent, ToolCall } from './types.ts'

@@ -5,6 +5,7 @@
  */
 import { holdLimits } from './hold.ts'
 import { type DeclaredTool, NO_PARAMETERS } from './tool-schema.ts'
+import { countersFor, type DiagnosticCounters, type DsmlMeter } from './diagnostic-counters.ts'
 import type { Diagnostic } from './types.ts'
 
 /** Rescues: shapes beyond a complete, well-formed block that may still become calls. */
@@ -123,6 +124,13 @@ export interface DsmlSanitizerOptions {
    * @default undefined (off)
    */
   runawayRepeat?: number
+  /**
+   * An OpenTelemetry `Meter` (`metrics.getMeter('dsml-streams')`) to count
+   * through: leaks seen, calls recovered, calls rejected by reason, markup
+   * removed (characters), hold-limit hits, runaways (`diagnostic-counters.ts`).
+   * Nothing is recorded without one.
+   */
+  meter?: DsmlMeter
 }
 
 export interface ResolvedRescues {
@@ -167,6 +175,9 @@ export interface ResolvedOptions extends ResolvedDsmlSanitizerOptions {
   readonly unrecoveredNote: boolean
   /** Identical tags in a row that stop the engine (0: the guard is off). */
   readonly runawayRepeat: number
+  readonly meter: DsmlMeter | undefined
+  /** The meter's counters, made once per meter. */
+  readonly counters: DiagnosticCounters | undefined
 }
 
 function isResolved(options: object): options is ResolvedDsmlSanitizerOptions {
@@ -317,6 +328,8 @@ export function resolveOptions(options: DsmlSanitizerOptions | ResolvedDsmlSanit
     onDiagnostic: options.onDiagnostic,
     unrecoveredNote: options.unrecoveredNote ?? false,
     runawayRepeat,
+    meter: options.meter,
+    counters: options.meter === undefined ? undefined : countersFor(options.meter),
   }
   return sealed(resolved)
 }

@@ -18,6 +18,7 @@ import { couldHoldMarkup } from './partial-tags.ts'
 import { type DsmlSanitizerOptions, type ResolvedDsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from './options.ts'
 import type { DsmlSanitizer, NativeToolCall, SanitizerEvent } from './types.ts'
 import { UnrecoveredNotes } from './unrecovered-notes.ts'
+import { DiagnosticReporter } from './diagnostic-counters.ts'
 
 /**
  * Creates a sanitizer. Until a chunk could hold markup, it is a few fields
@@ -58,11 +59,14 @@ class LazySanitizer implements DsmlSanitizer {
   /** Neither a note written nor a diagnostic reported: events go out as the engine gives them. */
   #plain: boolean
   #notes: UnrecoveredNotes | undefined
+  /** Where diagnostics go out: the `onDiagnostic` hook and the `meter`'s counters. */
+  #reporter: DiagnosticReporter | undefined
 
   constructor(resolved: ResolvedOptions) {
     this.#resolved = resolved
     this.#notes = resolved.unrecoveredNote && resolved.mode !== 'off' ? new UnrecoveredNotes() : undefined
-    this.#plain = this.#notes === undefined && resolved.onDiagnostic === undefined
+    this.#reporter = resolved.onDiagnostic === undefined && resolved.counters === undefined ? undefined : new DiagnosticReporter(resolved.onDiagnostic, resolved.counters)
+    this.#plain = this.#notes === undefined && this.#reporter === undefined
   }
 
   feed(chunk: string): SanitizerEvent[] {
@@ -81,11 +85,19 @@ class LazySanitizer implements DsmlSanitizer {
     return this.#plain ? this.#flush() : this.#givenOut(this.#flush(), false)
   }
 
-  /** Events as given out: with the notes of `unrecoveredNote`, and each diagnostic reported to `onDiagnostic`. `atEnd`: the text ends. */
+  /** Events as given out: with the notes of `unrecoveredNote`, and each diagnostic reported (`onDiagnostic`, `meter`). `atEnd`: the text ends. */
   #givenOut(events: SanitizerEvent[], atEnd: boolean): SanitizerEvent[] {
     const out = this.#notes === undefined ? events : this.#notes.read(events, atEnd)
-    const hook = this.#resolved.onDiagnostic
-    if (hook !== undefined) for (const event of out) if (event.type === 'diagnostic') hook(event.diagnostic)
+    const reporter = this.#reporter
+    if (reporter === undefined) return out
+    for (const event of out) {
+      if (event.type === 'diagnostic') {
+        reporter.removed(event.diagnostic.text.length)
+        reporter.report(event.diagnostic)
+      } else if (event.type === 'tool-call') {
+        reporter.removed(event.source.length)
+      }
+    }
     return out
   }
 

@@ -55,6 +55,7 @@ import { Pace, WorkStopped } from '../work-slices.ts'
 import { isJsonContent, readJsonBody, writeJsonBody } from './request-body.ts'
 import { clientResponseHeaders, upstreamRequestHeaders } from './forwarded-headers.ts'
 import { type ChatCompletionsGateway, type ChatCompletionsGatewayOptions, GATEWAY_RUNAWAY_REPEAT } from './gateway-options.ts'
+import { GatewayMetrics, type RouteLabel } from './gateway-metrics.ts'
 
 export { gatewayError, type GatewayUpstreamDialect, type HeaderFields } from './dialects.ts'
 export { displayUpstream, upstreamChatUrl } from './upstream-url.ts'
@@ -145,6 +146,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     throw new TypeError('Cannot create gateway: "allowedOrigins" must be origins such as "https://app.example" (or "*")')
   }
   const origins = browserOrigins(allowedOrigins, upstreamKey !== undefined)
+  const metrics = options.meter === undefined ? undefined : new GatewayMetrics(options.meter)
   /** The client's headers for the upstream: hop-by-hop ones dropped, and the gateway's key in place of the client's. */
   const upstreamHeaders = (request: Request, credentials: Dialect['credentials']): Headers => {
     const headers = upstreamRequestHeaders(request.headers)
@@ -215,7 +217,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     const headers = upstreamHeaders(request, dialect.credentials)
     headers.set('content-type', 'application/json')
     if (translated !== undefined) headers.set('accept', 'text/event-stream')
-    const sent = await sendUpstream(new Request(target, { method: 'POST', headers, body: upstreamBody, signal: clientAbort.signal }), base, clientAbort, dialect.error)
+    const sent = await sendUpstream(new Request(target, { method: 'POST', headers, body: upstreamBody, signal: clientAbort.signal }), base, clientAbort, dialect.error, routeLabelOf(url.pathname, request.method))
     if (sent.failed) return sent.response
     let upstreamResponse = sent.response
 
@@ -256,7 +258,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
    * answer with its headers: its response, or (`failed`) the error response
    * the client gets instead, in the route's shape (`error`).
    */
-  async function sendUpstream(upstreamRequest: Request, base: string, clientAbort: ClientAbort, error: Dialect['error']): Promise<{ response: Response; failed: boolean }> {
+  async function sendUpstream(upstreamRequest: Request, base: string, clientAbort: ClientAbort, error: Dialect['error'], route: RouteLabel): Promise<{ response: Response; failed: boolean }> {
     let headersTimedOut = false
     const headersTimer =
       upstreamHeadersTimeoutMs > 0
@@ -265,8 +267,10 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
             clientAbort.abortUpstream()
           }, upstreamHeadersTimeoutMs)
         : undefined
+    const sentAt = performance.now()
     try {
-      return { response: await send(upstreamRequest), failed: false }
+      const response = await send(upstreamRequest)
+      return { response: metrics === undefined ? response : metrics.timed(response, route, sentAt), failed: false }
     } catch (thrown) {
       clientAbort.settleWith(null)
       if (clientAbort.left()) return { response: error(499, 'The client closed the request.', 'client_closed_request'), failed: true }
@@ -289,7 +293,7 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     const hasBody = request.body !== null && request.method !== 'GET' && request.method !== 'HEAD'
     // `duplex: 'half'`: a stream body (Node's fetch asks for it; the type does not know it yet).
     const init = { method: request.method, headers: upstreamHeaders(request, dialect.credentials), body: hasBody ? request.body : null, signal: clientAbort.signal, duplex: 'half' }
-    const sent = await sendUpstream(new Request(target, init as RequestInit), base, clientAbort, dialect.error)
+    const sent = await sendUpstream(new Request(target, init as RequestInit), base, clientAbort, dialect.error, 'pass-through')
     if (sent.failed) return sent.response
     const response = sent.response
     return new Response(clientAbort.settleWith(response.body), {
@@ -306,6 +310,19 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
   }
 
   return async function gateway(request: Request, context?: unknown): Promise<Response> {
+    if (metrics === undefined) return answer(request, context)
+    const startedAt = performance.now()
+    let status = 500
+    try {
+      const response = await answer(request, context)
+      status = response.status
+      return response
+    } finally {
+      metrics.request(routeLabelOf(new URL(request.url).pathname, request.method), request.method, status, startedAt)
+    }
+  }
+
+  async function answer(request: Request, context: unknown): Promise<Response> {
     const url = new URL(request.url)
     const route = dialectRouteOf(url.pathname)
     if (origins === undefined) return serveRequest(request, context, url, route)
@@ -313,10 +330,21 @@ export function createChatCompletionsGateway(options: ChatCompletionsGatewayOpti
     return refused ?? origins.allow(request, url, await serveRequest(request, context, url, route))
   }
 
+  /** What a request is, for the metrics: the route `serveRequest` gives it (never the path as written). */
+  function routeLabelOf(pathname: string, method: string): RouteLabel {
+    const route = dialectRouteOf(pathname)
+    if (route !== undefined && method === 'POST') return route
+    return isHealthPath(pathname, method) ? 'health' : 'pass-through'
+  }
+
+  function isHealthPath(pathname: string, method: string): boolean {
+    const path = withoutTrailingSlashes(pathname)
+    return (path === '/' || path === '/health') && (method === 'GET' || method === 'HEAD')
+  }
+
   async function serveRequest(request: Request, context: unknown, url: URL, route: DialectRoute | undefined): Promise<Response> {
     if (route !== undefined && request.method === 'POST') return proxy(routes[route].dialect, routes[route].base, request, context, url)
-    const path = withoutTrailingSlashes(url.pathname)
-    if ((path === '/' || path === '/health') && (request.method === 'GET' || request.method === 'HEAD')) {
+    if (isHealthPath(url.pathname, request.method)) {
       const status = {
         ok: true,
         service: 'dsml-streams gateway',

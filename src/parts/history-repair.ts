@@ -79,7 +79,7 @@ const resolvedFor = new WeakMap<HistoryRepairOptions, ResolvedOptions>()
 function engineOptions(options: HistoryRepairOptions): ResolvedOptions {
   let resolved = resolvedFor.get(options)
   if (resolved === undefined) {
-    resolved = resolveOptions({ ...options, mode: 'strip', role: 'assistant', unrecoveredNote: false, runawayRepeat: 0 } satisfies DsmlSanitizerOptions)
+    resolved = resolveOptions({ ...options, mode: 'strip', role: 'assistant', unrecoveredNote: false, runawayRepeat: 0, meter: undefined } satisfies DsmlSanitizerOptions)
     resolvedFor.set(options, resolved)
   }
   return resolved

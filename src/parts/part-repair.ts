@@ -10,6 +10,7 @@
  * watch each recovered call on its way from the sanitizer to the settlement
  * (the AI SDK reports which part a call came from).
  */
+import { countersFor, DiagnosticReporter } from '../dsml/diagnostic-counters.ts'
 import type { Channel, Part } from './part.ts'
 import { createDsmlPartSanitizer, type DsmlPartSanitizer, type DsmlPartSanitizerOptions } from './part-sanitizer.ts'
 import { createToolCallSynthesizer, type ToolCallSynthesizer, type ToolCallSynthesizerOptions } from './synthesizer.ts'
@@ -57,23 +58,29 @@ class Repair implements PartRepair {
   #sink: PartRepairSink
   #lengthFinishReason: string
   #stopped = false
+  /** Where diagnostics go out (`onDiagnostic`, `meter`), when anything listens. */
+  #reporter: DiagnosticReporter | undefined = undefined
 
   constructor(options: PartRepairOptions, sink: PartRepairSink) {
     // The engines report nothing: what the pipeline gives out is reported once, after the settlement decided it.
-    const hook = options.onDiagnostic
-    this.#sanitizer = createDsmlPartSanitizer(hook === undefined ? options : { ...options, onDiagnostic: undefined })
+    const { onDiagnostic: hook, meter } = options
+    const reports = hook !== undefined || meter !== undefined
+    this.#sanitizer = createDsmlPartSanitizer(reports ? { ...options, onDiagnostic: undefined, meter: undefined } : options)
     this.#synthesizer = createToolCallSynthesizer(options)
     this.#lengthFinishReason = options.lengthFinishReason ?? 'length'
-    this.#sink =
-      hook === undefined
-        ? sink
-        : {
-            emit(part) {
-              if (part.type === 'diagnostic') hook(part.diagnostic)
-              sink.emit(part)
-            },
-            ...(sink.recovered === undefined ? {} : { recovered: (part: RecoveredCallPart) => sink.recovered!(part) }),
-          }
+    if (!reports) {
+      this.#sink = sink
+    } else {
+      const reporter = new DiagnosticReporter(hook, meter === undefined ? undefined : countersFor(meter))
+      this.#reporter = reporter
+      this.#sink = {
+        emit(part) {
+          if (part.type === 'diagnostic') reporter.report(part.diagnostic)
+          sink.emit(part)
+        },
+        ...(sink.recovered === undefined ? {} : { recovered: (part: RecoveredCallPart) => sink.recovered!(part) }),
+      }
+    }
   }
 
   feed(part: Part): void {
@@ -106,6 +113,7 @@ class Repair implements PartRepair {
     const sink = this.#sink
     for (const part of parts) {
       if (this.#stopped) return
+      this.#countRead(part)
       for (const next of this.#synthesizer.feed(part)) sink.emit(next)
       // After the synthesizer took it: its call then has the id it is emitted and reported under.
       if (part.type === 'tool-call') sink.recovered?.(part)
@@ -118,6 +126,15 @@ class Repair implements PartRepair {
     this.#stopped = true
     // The finish ends both channels first: text the other channel held comes out before it.
     const ending = [...this.#sanitizer.feed({ type: 'finish', reason: this.#lengthFinishReason }), { type: 'done' } as const, { type: 'chunk-end' } as const]
-    for (const part of ending) for (const next of this.#synthesizer.feed(part)) this.#sink.emit(next)
+    for (const part of ending) {
+      this.#countRead(part)
+      for (const next of this.#synthesizer.feed(part)) this.#sink.emit(next)
+    }
+  }
+
+  /** The markup read, as the engines give it out (the settlement's diagnostics repeat a withheld call's): counted once, here. */
+  #countRead(part: Part): void {
+    if (part.type === 'tool-call') this.#reporter?.removed(part.source.length)
+    else if (part.type === 'diagnostic') this.#reporter?.removed(part.diagnostic.text.length)
   }
 }

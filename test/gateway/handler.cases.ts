@@ -17,6 +17,7 @@ import { assert, assertEqual, assertThrows, thrownBy } from '../support/assert.t
 import { type Capture, captures } from '../support/captures.ts'
 import { block, invoke, param } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
+import { fakeMeter } from '../support/fake-meter.ts'
 import {
   chatRequest,
   completionResponse,
@@ -165,6 +166,30 @@ export const suite = defineSuite('gateway/handler', (test) => {
     pulled = 0
     const off = await readSse(await createChatCompletionsGateway({ upstream: UPSTREAM, fetch: upstream, runawayRepeat: 0 })(chatRequest({ model: 'm', stream: true, messages: [userTurn] })))
     assertEqual([off.finishReasons, pulled], [['stop'], events.length], 'runawayRepeat 0: off, read to the end')
+  })
+
+  test('meter: requests by route, method and status, the upstream\'s first byte and whole body timed, the repair counted; no path as written in a label', async () => {
+    const meter = fakeMeter()
+    const fetch = async (request: Request): Promise<Response> =>
+      request.url.endsWith('/models') ? new Response('{"data":[]}', { headers: { 'content-type': 'application/json' } }) : sseResponse(pieces(`Reading.\n${readCall}`))
+    const gateway = createChatCompletionsGateway({ upstream: UPSTREAM, fetch, meter })
+    await (await gateway(chatRequest({ model: 'm', stream: true, messages: [userTurn] }, { path: '/secret-prefix-42/v1/chat/completions' }))).text()
+    await (await gateway(new Request('http://gateway.test/secret-prefix-42/v1/models'))).text()
+    await (await gateway(new Request('http://gateway.test/health'))).text()
+    await (await gateway(chatRequest('not json' as never))).text()
+    const requests = meter.recorded.get('http.server.request.duration')!.map((entry) => entry.attributes)
+    assertEqual(requests, [
+      { 'http.route': 'chat-completions', 'http.request.method': 'POST', 'http.response.status_code': 200 },
+      { 'http.route': 'pass-through', 'http.request.method': 'GET', 'http.response.status_code': 200 },
+      { 'http.route': 'health', 'http.request.method': 'GET', 'http.response.status_code': 200 },
+      { 'http.route': 'chat-completions', 'http.request.method': 'POST', 'http.response.status_code': 400 },
+    ])
+    assertEqual(meter.recorded.get('dsml.gateway.requests')!.map((entry) => [entry.value, entry.attributes]), requests.map((attributes) => [1, attributes]))
+    assertEqual(meter.recorded.get('dsml.upstream.time_to_first_byte')!.map((entry) => entry.attributes['http.route']), ['chat-completions', 'pass-through'])
+    assertEqual(meter.recorded.get('dsml.upstream.duration')!.length, 2)
+    assert([...meter.recorded.values()].flat().every((entry) => entry.value >= 0), 'times are not negative')
+    assertEqual([meter.sum('dsml.leaks'), meter.sum('dsml.calls.recovered')], [1, 1])
+    assert(!JSON.stringify([...meter.recorded.values()]).includes('secret'), 'no path as the client wrote it')
   })
 
   test('sglang-35736-tool-choice-none: with tool_choice "none" the gateway strips the markup and sends no call', async () => {
