@@ -25,3 +25,16 @@ export function withUnifiedFinishReason<Reason>(finishReason: Reason, unified: s
   if (typeof finishReason === 'string') return unified as Reason
   return { ...(finishReason as object), unified } as Reason
 }
+
+/**
+ * A finish the middleware makes itself (a runaway ended the stream): the
+ * reason, and an unknown usage, in the shape of the spec the model speaks
+ * (`specificationVersion`: `'v2'` strings and flat usage; V3 and V4 objects).
+ */
+export function madeFinish(unified: string, specificationVersion: unknown): { finishReason: unknown; usage: unknown } {
+  if (specificationVersion === 'v2') return { finishReason: unified, usage: { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined } }
+  return {
+    finishReason: { unified, raw: undefined },
+    usage: { inputTokens: { total: undefined, noCache: undefined, cacheRead: undefined, cacheWrite: undefined }, outputTokens: { total: undefined, text: undefined, reasoning: undefined } },
+  }
+}

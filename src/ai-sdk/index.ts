@@ -48,6 +48,8 @@ interface WrapOptions {
   doGenerate: () => PromiseLike<LanguageModelV4GenerateResult>
   doStream: () => PromiseLike<LanguageModelV4StreamResult>
   params: LanguageModelV4CallOptions
+  /** The wrapped model: its `specificationVersion` is the shape of a finish the middleware makes. */
+  model?: { specificationVersion?: unknown }
 }
 
 /**
@@ -71,9 +73,9 @@ export function dsmlMiddleware(options: DsmlMiddlewareOptions = {}): DsmlLanguag
       return repairGenerateResult(await doGenerate(), resolved, params)
     },
 
-    async wrapStream({ doStream, params }: WrapOptions): Promise<LanguageModelV4StreamResult> {
+    async wrapStream({ doStream, params, model }: WrapOptions): Promise<LanguageModelV4StreamResult> {
       const result = await doStream()
-      return { ...result, stream: result.stream.pipeThrough(createDsmlStreamTransform(resolved, params)) }
+      return { ...result, stream: result.stream.pipeThrough(createDsmlStreamTransform(resolved, params, model?.specificationVersion)) }
     },
   }
   if (resolved.repairHistory || resolved.preventiveDirective) {

@@ -94,6 +94,12 @@ export interface DsmlMiddlewareOptions extends PreventionOptions {
    */
   meter?: DsmlMeter
   /**
+   * The runaway guard (see the engine's `runawayRepeat`): a stream that
+   * repeats one tag, or one character, inside markup past it ends there with
+   * finish `length`, and the model's stream is cancelled. @default off
+   */
+  runawayRepeat?: number
+  /**
    * Repair assistant messages of the prompt history (`transformParams`).
    * `recoveryNudge` needs it: the nudge follows a turn whose call history
    * repair removed. @default true
@@ -122,6 +128,7 @@ export interface ResolvedMiddlewareOptions {
   recoverFromReasoning: boolean
   unrecoveredNote: boolean
   meter: DsmlMeter | undefined
+  runawayRepeat: number | undefined
   repairHistory: boolean
   /** The opt-in prevention (`prevention.ts`): a system message, and the nudge after a turn whose call was text. */
   preventiveDirective: boolean
@@ -133,7 +140,7 @@ export interface ResolvedMiddlewareOptions {
 }
 
 const KNOWN_OPTIONS = new Set([
-  'mode', 'preset', 'rescues', 'knownTools', 'allowUndeclaredTools', 'recoverOnTruncation', 'recoverFromReasoning', 'unrecoveredNote', 'meter',
+  'mode', 'preset', 'rescues', 'knownTools', 'allowUndeclaredTools', 'recoverOnTruncation', 'recoverFromReasoning', 'unrecoveredNote', 'meter', 'runawayRepeat',
   'repairHistory', 'preventiveDirective', 'recoveryNudge', 'maxHoldChars', 'eagerStopChars', 'generateId', 'onDiagnostic',
 ])
 
@@ -179,6 +186,7 @@ export function resolveMiddlewareOptions(options: DsmlMiddlewareOptions = {}): R
     recoverFromReasoning: flag(options, 'recoverFromReasoning', true),
     unrecoveredNote: flag(options, 'unrecoveredNote', false),
     meter: options.meter,
+    runawayRepeat: options.runawayRepeat,
     repairHistory,
     ...prevention,
     maxHoldChars: options.maxHoldChars,
@@ -239,6 +247,7 @@ export function engineOptions(
   if (resolved.eagerStopChars !== undefined) options.eagerStopChars = resolved.eagerStopChars
   if (resolved.unrecoveredNote) options.unrecoveredNote = true
   if (resolved.meter !== undefined) options.meter = resolved.meter
+  if (resolved.runawayRepeat !== undefined) options.runawayRepeat = resolved.runawayRepeat
   return options
 }
 

@@ -25,7 +25,7 @@
  *   stream never throws.
  */
 import type { LanguageModelV4CallOptions, LanguageModelV4StreamPart } from '@ai-sdk/provider'
-import { unifiedFinishReason, withUnifiedFinishReason } from './finish-reason.ts'
+import { madeFinish, unifiedFinishReason, withUnifiedFinishReason } from './finish-reason.ts'
 import type { Channel, Part as NeutralPart } from '../parts/part.ts'
 import { createPartRepair } from '../parts/part-repair.ts'
 import { partRepairOptions, type DsmlMiddlewareDiagnostic, type ResolvedMiddlewareOptions } from './options.ts'
@@ -50,12 +50,16 @@ const TRANSPARENT = new Set(['raw', 'ping'])
 export interface StreamRepair {
   push(part: Part): Part[]
   end(): Part[]
+  /** The runaway guard ended the stream (`runawayRepeat`): its finish went out; nothing pushed from now on comes out. */
+  readonly stopped: boolean
 }
 
 /** The synchronous core of the stream stage: parts in, parts out. */
 export function createStreamRepair(
   resolved: ResolvedMiddlewareOptions,
   params: Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice'> | undefined,
+  /** The wrapped model's `specificationVersion`: the shape of a finish the middleware makes. */
+  specificationVersion?: unknown,
 ): StreamRepair {
   const open = new Map<string, OpenPart>()
   /** The id whose text each channel's engine holds. */
@@ -139,8 +143,15 @@ export function createStreamRepair(
         return
       }
       case 'finish': {
-        // Only a finish read from an upstream `finish` part gets here (`upstream`), rewritten to tool calls.
-        const finish = upstream as Extract<Part, { type: 'finish' }>
+        if (upstream?.type !== 'finish') {
+          // Made by the pipeline: a runaway ended the message. The open parts end, then the finish, in the model's spec.
+          for (const entry of open.values()) if (entry.started) out.push({ type: entry.channel === 'text' ? 'text-end' : 'reasoning-end', id: entry.id } as Part)
+          open.clear()
+          out.push({ type: 'finish', ...madeFinish(part.reason, specificationVersion) } as Part)
+          return
+        }
+        // A finish read from an upstream `finish` part, rewritten to tool calls.
+        const finish = upstream
         out.push({ ...finish, finishReason: withUnifiedFinishReason(finish.finishReason, part.reason) })
         return
       }
@@ -270,6 +281,7 @@ export function createStreamRepair(
   return {
     push(part) {
       out = []
+      if (repair.stopped) return out
       // Malformed parts are reported and passed on by `dispatch`; an internal error is a bug, and surfaces.
       dispatch(part)
       return out
@@ -282,6 +294,10 @@ export function createStreamRepair(
       open.clear()
       return out
     },
+
+    get stopped() {
+      return repair.stopped
+    },
   }
 }
 
@@ -289,11 +305,14 @@ export function createStreamRepair(
 export function createDsmlStreamTransform(
   resolved: ResolvedMiddlewareOptions,
   params: Pick<LanguageModelV4CallOptions, 'tools' | 'toolChoice'> | undefined,
+  specificationVersion?: unknown,
 ): TransformStream<Part, Part> {
-  const repair = createStreamRepair(resolved, params)
+  const repair = createStreamRepair(resolved, params, specificationVersion)
   return new StandardTransformStream<Part, Part>({
     transform(part, controller) {
       for (const output of repair.push(part)) controller.enqueue(output)
+      // A runaway ended the stream: the readable side closes, and the writable side errors, which cancels the model's stream.
+      if (repair.stopped) controller.terminate()
     },
     flush(controller) {
       for (const output of repair.end()) controller.enqueue(output)

@@ -33,6 +33,8 @@ import {
   type Part,
 } from './support.ts'
 import { driveCore } from './core-support.ts'
+import { MockLanguageModelV4 } from 'ai/test'
+import { madeFinish } from '../../src/ai-sdk/finish-reason.ts'
 
 interface Capture {
   id: string
@@ -86,6 +88,36 @@ export const suite = defineSuite('ai-sdk/stream', (test) => {
     assertEqual([app.text, app.toolCalls], ['Listing.\n[tool call to "bash" could not be recovered: the output was cut off]', []])
     const off = await viaStreamText(wrap(streamModel(streamOf(textParts(tokenChunks(cut))))).model, ['bash'])
     assertEqual(off.text, 'Listing.\n', 'off by default')
+  })
+
+  test('runawayRepeat: a stream repeating one tag ends with finish length, the open text part closed, the model\'s stream cancelled', async () => {
+    const doubled = dialect({ bars: 2, tagSpace: true })
+    const parts = streamOf(textParts(['Listing.\n', open('tool_calls'), ...Array.from({ length: 200 }, () => doubled.close('parameter'))]))
+    let pulled = 0
+    let cancelled = false
+    const model = new MockLanguageModelV4({
+      doStream: async () => ({
+        stream: new ReadableStream<Part>({
+          pull(controller) {
+            if (pulled < parts.length) controller.enqueue(parts[pulled++]!)
+            else controller.close()
+          },
+          cancel() {
+            cancelled = true
+          },
+        }, { highWaterMark: 0 }),
+      }),
+    })
+    const out = await modelParts(wrap(model, { runawayRepeat: 8 }).model, callOptions(['bash']))
+    assertEqual(typesOf(out), ['stream-start', 'text-start', 'text-delta', 'text-end', 'finish'])
+    assertEqual([deltaText(out), (out.at(-1) as { finishReason: unknown }).finishReason], ['Listing.\n', { unified: 'length', raw: undefined }])
+    // Some runtimes cancel a piped source a few turns after the output ended.
+    for (let turn = 0; turn < 100 && !cancelled; turn++) await new Promise((resolve) => setTimeout(resolve, 10))
+    assert(cancelled && pulled < parts.length / 2, `the model's stream cancelled after ${pulled} of ${parts.length} parts`)
+    const app = await viaStreamText(wrap(streamModel(parts), { runawayRepeat: 8 }).model, ['bash'])
+    assertEqual([app.text, app.finishReason, app.toolCalls, app.errors], ['Listing.\n', 'length', [], []])
+    // A V2 model (ai 5) gets its own shape: a string reason, flat usage.
+    assertEqual(madeFinish('length', 'v2'), { finishReason: 'length', usage: { inputTokens: undefined, outputTokens: undefined, totalTokens: undefined } })
   })
 
   test('stream-v17-chunk-split: an opener split <, bar, DSML, bar, … is recovered and no partial marker leaks', async () => {
