@@ -170,7 +170,7 @@ export function summarizeEvents(events: readonly SanitizerEvent[]): EngineOutput
     } else if (event.type === 'tool-call') {
       calls.push(event.call)
       replay.push(event.source)
-    } else {
+    } else if (event.type === 'diagnostic') {
       diagnostics.push(event.diagnostic)
       replay.push(event.diagnostic.text)
     }

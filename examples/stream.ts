@@ -20,5 +20,5 @@ while (true) {
   const event: SanitizerEvent = value
   if (event.type === 'text') console.log('text:', JSON.stringify(event.text))
   else if (event.type === 'tool-call') console.log('tool-call:', event.call.name, JSON.stringify(event.call.arguments))
-  else console.log('diagnostic:', event.diagnostic.kind)
+  else if (event.type === 'diagnostic') console.log('diagnostic:', event.diagnostic.kind)
 }

@@ -30,6 +30,7 @@ import * as composition from './composition.cases.ts'
 import * as dialectKitRepairBody from './dialect-kit/repair-body.cases.ts'
 import * as dialectKitRunawayStop from './dialect-kit/runaway-stop.cases.ts'
 import * as dsmlArguments from './dsml/arguments.cases.ts'
+import * as dsmlCallStreaming from './dsml/call-streaming.cases.ts'
 import * as dsmlCodeSpanGate from './dsml/code-span-gate.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
 import * as dsmlDiagnosticCounters from './dsml/diagnostic-counters.cases.ts'
@@ -76,6 +77,7 @@ import * as partsPartSanitizerStream from './parts/part-sanitizer-stream.cases.t
 import * as partsPartSanitizer from './parts/part-sanitizer.cases.ts'
 import * as partsPrevention from './parts/prevention.cases.ts'
 import * as partsRequestOptions from './parts/request-options.cases.ts'
+import * as partsStreamedCalls from './parts/streamed-calls.cases.ts'
 import * as partsSynthesizer from './parts/synthesizer.cases.ts'
 import * as repairFetch from './repair-fetch/repair-fetch.cases.ts'
 import * as requestPaths from './request-paths.cases.ts'
@@ -111,6 +113,7 @@ const modules: Record<string, CasesModule> = {
   './dialect-kit/repair-body.cases.ts': dialectKitRepairBody,
   './dialect-kit/runaway-stop.cases.ts': dialectKitRunawayStop,
   './dsml/arguments.cases.ts': dsmlArguments,
+  './dsml/call-streaming.cases.ts': dsmlCallStreaming,
   './dsml/code-span-gate.cases.ts': dsmlCodeSpanGate,
   './dsml/config.cases.ts': dsmlConfig,
   './dsml/diagnostic-counters.cases.ts': dsmlDiagnosticCounters,
@@ -157,6 +160,7 @@ const modules: Record<string, CasesModule> = {
   './parts/part-sanitizer.cases.ts': partsPartSanitizer,
   './parts/prevention.cases.ts': partsPrevention,
   './parts/request-options.cases.ts': partsRequestOptions,
+  './parts/streamed-calls.cases.ts': partsStreamedCalls,
   './parts/synthesizer.cases.ts': partsSynthesizer,
   './repair-fetch/repair-fetch.cases.ts': repairFetch,
   './request-paths.cases.ts': requestPaths,

@@ -29,7 +29,8 @@ export function repairGenerateResult(
   let finish: string | undefined
   const sourcePart = new Map<string, string>()
   const report = (diagnostic: Omit<DsmlMiddlewareDiagnostic, 'operation'>): void => resolved.report({ ...diagnostic, operation: 'generate' })
-  const repair = createPartRepair(partRepairOptions(resolved, params), {
+  // A whole result: its calls are written whole (`streamToolCalls` is for streams).
+  const repair = createPartRepair({ ...partRepairOptions(resolved, params), streamToolCalls: false }, {
     emit(part) {
       switch (part.type) {
         case 'text':

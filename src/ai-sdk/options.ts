@@ -100,6 +100,13 @@ export interface DsmlMiddlewareOptions extends PreventionOptions {
    */
   runawayRepeat?: number
   /**
+   * Recovered calls stream as they form: `tool-input-start` once the call's
+   * name is read, `tool-input-delta` as its arguments arrive, then
+   * `tool-input-end` and `tool-call` (see the engine's `streamToolCalls`).
+   * `generateText` gets its calls whole either way. @default false
+   */
+  streamToolCalls?: boolean
+  /**
    * Repair assistant messages of the prompt history (`transformParams`).
    * `recoveryNudge` needs it: the nudge follows a turn whose call history
    * repair removed. @default true
@@ -129,6 +136,7 @@ export interface ResolvedMiddlewareOptions {
   unrecoveredNote: boolean
   meter: DsmlMeter | undefined
   runawayRepeat: number | undefined
+  streamToolCalls: boolean
   repairHistory: boolean
   /** The opt-in prevention (`prevention.ts`): a system message, and the nudge after a turn whose call was text. */
   preventiveDirective: boolean
@@ -140,7 +148,7 @@ export interface ResolvedMiddlewareOptions {
 }
 
 const KNOWN_OPTIONS = new Set([
-  'mode', 'preset', 'rescues', 'knownTools', 'allowUndeclaredTools', 'recoverOnTruncation', 'recoverFromReasoning', 'unrecoveredNote', 'meter', 'runawayRepeat',
+  'mode', 'preset', 'rescues', 'knownTools', 'allowUndeclaredTools', 'recoverOnTruncation', 'recoverFromReasoning', 'unrecoveredNote', 'meter', 'runawayRepeat', 'streamToolCalls',
   'repairHistory', 'preventiveDirective', 'recoveryNudge', 'maxHoldChars', 'eagerStopChars', 'generateId', 'onDiagnostic',
 ])
 
@@ -187,6 +195,7 @@ export function resolveMiddlewareOptions(options: DsmlMiddlewareOptions = {}): R
     unrecoveredNote: flag(options, 'unrecoveredNote', false),
     meter: options.meter,
     runawayRepeat: options.runawayRepeat,
+    streamToolCalls: flag(options, 'streamToolCalls', false),
     repairHistory,
     ...prevention,
     maxHoldChars: options.maxHoldChars,
@@ -248,6 +257,7 @@ export function engineOptions(
   if (resolved.unrecoveredNote) options.unrecoveredNote = true
   if (resolved.meter !== undefined) options.meter = resolved.meter
   if (resolved.runawayRepeat !== undefined) options.runawayRepeat = resolved.runawayRepeat
+  if (resolved.streamToolCalls) options.streamToolCalls = true
   return options
 }
 

@@ -129,6 +129,18 @@ export function createStreamRepair(
         )
         return
       }
+      case 'synthesized-tool-call-start':
+        // A call streamed as it forms: its input as it comes, as a native call's.
+        out.push({ type: 'tool-input-start', id: part.id, toolName: part.name })
+        return
+      case 'synthesized-tool-call-delta':
+        out.push({ type: 'tool-input-delta', id: part.id, delta: part.delta })
+        return
+      case 'synthesized-tool-call-end': {
+        const { call } = part
+        out.push({ type: 'tool-input-end', id: call.id }, { type: 'tool-call', toolCallId: call.id, toolName: call.name, input: JSON.stringify(call.arguments) })
+        return
+      }
       case 'diagnostic': {
         const channel = part.channel ?? 'text'
         const callId = part.diagnostic.toolCallId

@@ -66,6 +66,8 @@ class Encoder implements AnthropicEncoder {
   #text: { index: number; start: ChunkOrigin; event: AnthropicEvent; started: boolean } | undefined = undefined
   /** The open thinking block's upstream index. */
   #thinking: number | undefined = undefined
+  /** Calls streamed as they form: the block each writes to, by its index in the message's calls. */
+  #streamedBlocks = new Map<number, number>()
   /** The block index of the last shape asked about (`writesShape`), when it is a `text_delta`'s. */
   #shapes = new LastShape<number>(textDeltaIndex)
 
@@ -120,6 +122,30 @@ class Encoder implements AnthropicEncoder {
         case 'synthesized-tool-call':
           this.#writeToolUse(part.call.id, part.call.name, JSON.stringify(part.call.arguments))
           continue
+        case 'synthesized-tool-call-start': {
+          // A call streamed as it forms gets a block of its own now: the text block before it ends first (text after it
+          // opens the block again, at the next index).
+          const text = this.#text
+          if (text?.started) {
+            this.#out.push(madeUp({ type: 'content_block_stop', index: this.#indexes.get(text.index)! }))
+            text.started = false
+          }
+          const index = this.#next++
+          this.#streamedBlocks.set(part.index, index)
+          this.#out.push(madeUp({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: part.id, name: part.name, input: {} } }))
+          continue
+        }
+        case 'synthesized-tool-call-delta': {
+          const index = this.#streamedBlocks.get(part.index)
+          if (index !== undefined) this.#out.push(madeUp({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: part.delta } }))
+          continue
+        }
+        case 'synthesized-tool-call-end': {
+          const index = this.#streamedBlocks.get(part.index)
+          this.#streamedBlocks.delete(part.index)
+          if (index !== undefined) this.#out.push(madeUp({ type: 'content_block_stop', index }))
+          continue
+        }
         case 'finish':
           // A finish the stages made (a runaway ended the message): the open blocks close, then the message's delta.
           if (part.origin !== undefined) break

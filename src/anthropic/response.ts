@@ -29,7 +29,8 @@ export function repairAnthropicMessage(body: unknown, options: AnthropicRepairOp
   let clean = ''
   const calls: ToolCall[] = []
   let stopReason: string | undefined
-  const repair = createPartRepair(anthropicPartOptions(options), {
+  // A whole message: its calls are written whole (`streamToolCalls` is for streams).
+  const repair = createPartRepair({ ...anthropicPartOptions(options), streamToolCalls: false }, {
     emit(part) {
       if (part.type === 'text' || part.type === 'reasoning') clean += part.text
       else if (part.type === 'synthesized-tool-call') calls.push(part.call)

@@ -129,6 +129,19 @@ function gather(group: readonly Part[], origin: ChunkOrigin | undefined): Change
         })
         changes.content = true
         break
+      case 'synthesized-tool-call-start':
+        // A call streamed as it forms: its first delta names it, as a native call's does.
+        changes.synthesized.push({ index: part.index, id: part.id, type: 'function', function: { name: part.name, arguments: '' } })
+        changes.content = true
+        break
+      case 'synthesized-tool-call-delta': {
+        // Its arguments' pieces: those of one chunk in one delta.
+        const last = changes.synthesized[changes.synthesized.length - 1]
+        if (last?.index === part.index && last.function !== undefined) last.function.arguments = (last.function.arguments ?? '') + part.delta
+        else changes.synthesized.push({ index: part.index, function: { arguments: part.delta } })
+        changes.content = true
+        break
+      }
       case 'finish':
         changes.finishReason = part.reason
         changes.content = true

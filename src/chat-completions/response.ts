@@ -59,7 +59,8 @@ function repairMessage(message: JsonMessage, finishReason: unknown, options: Rep
   const reasoning: string[] = []
   const calls: ToolCall[] = []
   let finish: string | undefined
-  const repair = createPartRepair(options, {
+  // A whole message: its calls are written whole (`streamToolCalls` is for streams).
+  const repair = createPartRepair({ ...options, streamToolCalls: false }, {
     emit(part) {
       if (part.type === 'text') content.push(part.text)
       else if (part.type === 'reasoning') reasoning.push(part.text)

@@ -111,6 +111,7 @@ export async function serve(argv: string[]): Promise<void> {
   options.upstreamIdleTimeoutMs = cli.idleTimeout * 1000
   options.keepAliveMs = cli.keepAlive * 1000
   if (cli.unrecoveredNote) options.unrecoveredNote = true
+  if (cli.streamToolCalls) options.streamToolCalls = true
   if (metrics.meter !== undefined) options.meter = metrics.meter
   options.runawayRepeat = cli.runawayRepeat
   if (cli.prevent) {

@@ -35,6 +35,8 @@ Every other request passes through to the upstream.
   --prevent            add the preventive directive to every request's system
                        instructions, and the one-time recovery nudge after a
                        turn whose call was written as text (for DeepSeek)
+  --stream-tool-calls  recovered tool calls stream as they form: announced at
+                       their name, string arguments as they arrive
   --unrecovered-note   where markup that held a call is removed without one
                        (cut off, an undeclared tool, arguments against the
                        schema), write a note in the text naming the tool and why
@@ -102,6 +104,7 @@ const SERVE_OPTIONS = {
   'known-tools': { type: 'string' },
   prevent: { type: 'boolean' },
   'unrecovered-note': { type: 'boolean' },
+  'stream-tool-calls': { type: 'boolean' },
   'runaway-repeat': { type: 'string' },
   fixtures: { type: 'string' },
   delay: { type: 'string' },
@@ -218,6 +221,7 @@ export function parseServeCommandLine(argv: string[]) {
     upstreamDialect: upstreamDialect as 'chat-completions' | 'lingma',
     prevent: parsed.prevent === true,
     unrecoveredNote: parsed['unrecovered-note'] === true,
+    streamToolCalls: parsed['stream-tool-calls'] === true,
     runawayRepeat,
     mode: mode as 'recover' | 'strip' | 'off',
     preset: preset as 'relaxed' | 'strict',

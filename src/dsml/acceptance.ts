@@ -38,7 +38,7 @@ export class CallAcceptance {
   }
 
   /** The declared schema of `name`, if the request declared one. */
-  #schemaOf(name: string): ToolSchema | undefined {
+  schemaOf(name: string): ToolSchema | undefined {
     const tools = this.#resolved.tools
     if (tools === undefined) return undefined
     this.#schemas ??= new Map(tools.map((tool) => [tool.name, tool.parameters]))
@@ -52,7 +52,7 @@ export class CallAcceptance {
    */
   argumentsRejection(name: string, args: Record<string, unknown>): string | undefined {
     if (Object.keys(args).length > 0) return undefined
-    const schema = this.#schemaOf(name)
+    const schema = this.schemaOf(name)
     if (schema !== undefined && requiredOf(schema).length === 0) return undefined
     return `Call to "${name}" removed: no arguments`
   }
@@ -63,9 +63,19 @@ export class CallAcceptance {
    * with no schema, or not exactly one required property.
    */
   unnamedArgumentName(name: string): string | undefined {
-    const schema = this.#schemaOf(name)
+    const schema = this.schemaOf(name)
     const required = schema === undefined ? [] : requiredOf(schema)
     return required.length === 1 ? required[0] : undefined
+  }
+
+  /**
+   * May a call to `name` be made, by its name alone (recover mode, and the
+   * tool declared or none declared)? A call streamed as it forms is announced
+   * only then.
+   */
+  acceptsName(name: string): boolean {
+    const resolved = this.#resolved
+    return resolved.mode === 'recover' && (resolved.knownTools === undefined || resolved.knownTools.has(name))
   }
 
   /** Did the request declare a tool of this name (`knownTools`, `tools`)? */
@@ -110,7 +120,7 @@ export class CallAcceptance {
     if (resolved.knownTools !== undefined && !resolved.knownTools.has(name)) {
       return { kind: 'unknown-tool', message: `Call to "${name}" removed: not in knownTools` }
     }
-    const schema = this.#schemaOf(name)
+    const schema = this.schemaOf(name)
     let sent = args
     if (schema !== undefined) {
       const conformed = conformArguments(args, schema)

@@ -40,15 +40,73 @@ export function decodeEntities(text: string): string {
   return out + text.slice(sectionStart)
 }
 
+/** Where a value starts once the line break hugging its start is dropped (`\r\n` or `\n`). */
+function huggingStart(value: string): number {
+  return value.startsWith('\r\n') ? 2 : value.startsWith('\n') ? 1 : 0
+}
+
 /** Removes one line break right after the opener and one right before the closer (V23). */
 export function removeHuggingNewlines(value: string): string {
-  let start = 0
+  const start = huggingStart(value)
   let end = value.length
-  if (value.startsWith('\r\n')) start = 2
-  else if (value.startsWith('\n')) start = 1
   if (end - start >= 2 && value.endsWith('\r\n')) end -= 2
   else if (end > start && value.endsWith('\n')) end -= 1
   return start === 0 && end === value.length ? value : value.slice(start, end)
+}
+
+/**
+ * A string argument's value as its raw text arrives, for a call streamed as
+ * it forms: `push(raw)` gives the decoded text certain so far, a prefix of
+ * the `typeValue` the whole raw text will have. Held back: the start until a
+ * hugging line break there is known, the last two characters (one may be a
+ * hugging line break at the end), an `&` an entity may still complete, and a
+ * high surrogate whose pair is still to come. A value that may be CDATA
+ * (`<` first, after blanks) is not given at all (`streams` false): its
+ * content is known only whole.
+ */
+export class StringValuePieces {
+  /** Raw text not given yet: a few characters once the start is decided. */
+  #held = ''
+  #started = false
+  #streams = true
+
+  get streams(): boolean {
+    return this.#streams
+  }
+
+  push(raw: string): string {
+    if (!this.#streams) return ''
+    let text = this.#held + raw
+    if (!this.#started) {
+      let first = 0
+      while (first < text.length && isWhitespace(text.charCodeAt(first))) first++
+      if (first === text.length) {
+        this.#held = text
+        return ''
+      }
+      if (text.charCodeAt(first) === LESS_THAN) {
+        this.#streams = false
+        this.#held = ''
+        return ''
+      }
+      this.#started = true
+      text = text.slice(huggingStart(text))
+    }
+    let safe = text.length - 2
+    if (safe <= 0) {
+      this.#held = text
+      return ''
+    }
+    const ampersand = text.lastIndexOf('&', safe - 1)
+    if (ampersand !== -1 && safe - ampersand <= LONGEST_ENTITY + 1) {
+      const semicolon = text.indexOf(';', ampersand + 1)
+      if (semicolon === -1 || semicolon >= safe) safe = ampersand
+    }
+    const last = text.charCodeAt(safe - 1)
+    if (safe > 0 && last >= 0xd800 && last <= 0xdbff) safe--
+    this.#held = text.slice(safe)
+    return safe > 0 ? decodeEntities(text.slice(0, safe)) : ''
+  }
 }
 
 export interface TypedValue {

@@ -17,6 +17,7 @@ import {
 } from './arguments.ts'
 import { isStringFlag, isToolName, TOOL_NAME_CARRIER } from './grammar.ts'
 import { TextBuilder } from '../text-builder.ts'
+import { CallStreaming } from './call-streaming.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
 import {
@@ -49,11 +50,14 @@ export class Markup {
   #gap = new TextBuilder()
   /** Calls completed now are not made (`Structure.documentation`). */
   documentation = false
+  /** `streamToolCalls`: where a streamed invoke ends, as a call whatever is decided. */
+  #streaming: CallStreaming | undefined
 
-  constructor(resolved: ResolvedOptions, output: Output, acceptance: CallAcceptance) {
+  constructor(resolved: ResolvedOptions, output: Output, acceptance: CallAcceptance, streaming: CallStreaming | undefined) {
     this.#resolved = resolved
     this.#output = output
     this.#acceptance = acceptance
+    this.#streaming = streaming
   }
 
   get heldChars(): number {
@@ -192,6 +196,7 @@ export class Markup {
 
   /** The end of an invoke, a parameter or a tag the text ended in: removed (V16). */
   cutOff(invoke: Invoke | undefined): void {
+    if (CallStreaming.announced(invoke)) return this.#streaming!.end(invoke!, invoke!.args, this.#held.take(), { kind: 'dropped-markup', message: 'DSML call cut off by the end of the text' }, true)
     this.#drop('DSML markup cut off by the end of the text removed', invoke === undefined ? undefined : toolOf(invoke))
   }
 
@@ -257,7 +262,8 @@ export class Markup {
 
   abandonInvoke(region: Region, invoke: Invoke, message: string): State {
     if (!region.confirmed) return this.release()
-    this.#drop(message, toolOf(invoke))
+    if (CallStreaming.announced(invoke)) this.#streaming!.end(invoke, invoke.args, this.#held.take(), { kind: 'dropped-markup', message })
+    else this.#drop(message, toolOf(invoke))
     return this.#afterElement(region)
   }
 
@@ -265,7 +271,8 @@ export class Markup {
   finishInvoke(region: Region, invoke: Invoke, wrapped: boolean, unclosed = false): State {
     const unnamed = this.#nameUnnamed(invoke)
     if (unnamed !== undefined) {
-      this.#drop(unnamed, toolOf(invoke))
+      if (CallStreaming.announced(invoke)) this.#streaming!.end(invoke, invoke.args, this.#held.take(), { kind: 'dropped-markup', message: unnamed })
+      else this.#drop(unnamed, toolOf(invoke))
       return this.#afterElement(region)
     }
     let args: Record<string, unknown> | undefined = invoke.argumentCount > 0 ? invoke.args : undefined
@@ -284,9 +291,10 @@ export class Markup {
           this.#acceptance.argumentsRejection(invoke.name!, args))
     if (reason !== undefined) {
       if (!region.confirmed) return this.release()
-      this.#drop(reason, toolOf(invoke))
+      if (CallStreaming.announced(invoke)) this.#streaming!.end(invoke, args ?? invoke.args, this.#held.take(), { kind: 'dropped-markup', message: reason })
+      else this.#drop(reason, toolOf(invoke))
     } else {
-      this.#finishCall(region, invoke.name!, args!, invoke.invalidJson)
+      this.#finishCall(region, invoke.name!, args!, invoke.invalidJson, invoke)
     }
     return this.#afterElement(region)
   }
@@ -354,7 +362,7 @@ export class Markup {
   // ── outcomes ──────────────────────────────────────────────────────────
 
   /** Emits a complete call (or the reason it is not sent), with the held markup as its source. */
-  #finishCall(region: Region, name: string, args: Record<string, unknown>, invalidJson: string[]): void {
+  #finishCall(region: Region, name: string, args: Record<string, unknown>, invalidJson: string[], invoke?: Invoke): void {
     const output = this.#output
     region.confirmed = true
     for (const parameter of invalidJson) {
@@ -365,6 +373,11 @@ export class Markup {
       return
     }
     const verdict = this.#acceptance.verdict(name, args)
+    if (CallStreaming.announced(invoke)) {
+      // Streamed: the call ends as a call whatever is decided now, with why it would not have been made.
+      const failure = verdict.kind === 'call' ? undefined : { kind: verdict.kind, message: verdict.message }
+      return this.#streaming!.end(invoke!, verdict.kind === 'call' ? verdict.arguments : args, this.#held.take(), failure)
+    }
     if (verdict.kind !== 'call') {
       output.diagnose(verdict.kind, this.#held.take(), verdict.message, name)
       return

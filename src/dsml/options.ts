@@ -131,6 +131,18 @@ export interface DsmlSanitizerOptions {
    * Nothing is recorded without one.
    */
   meter?: DsmlMeter
+  /**
+   * Tool calls stream as they form: a call is announced (`tool-call-start`:
+   * id, name) as soon as its invoke's name is read, if the tool is accepted
+   * by name; a string argument is written as it arrives, every other one when
+   * it closes (`tool-call-delta`: pieces of the arguments' JSON text, which
+   * joined equal the non-streamed call's). The call ends with its
+   * `tool-call` event (`streamed: true`). A streamed call cannot be taken
+   * back: one rejected or cut off at the end still ends with its `tool-call`
+   * event, the arguments read whole, and a diagnostic.
+   * @default false
+   */
+  streamToolCalls?: boolean
 }
 
 export interface ResolvedRescues {
@@ -178,6 +190,7 @@ export interface ResolvedOptions extends ResolvedDsmlSanitizerOptions {
   readonly meter: DsmlMeter | undefined
   /** The meter's counters, made once per meter. */
   readonly counters: DiagnosticCounters | undefined
+  readonly streamToolCalls: boolean
 }
 
 function isResolved(options: object): options is ResolvedDsmlSanitizerOptions {
@@ -304,6 +317,9 @@ export function resolveOptions(options: DsmlSanitizerOptions | ResolvedDsmlSanit
   if (options.onDiagnostic !== undefined && typeof options.onDiagnostic !== 'function') {
     throw new TypeError('Cannot use option "onDiagnostic": expected a function')
   }
+  if (options.streamToolCalls !== undefined && typeof options.streamToolCalls !== 'boolean') {
+    throw new TypeError(`Cannot use option "streamToolCalls": expected a boolean, got ${typeof options.streamToolCalls}`)
+  }
   if (options.unrecoveredNote !== undefined && typeof options.unrecoveredNote !== 'boolean') {
     throw new TypeError(`Cannot use option "unrecoveredNote": expected a boolean, got ${typeof options.unrecoveredNote}`)
   }
@@ -330,6 +346,7 @@ export function resolveOptions(options: DsmlSanitizerOptions | ResolvedDsmlSanit
     runawayRepeat,
     meter: options.meter,
     counters: options.meter === undefined ? undefined : countersFor(options.meter),
+    streamToolCalls: options.streamToolCalls ?? false,
   }
   return sealed(resolved)
 }

@@ -117,7 +117,9 @@ export class Output {
     this.#flushRange()
     if (this.#stopped) {
       // Whatever the engine reads after the stop is removed, and reported only as the text it was.
-      this.#removeStopped(event.type === 'tool-call' ? event.source : event.type === 'text' ? event.text : event.diagnostic.text)
+      if (event.type === 'tool-call') this.#removeStopped(event.source)
+      else if (event.type === 'text') this.#removeStopped(event.text)
+      else if (event.type === 'diagnostic') this.#removeStopped(event.diagnostic.text)
       return
     }
     this.#events.push(event)

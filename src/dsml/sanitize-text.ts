@@ -53,7 +53,7 @@ export function sanitizeText(text: string, options?: DsmlSanitizerOptions | Reso
   for (const event of sanitizeTextEvents(text, options)) {
     if (event.type === 'text') clean += event.text
     else if (event.type === 'tool-call') calls.push(event.call)
-    else diagnostics.push(event.diagnostic)
+    else if (event.type === 'diagnostic') diagnostics.push(event.diagnostic)
   }
   return { text: clean, calls, diagnostics }
 }
@@ -88,7 +88,7 @@ export function parseDsml(text: string, options?: DsmlSanitizerOptions | Resolve
     else if (event.type === 'tool-call') {
       calls.push(event.call)
       removed(event.source.length)
-    } else removed(event.diagnostic.text.length)
+    } else if (event.type === 'diagnostic') removed(event.diagnostic.text.length)
   }
   return { calls, ranges }
 }

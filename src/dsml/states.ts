@@ -5,6 +5,7 @@
  * markerless candidate) released as text.
  */
 import { TextBuilder } from '../text-builder.ts'
+import type { CallStream } from './call-streaming.ts'
 import type { Tag } from './tag.ts'
 
 export interface Region {
@@ -53,6 +54,8 @@ export interface Invoke {
   bodyUnreadable: boolean
   /** The compact form's one unnamed argument (`<‹‹DSML››m>…`), named at the end by the declared schema. */
   unnamed: { value: unknown } | undefined
+  /** `streamToolCalls`: the call as it is streamed (null: it is not; undefined: not decided yet). */
+  stream: CallStream | null | undefined
 }
 
 export interface Parameter {
@@ -179,6 +182,7 @@ export function newInvoke(name: string | undefined, markerless: boolean): Invoke
     cut: false,
     bodyUnreadable: false,
     unnamed: undefined,
+    stream: undefined,
   }
 }
 

@@ -18,13 +18,15 @@ import type { CallAcceptance } from './acceptance.ts'
 import { blockTag, nameElementTag } from './block-transitions.ts'
 import { isBlank } from './grammar.ts'
 import { invokeTag, parameterTag, toolNameTag } from './invoke-transitions.ts'
-import { ALL_NAMES, CLOSERS, drifting, NO_NAMES, OPENERS, type TagContext } from './markup-starts.ts'
+import type { TagContext } from './markup-starts.ts'
+import { tagContextOf } from './tag-context.ts'
 import { Markup } from './markup.ts'
 import type { ResolvedOptions } from './options.ts'
 import { outsideTag } from './outside-transitions.ts'
 import type { Output } from './output.ts'
 import { OUTSIDE, type State } from './states.ts'
 import { RunawayGuard } from './runaway-guard.ts'
+import { CallStreaming } from './call-streaming.ts'
 import { specialCallTag, specialCallsTag } from './special-calls.ts'
 import type { Tag } from './tag.ts'
 import { continuesCandidate, meaningOf, type TagMeaning } from './tag-meaning.ts'
@@ -44,12 +46,15 @@ export class Structure implements TransitionContext {
   #declared: (name: string) => boolean
   /** The runaway guard (`runawayRepeat`), when on. */
   #guard: RunawayGuard | undefined
+  /** Calls written as they form (`streamToolCalls`), when on: told what each tag did. */
+  #streaming: CallStreaming | undefined
 
   constructor(resolved: ResolvedOptions, output: Output, acceptance: CallAcceptance) {
     this.#declared = (name) => acceptance.isDeclared(name)
     this.#resolved = resolved
     this.output = output
-    this.markup = new Markup(resolved, output, acceptance)
+    this.#streaming = resolved.streamToolCalls ? new CallStreaming(resolved, acceptance, output) : undefined
+    this.markup = new Markup(resolved, output, acceptance, this.#streaming)
     this.rescues = resolved.rescues
     this.#outsideOpeners = resolved.rescues.markerlessTags || resolved.rescues.wrappedTool
     this.#guard = resolved.runawayRepeat === 0 ? undefined : new RunawayGuard(resolved.runawayRepeat)
@@ -88,49 +93,9 @@ export class Structure implements TransitionContext {
     return state.kind === 'outside' || state.kind === 'lone-block' || !state.region.confirmed
   }
 
-  /**
-   * What a tag starting here may be: the markerless names it may carry, and,
-   * inside markup a real marker opened, read by its shape (`TagContext.drift`).
-   */
+  /** What a tag starting here may be (`tagContextOf`: the markerless names it may carry, and whether it drifts). */
   context(): TagContext {
-    const state = this.state
-    const names = this.#names()
-    return state.kind !== 'outside' && state.region.confirmed ? drifting(names) : names
-  }
-
-  /** The markerless names a tag starting here may carry. */
-  #names(): TagContext {
-    const state = this.state
-    switch (state.kind) {
-      case 'outside':
-        return this.#outsideNames()
-      case 'parameter':
-      case 'orphan-parameter':
-        // A markerless parameter's value ends at markerless closers; in a confirmed block, at the next opener too.
-        if (!state.parameter.markerless) return NO_NAMES
-        return state.region.confirmed ? ALL_NAMES : CLOSERS
-      case 'tool-name-tag':
-      case 'name-element':
-      case 'special-calls':
-      case 'special-call':
-        return NO_NAMES
-      case 'lone-block':
-        // V4.1's opener that lost its marker goes on only with a marked tag right after it (`needsMarker`): any other
-        // tag releases it, and is read as it would be had the opener been text.
-        return state.region.needsMarker ? this.#outsideNames() : ALL_NAMES
-      case 'block':
-      case 'invoke':
-      case 'wrapped-tool':
-        return ALL_NAMES
-      default:
-        return state satisfies never
-    }
-  }
-
-  /** The markerless names a tag outside markup may carry: openers where a rescue reads them, closers right after removed markup. */
-  #outsideNames(): TagContext {
-    if (this.output.isAfterRemoval()) return this.#outsideOpeners ? ALL_NAMES : CLOSERS
-    return this.#outsideOpeners ? OPENERS : NO_NAMES
+    return tagContextOf(this.state, this.#outsideOpeners, this.output)
   }
 
   /** How far plain text may run before the region must be given up (eager stop), or Infinity. */
@@ -174,6 +139,7 @@ export class Structure implements TransitionContext {
       case 'orphan-parameter':
         if (!state.parameter.overflowed) state.parameter.value.append(text)
         this.markup.hold(state, text)
+        if (state.kind === 'parameter') this.#streaming?.text(state, text)
         return
       case 'invoke':
       case 'wrapped-tool':
@@ -236,6 +202,16 @@ export class Structure implements TransitionContext {
         return 'handled'
       }
     }
+    const streaming = this.#streaming
+    if (streaming === undefined) return this.#dispatch(tag, text)
+    const before = this.state
+    const handled = this.#dispatch(tag, text)
+    if (this.state !== before) streaming.observe(before, this.state, this.#documentation)
+    return handled
+  }
+
+  /** The tag to the current state's transition, and on to the next state's while one ends without using it. */
+  #dispatch(tag: Tag, text: string): 'handled' | 'fenced' | 'code-span' {
     const meaning = meaningOf(tag, this.#declared)
     for (;;) {
       const state = this.state

@@ -152,6 +152,26 @@ function unwrapped(args: Record<string, unknown>, schema: ToolSchema): Record<st
   return out
 }
 
+/**
+ * Is a string value of argument `name` sent as it is under `schema`: the
+ * property's type allows a string, or says nothing (no schema, or no such
+ * property)? A call streamed as it forms writes such a value as it arrives.
+ */
+export function keepsStrings(schema: ToolSchema | undefined, name: string): boolean {
+  if (schema === undefined) return true
+  const properties = propertiesOf(schema)
+  if (!Object.hasOwn(properties, name)) return true
+  const types = typesOf(properties[name])
+  return types === undefined || types.has('string')
+}
+
+/** Argument `name` with `value` as `conformArguments` sends it (coerced to its property's type). */
+export function conformedArgument(schema: ToolSchema | undefined, name: string, value: unknown): unknown {
+  if (schema === undefined) return value
+  const properties = propertiesOf(schema)
+  return Object.hasOwn(properties, name) ? coerceValue(value, properties[name]) : value
+}
+
 /** Arguments made to fit the schema (unwrapped, coerced), and the first required one missing, if any. */
 export function conformArguments(args: Record<string, unknown>, schema: ToolSchema): { arguments: Record<string, unknown>; missing: string | undefined } {
   const conformed = coerceProperties(unwrapped(args, schema) ?? args, schema)

@@ -41,6 +41,12 @@ export interface ToolCall {
  *   other channel; `text` is the call's markup too.)
  * - `malformed-chunk` (streams): a provider chunk could not be read; it was
  *   forwarded unchanged. `text` is empty.
+ * - `stream-mismatch` (`streamToolCalls`): a streamed call's arguments,
+ *   read whole, are not what was streamed (a duplicate parameter, a value
+ *   the schema changed); the call ends as streamed. `text` is empty.
+ * - `streamed-call-kept` (the settlement, `streamToolCalls`): a message
+ *   had native calls besides calls streamed as they formed; both are kept
+ *   (a streamed call cannot be taken back). `text` is empty.
  * - `runaway-markup` (`runawayRepeat`): inside markup, one tag or one
  *   character repeated past the limit. Once with empty `text` when the
  *   engine stops (a stream ends the message there, finish `length`); then
@@ -58,6 +64,8 @@ export type DiagnosticKind =
   | 'suppressed-call'
   | 'malformed-chunk'
   | 'runaway-markup'
+  | 'stream-mismatch'
+  | 'streamed-call-kept'
 
 export interface Diagnostic {
   kind: DiagnosticKind
@@ -73,8 +81,13 @@ export interface Diagnostic {
 
 export type SanitizerEvent =
   | { type: 'text'; text: string }
-  | { type: 'tool-call'; call: ToolCall; source: string }
+  /** A call recovered from markup; `streamed`: its start and arguments went out before (`streamToolCalls`), this ends it. */
+  | { type: 'tool-call'; call: ToolCall; source: string; streamed?: true }
   | { type: 'diagnostic'; diagnostic: Diagnostic }
+  /** `streamToolCalls`: a call begins (its invoke's name was read). */
+  | { type: 'tool-call-start'; id: string; name: string }
+  /** `streamToolCalls`: the next piece of a started call's arguments, as JSON text. */
+  | { type: 'tool-call-delta'; id: string; delta: string }
 
 /** A native tool call the upstream sent for the same message. */
 export interface NativeToolCall {

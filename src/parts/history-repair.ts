@@ -21,7 +21,7 @@ import type { LongTexts } from '../long-texts.ts'
 import { TextBuilder } from '../text-builder.ts'
 
 /** History repair's options. An options object is read once, at its first text: a request's texts share it. */
-export interface HistoryRepairOptions extends Omit<DsmlSanitizerOptions, 'mode' | 'role' | 'unrecoveredNote' | 'runawayRepeat'> {
+export interface HistoryRepairOptions extends Omit<DsmlSanitizerOptions, 'mode' | 'role' | 'unrecoveredNote' | 'runawayRepeat' | 'streamToolCalls'> {
   /**
    * The note left where a tool call's markup was removed; `tool` is a tool it
    * named, if any (one note per tool). Return '' to leave nothing.
@@ -79,7 +79,7 @@ const resolvedFor = new WeakMap<HistoryRepairOptions, ResolvedOptions>()
 function engineOptions(options: HistoryRepairOptions): ResolvedOptions {
   let resolved = resolvedFor.get(options)
   if (resolved === undefined) {
-    resolved = resolveOptions({ ...options, mode: 'strip', role: 'assistant', unrecoveredNote: false, runawayRepeat: 0, meter: undefined } satisfies DsmlSanitizerOptions)
+    resolved = resolveOptions({ ...options, mode: 'strip', role: 'assistant', unrecoveredNote: false, runawayRepeat: 0, meter: undefined, streamToolCalls: false } satisfies DsmlSanitizerOptions)
     resolvedFor.set(options, resolved)
   }
   return resolved

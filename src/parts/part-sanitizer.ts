@@ -88,6 +88,8 @@ class PartSanitizer implements DsmlPartSanitizer {
       case 'comment':
       case 'diagnostic':
       case 'tool-call':
+      case 'tool-call-start':
+      case 'tool-call-delta':
       // Usage on every chunk (vLLM continuous usage) and unreadable chunks say nothing about the
       // message's text: they must not cut a block that spans them.
       case 'usage':
@@ -109,6 +111,9 @@ class PartSanitizer implements DsmlPartSanitizer {
         return out
       case 'native-tool-call':
       case 'synthesized-tool-call':
+      case 'synthesized-tool-call-start':
+      case 'synthesized-tool-call-delta':
+      case 'synthesized-tool-call-end':
         this.#interrupt('text', out)
         this.#interrupt('reasoning', out)
         out.push(part)

@@ -44,10 +44,20 @@ export type Part =
       arguments?: string
       origin?: ChunkOrigin
     }
-  /** A call recovered from leaked markup (not yet given a protocol id and index). */
-  | { type: 'tool-call'; call: ToolCall; source: string; channel?: Channel }
+  /** A call recovered from leaked markup (not yet given a protocol id and index); `streamed`: it ends a call streamed as it formed. */
+  | { type: 'tool-call'; call: ToolCall; source: string; channel?: Channel; streamed?: true }
+  /** A call that streams as it forms begins (`streamToolCalls`): its invoke's name was read. */
+  | { type: 'tool-call-start'; id: string; name: string; channel?: Channel }
+  /** The next piece of a streamed call's arguments, as JSON text. */
+  | { type: 'tool-call-delta'; id: string; delta: string; channel?: Channel }
   /** A call ready for the wire: the synthesizer gave it its index. */
   | { type: 'synthesized-tool-call'; index: number; call: ToolCall; channel?: Channel }
+  /** A streamed call on the wire: it begins, with its index, id and name (the settlement let it go at once). */
+  | { type: 'synthesized-tool-call-start'; index: number; id: string; name: string; channel?: Channel }
+  /** The next piece of a streamed call's arguments on the wire. */
+  | { type: 'synthesized-tool-call-delta'; index: number; id: string; delta: string; channel?: Channel }
+  /** A streamed call on the wire ends: its pieces joined are `call.arguments`' JSON text (unless cut off or mismatched). */
+  | { type: 'synthesized-tool-call-end'; index: number; call: ToolCall; channel?: Channel }
   /** Something the sanitizer removed or decided; encoders do not write these. */
   | { type: 'diagnostic'; diagnostic: Diagnostic; channel?: Channel }
   /** The end of a message: finish reason as the provider spells it (`stop`, `length`, `tool_calls`…). */

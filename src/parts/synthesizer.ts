@@ -62,6 +62,12 @@ class Synthesizer implements ToolCallSynthesizer {
   #natives: NativeCallLedger | undefined = undefined
   /** Calls were emitted after a stop finish: a later finish of the message (a repeated one) says tool calls too. */
   #finishedWithCalls = false
+  /** Calls streamed as they form (`call-streaming.ts`), by the engine's id: the index and id they went out with. */
+  #streamed = new Map<string, { index: number; id: string }>()
+  /** The message has streamed calls: they went out, and a stop finish says tool calls. */
+  #messageStreamed = false
+  /** The next index after every call written so far (native calls count through their ledger). */
+  #nextIndex = 0
 
   constructor(options: ToolCallSynthesizerOptions) {
     this.#toolCalls = options.toolCallsFinishReason ?? 'tool_calls'
@@ -78,7 +84,20 @@ class Synthesizer implements ToolCallSynthesizer {
 
   feed(part: Part): Part[] {
     switch (part.type) {
+      case 'tool-call-start': {
+        // A streamed call cannot wait for the finish: it goes out at once, indexed after every call so far.
+        const wire = { index: Math.max(this.#nextIndex, this.#natives?.nextIndex ?? 0), id: this.#ids.unique(part.id) }
+        this.#nextIndex = wire.index + 1
+        this.#streamed.set(part.id, wire)
+        this.#messageStreamed = true
+        return [{ type: 'synthesized-tool-call-start', index: wire.index, id: wire.id, name: part.name, channel: part.channel ?? 'text' }]
+      }
+      case 'tool-call-delta': {
+        const wire = this.#streamed.get(part.id)
+        return wire === undefined ? [] : [{ type: 'synthesized-tool-call-delta', index: wire.index, id: wire.id, delta: part.delta, channel: part.channel ?? 'text' }]
+      }
       case 'tool-call': {
+        if (part.streamed) return this.#endStreamed(part)
         // An id another call of the stream has is replaced, on the part too: whoever reads it next sees the call's id.
         const id = this.#ids.unique(part.call.id)
         if (id !== part.call.id) part.call = { ...part.call, id }
@@ -106,12 +125,36 @@ class Synthesizer implements ToolCallSynthesizer {
     return this.#settle(undefined)
   }
 
+  /** A streamed call ends: on the wire under its index and id, reported as recovered (it cannot be taken back). */
+  #endStreamed(part: Extract<Part, { type: 'tool-call' }>): Part[] {
+    const wire = this.#streamed.get(part.call.id)
+    if (wire === undefined) return []
+    this.#streamed.delete(part.call.id)
+    const call = { ...part.call, id: wire.id }
+    const channel = part.channel ?? 'text'
+    const name = call.name
+    const diagnostic = { kind: 'recovered-call' as const, text: '', tool: name, message: `Recovered a call to "${name}" from ${channel}, streamed as it formed`, toolCallId: wire.id }
+    return [{ type: 'synthesized-tool-call-end', index: wire.index, call, channel }, { type: 'diagnostic', diagnostic, channel }]
+  }
+
   #settle(finish: (Part & { type: 'finish' }) | undefined): Part[] {
     const out: Part[] = []
     const pending = this.#pending
     const natives = this.#natives
     this.#pending = []
     this.#natives = undefined
+    // Streamed calls went out: a stop finish says tool calls, as the settlement's own calls make it (never on length).
+    if (this.#messageStreamed) {
+      this.#messageStreamed = false
+      if (finish?.reason === this.#stop) this.#finishedWithCalls = true
+      if (natives !== undefined && natives.count > 0) {
+        const message = 'Calls were streamed as they formed before a native call of the message came: both are kept (a streamed call cannot be taken back)'
+        out.push({ type: 'diagnostic', diagnostic: { kind: 'streamed-call-kept', text: '', message } })
+      }
+    }
+    // The message ends: the next one's calls are indexed from 0 again.
+    const firstIndex = Math.max(this.#nextIndex, natives?.nextIndex ?? 0)
+    this.#nextIndex = 0
     if (pending.length === 0) {
       if (finish !== undefined) out.push(this.#finishedWithCalls && finish.reason === this.#stop ? { type: 'finish', reason: this.#toolCalls, origin: finish.origin } : finish)
       return out
@@ -121,7 +164,7 @@ class Synthesizer implements ToolCallSynthesizer {
         ? undefined
         : { kind: finish.reason === this.#stop ? 'stop' : finish.reason === this.#toolCalls ? 'tool-calls' : 'other', reason: finish.reason }
     const settlement = settleRecoveredCalls(pending, natives ?? NO_NATIVES, ending, this.#onTruncation)
-    let index = natives?.nextIndex ?? 0
+    let index = firstIndex
     for (const { entry, emitted, diagnostic } of settlement.outcomes) {
       if (emitted) out.push({ type: 'synthesized-tool-call', index: index++, call: entry.call, channel: entry.channel })
       out.push({ type: 'diagnostic', diagnostic, channel: entry.channel })

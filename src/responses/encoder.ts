@@ -99,6 +99,8 @@ class Encoder implements ResponsesEncoder {
   #made: ResponsesItem[] = []
   /** The response as the last event that carried it described it (`response.created`, `.in_progress`): a made-up ending's. */
   #response: ResponsesObject | undefined = undefined
+  /** Calls streamed as they form: the item each writes to, and its arguments so far, by its index in the message's calls. */
+  #streamedItems = new Map<number, { item: ResponsesItem; outputIndex: number; arguments: TextBuilder }>()
   /** The output text delta the last shape asked about is (`writesShape`), when it is one. */
   #shapes = new LastShape<ResponsesEvent>(outputTextDeltaOf)
 
@@ -164,6 +166,9 @@ class Encoder implements ResponsesEncoder {
       else if (part.type === 'text') this.#writeDelta(this.#text, part.text)
       else if (part.type === 'reasoning') this.#writeDelta(this.#reasoning, part.text)
       else if (part.type === 'synthesized-tool-call') this.#writeFunctionCall(part.call.id, part.call.name, JSON.stringify(part.call.arguments))
+      else if (part.type === 'synthesized-tool-call-start') this.#startFunctionCall(part.index, part.id, part.name)
+      else if (part.type === 'synthesized-tool-call-delta') this.#writeArguments(part.index, part.delta)
+      else if (part.type === 'synthesized-tool-call-end') this.#endFunctionCall(part.index)
       else if (origin !== undefined && 'origin' in part && part.origin === origin && !written) {
         written = true
         this.#forward(origin, event)
@@ -366,9 +371,35 @@ class Encoder implements ResponsesEncoder {
     this.#write(undefined, event, { sequence_number: this.#sequence })
   }
 
+  /** A call streamed as it forms: its item is added now, its arguments follow as they come (`#writeArguments`). */
+  #startFunctionCall(index: number, callId: string, name: string): void {
+    const outputIndex = this.#nextOutputIndex++
+    const item: ResponsesItem = { type: 'function_call', id: functionCallItemId(callId), call_id: callId, name, arguments: '', status: 'in_progress' }
+    this.#streamedItems.set(index, { item, outputIndex, arguments: new TextBuilder() })
+    this.#write(undefined, { type: 'response.output_item.added', output_index: outputIndex, item }, { sequence_number: this.#sequence })
+  }
+
+  #writeArguments(index: number, delta: string): void {
+    const streamed = this.#streamedItems.get(index)
+    if (streamed === undefined) return
+    streamed.arguments.append(delta)
+    this.#write(undefined, { type: 'response.function_call_arguments.delta', item_id: streamed.item.id, output_index: streamed.outputIndex, delta }, { sequence_number: this.#sequence })
+  }
+
+  #endFunctionCall(index: number): void {
+    const streamed = this.#streamedItems.get(index)
+    if (streamed === undefined) return
+    this.#streamedItems.delete(index)
+    const args = streamed.arguments.toString()
+    const done: ResponsesItem = { ...streamed.item, arguments: args, status: 'completed' }
+    this.#made.push(done)
+    this.#write(undefined, { type: 'response.function_call_arguments.done', item_id: done.id, output_index: streamed.outputIndex, arguments: args }, { sequence_number: this.#sequence })
+    this.#write(undefined, { type: 'response.output_item.done', output_index: streamed.outputIndex, item: done }, { sequence_number: this.#sequence })
+  }
+
   #writeFunctionCall(callId: string, name: string, args: string): void {
     const outputIndex = this.#nextOutputIndex++
-    const id = `fc_${callId.slice(callId.indexOf('_') + 1)}`
+    const id = functionCallItemId(callId)
     const added: ResponsesItem = { type: 'function_call', id, call_id: callId, name, arguments: '', status: 'in_progress' }
     const done: ResponsesItem = { ...added, arguments: args, status: 'completed' }
     this.#made.push(done)
@@ -377,4 +408,9 @@ class Encoder implements ResponsesEncoder {
     this.#write(undefined, { type: 'response.function_call_arguments.done', item_id: id, output_index: outputIndex, arguments: args }, { sequence_number: this.#sequence })
     this.#write(undefined, { type: 'response.output_item.done', output_index: outputIndex, item: done }, { sequence_number: this.#sequence })
   }
+}
+
+/** The id of a function-call item made for a call: `fc_` and the call id's part after its prefix. */
+function functionCallItemId(callId: string): string {
+  return `fc_${callId.slice(callId.indexOf('_') + 1)}`
 }

@@ -24,7 +24,8 @@ export function repairResponsesObject(body: unknown, options: ResponsesRepairOpt
   const response = body as ResponsesObject & { output: ResponsesItem[] }
   let clean = ''
   const calls: ToolCall[] = []
-  const repair = createPartRepair(responsesPartOptions(options), {
+  // A whole response: its calls are written whole (`streamToolCalls` is for streams).
+  const repair = createPartRepair({ ...responsesPartOptions(options), streamToolCalls: false }, {
     emit(part) {
       if (part.type === 'text' || part.type === 'reasoning') clean += part.text
       else if (part.type === 'synthesized-tool-call') calls.push(part.call)

@@ -102,7 +102,7 @@ function callStarts(events: ReturnType<typeof normalizeEvents>): number[] {
   let at = 0
   for (const event of events) {
     if (event.type === 'tool-call') starts.push(at)
-    at += event.type === 'text' ? event.text.length : event.type === 'tool-call' ? event.source.length : event.diagnostic.text.length
+    at += event.type === 'text' ? event.text.length : event.type === 'tool-call' ? event.source.length : event.type === 'diagnostic' ? event.diagnostic.text.length : 0
   }
   return starts
 }

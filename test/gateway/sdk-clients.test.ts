@@ -115,3 +115,41 @@ describe('official SDK clients through the gateway', () => {
     }
   })
 })
+
+describe('official SDK clients through the gateway, calls streamed as they form (streamToolCalls)', () => {
+  let streaming: Server
+  let streamingBase: string
+  beforeAll(async () => {
+    ;[streaming, streamingBase] = await listen(createChatCompletionsGateway({ upstream: 'http://replay.internal/v1', fetch: createReplayUpstream(captures), streamToolCalls: true }))
+  })
+  afterAll(async () => {
+    streaming.closeAllConnections()
+    await new Promise<void>((resolve) => streaming.close(() => resolve()))
+  })
+
+  test('openai chat.completions.stream, responses.stream and @anthropic-ai/sdk messages.stream accumulate the same calls as with the option off', async () => {
+    const openai = new OpenAI({ baseURL: `${streamingBase}/v1`, apiKey: 'unused' })
+    const anthropic = new Anthropic({ baseURL: streamingBase, apiKey: 'unused' })
+    let argumentDeltas = 0
+    for (const capture of withCalls) {
+      const chatTools = names(capture).map((name) => ({ type: 'function' as const, function: { name, parameters: { type: 'object' } } }))
+      const chat = openai.chat.completions.stream({ model: capture.id, messages: [{ role: 'user', content: 'go' }], ...(chatTools.length > 0 ? { tools: chatTools } : {}) })
+      chat.on('tool_calls.function.arguments.delta', () => argumentDeltas++)
+      const completion = await chat.finalChatCompletion()
+      const message = completion.choices[0]!.message
+      expect((message.tool_calls ?? []).map((call) => (call.type === 'function' ? { name: call.function.name, arguments: JSON.parse(call.function.arguments) as unknown } : call)), capture.id).toEqual(capture.expected_calls)
+      expect([completion.choices[0]!.finish_reason, hasMarker(message.content ?? '')], capture.id).toEqual(['tool_calls', false])
+
+      const responseTools = names(capture).map((name) => ({ type: 'function' as const, name, parameters: { type: 'object' }, strict: false }))
+      const response = await openai.responses.stream({ model: capture.id, input: 'go', ...(responseTools.length > 0 ? { tools: responseTools } : {}) }).finalResponse()
+      expect(response.output.flatMap((item) => (item.type === 'function_call' ? [{ name: item.name, arguments: JSON.parse(item.arguments) as unknown }] : [])), capture.id).toEqual(capture.expected_calls)
+
+      const messageTools = names(capture).map((name) => ({ name, input_schema: { type: 'object' as const } }))
+      const anthropicMessage = await anthropic.messages.stream({ model: capture.id, max_tokens: 1024, messages: [{ role: 'user', content: 'go' }], ...(messageTools.length > 0 ? { tools: messageTools } : {}) }).finalMessage()
+      expect(anthropicMessage.content.flatMap((block) => (block.type === 'tool_use' ? [{ name: block.name, arguments: block.input }] : [])), capture.id).toEqual(capture.expected_calls)
+      expect(anthropicMessage.stop_reason, capture.id).toBe('tool_use')
+    }
+    expect(argumentDeltas).toBeGreaterThan(withCalls.length)
+  })
+})
+

@@ -57,7 +57,7 @@ export function reassemble(events: readonly SanitizerEvent[]): string {
   for (const event of events) {
     if (event.type === 'text') out += event.text
     else if (event.type === 'tool-call') out += event.source
-    else out += event.diagnostic.text
+    else if (event.type === 'diagnostic') out += event.diagnostic.text
   }
   return out
 }

@@ -20,7 +20,8 @@ export async function firstUse(upstream: Response, textDeltas: ReadableStream<st
       write(event) {
         if (event.type === 'text') void event.text
         else if (event.type === 'tool-call') void event.call.arguments
-        else void event.diagnostic.kind
+        else if (event.type === 'diagnostic') void event.diagnostic.kind
+        else void event.id // a call streamed as it forms (streamToolCalls)
       },
     }),
   )
