@@ -27,6 +27,7 @@ import type { ForwardedMessage } from '../dialect-kit/forwarded-message.ts'
 import { LastShape, type TextShape } from '../dialect-kit/text-shape.ts'
 import { outputTextDeltaOf } from './decoder.ts'
 import { isRecord } from '../records.ts'
+import { FunctionCallItems } from './function-call-items.ts'
 import { TextBuilder } from '../text-builder.ts'
 
 export interface ResponsesEncoder {
@@ -95,12 +96,13 @@ class Encoder implements ResponsesEncoder {
   #text: Place | undefined = undefined
   #reasoning: Place | undefined = undefined
   #nextOutputIndex = 0
-  /** Function-call items made for recovered calls, for `response.completed`. */
-  #made: ResponsesItem[] = []
+  /** The function-call items of recovered calls (their `made` ones go in `response.completed`). */
+  #calls = new FunctionCallItems(
+    (event) => this.#write(undefined, event, { sequence_number: this.#sequence }),
+    () => this.#nextOutputIndex++,
+  )
   /** The response as the last event that carried it described it (`response.created`, `.in_progress`): a made-up ending's. */
   #response: ResponsesObject | undefined = undefined
-  /** Calls streamed as they form: the item each writes to, and its arguments so far, by its index in the message's calls. */
-  #streamedItems = new Map<number, { item: ResponsesItem; outputIndex: number; arguments: TextBuilder }>()
   /** The output text delta the last shape asked about is (`writesShape`), when it is one. */
   #shapes = new LastShape<ResponsesEvent>(outputTextDeltaOf)
 
@@ -165,10 +167,10 @@ class Encoder implements ResponsesEncoder {
       if (part.type === 'finish' && part.origin === undefined) this.#writeIncomplete(part.reason)
       else if (part.type === 'text') this.#writeDelta(this.#text, part.text)
       else if (part.type === 'reasoning') this.#writeDelta(this.#reasoning, part.text)
-      else if (part.type === 'synthesized-tool-call') this.#writeFunctionCall(part.call.id, part.call.name, JSON.stringify(part.call.arguments))
-      else if (part.type === 'synthesized-tool-call-start') this.#startFunctionCall(part.index, part.id, part.name)
-      else if (part.type === 'synthesized-tool-call-delta') this.#writeArguments(part.index, part.delta)
-      else if (part.type === 'synthesized-tool-call-end') this.#endFunctionCall(part.index)
+      else if (part.type === 'synthesized-tool-call') this.#calls.whole(part.call.id, part.call.name, JSON.stringify(part.call.arguments))
+      else if (part.type === 'synthesized-tool-call-start') this.#calls.start(part.index, part.id, part.name)
+      else if (part.type === 'synthesized-tool-call-delta') this.#calls.arguments(part.index, part.delta)
+      else if (part.type === 'synthesized-tool-call-end') this.#calls.end(part.index)
       else if (origin !== undefined && 'origin' in part && part.origin === origin && !written) {
         written = true
         this.#forward(origin, event)
@@ -307,7 +309,7 @@ class Encoder implements ResponsesEncoder {
       output.push(item)
     }
     const details = { reason: reason.startsWith(INCOMPLETE_PREFIX) ? reason.slice(INCOMPLETE_PREFIX.length) : reason }
-    const response: ResponsesObject = { ...this.#response, status: 'incomplete', incomplete_details: details, output: [...output, ...this.#made] }
+    const response: ResponsesObject = { ...this.#response, status: 'incomplete', incomplete_details: details, output: [...output, ...this.#calls.made] }
     this.#write(undefined, { type: 'response.incomplete', response }, { sequence_number: this.#sequence })
   }
 
@@ -350,13 +352,13 @@ class Encoder implements ResponsesEncoder {
   #cleanResponse(response: ResponsesObject): ResponsesObject {
     if (!isRecord(response)) return response
     const output = Array.isArray(response.output) ? response.output : []
-    let changed = this.#made.length > 0
+    let changed = this.#calls.made.length > 0
     const items = output.map((item) => {
       const cleaned = this.#cleanItem(item)
       if (cleaned !== item) changed = true
       return cleaned
     })
-    return changed ? { ...response, output: [...items, ...this.#made] } : response
+    return changed ? { ...response, output: [...items, ...this.#calls.made] } : response
   }
 
   #writeDelta(place: Place | undefined, text: string): void {
@@ -370,47 +372,4 @@ class Encoder implements ResponsesEncoder {
     if (place.deltaType === 'response.output_text.delta') event.logprobs = []
     this.#write(undefined, event, { sequence_number: this.#sequence })
   }
-
-  /** A call streamed as it forms: its item is added now, its arguments follow as they come (`#writeArguments`). */
-  #startFunctionCall(index: number, callId: string, name: string): void {
-    const outputIndex = this.#nextOutputIndex++
-    const item: ResponsesItem = { type: 'function_call', id: functionCallItemId(callId), call_id: callId, name, arguments: '', status: 'in_progress' }
-    this.#streamedItems.set(index, { item, outputIndex, arguments: new TextBuilder() })
-    this.#write(undefined, { type: 'response.output_item.added', output_index: outputIndex, item }, { sequence_number: this.#sequence })
-  }
-
-  #writeArguments(index: number, delta: string): void {
-    const streamed = this.#streamedItems.get(index)
-    if (streamed === undefined) return
-    streamed.arguments.append(delta)
-    this.#write(undefined, { type: 'response.function_call_arguments.delta', item_id: streamed.item.id, output_index: streamed.outputIndex, delta }, { sequence_number: this.#sequence })
-  }
-
-  #endFunctionCall(index: number): void {
-    const streamed = this.#streamedItems.get(index)
-    if (streamed === undefined) return
-    this.#streamedItems.delete(index)
-    const args = streamed.arguments.toString()
-    const done: ResponsesItem = { ...streamed.item, arguments: args, status: 'completed' }
-    this.#made.push(done)
-    this.#write(undefined, { type: 'response.function_call_arguments.done', item_id: done.id, output_index: streamed.outputIndex, arguments: args }, { sequence_number: this.#sequence })
-    this.#write(undefined, { type: 'response.output_item.done', output_index: streamed.outputIndex, item: done }, { sequence_number: this.#sequence })
-  }
-
-  #writeFunctionCall(callId: string, name: string, args: string): void {
-    const outputIndex = this.#nextOutputIndex++
-    const id = functionCallItemId(callId)
-    const added: ResponsesItem = { type: 'function_call', id, call_id: callId, name, arguments: '', status: 'in_progress' }
-    const done: ResponsesItem = { ...added, arguments: args, status: 'completed' }
-    this.#made.push(done)
-    this.#write(undefined, { type: 'response.output_item.added', output_index: outputIndex, item: added }, { sequence_number: this.#sequence })
-    this.#write(undefined, { type: 'response.function_call_arguments.delta', item_id: id, output_index: outputIndex, delta: args }, { sequence_number: this.#sequence })
-    this.#write(undefined, { type: 'response.function_call_arguments.done', item_id: id, output_index: outputIndex, arguments: args }, { sequence_number: this.#sequence })
-    this.#write(undefined, { type: 'response.output_item.done', output_index: outputIndex, item: done }, { sequence_number: this.#sequence })
-  }
-}
-
-/** The id of a function-call item made for a call: `fc_` and the call id's part after its prefix. */
-function functionCallItemId(callId: string): string {
-  return `fc_${callId.slice(callId.indexOf('_') + 1)}`
 }
