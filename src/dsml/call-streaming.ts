@@ -33,7 +33,8 @@ import { TextBuilder } from '../text-builder.ts'
 
 /** One call as it is streamed. */
 export interface CallStream {
-  readonly id: string
+  /** Given when it is announced. */
+  id: string
   readonly name: string
   readonly schema: ToolSchema | undefined
   /** The arguments' JSON text written so far. */
@@ -130,7 +131,7 @@ export class CallStreaming {
     if (documentation || !region.confirmed || invoke.markerless || invoke.implied || this.#output.stopped) return null
     if (name === undefined || !isToolName(name) || !this.#acceptance.acceptsName(name)) return null
     const stream: CallStream = {
-      id: this.#resolved.generateId(),
+      id: '',
       name,
       schema: this.#acceptance.schemaOf(name),
       written: new TextBuilder(),
@@ -150,6 +151,7 @@ export class CallStreaming {
     if (stream == null || stream.diverged || stream.done) return
     if (!stream.announced) {
       stream.announced = true
+      stream.id = this.#resolved.generateId()
       this.#output.push({ type: 'tool-call-start', id: stream.id, name: stream.name })
       this.#write(stream, '{')
     }
