@@ -54,9 +54,9 @@ function latencies(capture: Capture): Array<{ afterName: number; afterParameter:
 const lines: string[] = ['# Calls that stream as they form', '', `Node ${process.version}, ${await cpuModel()}.`, '']
 const all = captures.flatMap((capture) => latencies(capture).map((latency) => ({ id: capture.id, ...latency })))
 const afterName = all.map((entry) => entry.afterName).sort((a, b) => a - b)
-const sameFeed = all.filter((entry) => entry.afterParameter < 4).length
+const lateCount = all.filter((entry) => entry.afterParameter > 0).length
 lines.push(
-  `**Announcement** (${all.length} calls of ${new Set(all.map((entry) => entry.id)).size} captures, fed 4 characters at a time): the input read past the end of the invoke's name when the call was announced: median ${afterName[afterName.length >> 1]}, at most ${afterName.at(-1)} characters (the call is announced at its first argument's opener); in the feed that completed that opener: ${sameFeed} of ${all.length}.`,
+  `**Announcement** (${all.length} calls of ${new Set(all.map((entry) => entry.id)).size} captures, fed 4 characters at a time): the input read past the end of the invoke's name when the call was announced: median ${afterName[afterName.length >> 1]}, at most ${afterName.at(-1)} characters (the call is announced once its invoke goes on past the opener); before its first argument's opener was complete: ${all.length - lateCount} of ${all.length}.`,
   '',
 )
 
@@ -78,7 +78,7 @@ const leak = `Writing.\n<${MARKER}tool_calls>\n<${MARKER}invoke name="write_file
   lines.push(`**A 20,000-character value** fed 50 characters at a time: ${deltas} argument pieces; the first by input offset ${first}, the value's closer at ${closer}.`, '')
 }
 
-const texts = captures.map((capture) => capture.input).join('\n\n')
+const texts = Array.from({ length: 20 }, () => captures.map((capture) => capture.input).join('\n\n')).join('\n\n')
 const fed = (streamToolCalls: boolean): number => {
   const sanitizer = createDsmlSanitizer({ streamToolCalls })
   let events = 0
@@ -86,5 +86,5 @@ const fed = (streamToolCalls: boolean): number => {
   return events + sanitizer.end().length
 }
 const [off, on] = measureInterleaved([() => fed(false), () => fed(true)])
-lines.push(`**Cost**: every capture's text (${(texts.length / 1000).toFixed(0)} K characters, DSML-heavy) fed 4 characters at a time: ${off!.toFixed(2)} ms off, ${on!.toFixed(2)} ms on (× ${(on! / off!).toFixed(2)}).`)
+lines.push(`**Cost**: every capture's text, 20 times (${(texts.length / 1000).toFixed(0)} K characters, DSML-heavy) fed 4 characters at a time: ${off!.toFixed(2)} ms off, ${on!.toFixed(2)} ms on (× ${(on! / off!).toFixed(2)}).`)
 console.log(lines.join('\n'))

@@ -2,10 +2,11 @@
  * Tool calls that stream as they form (`streamToolCalls`). The structure
  * tells this what it reads (an invoke begun, a parameter opened, its text, a
  * parameter closed), and it writes the call as a client of a native call
- * would see it: `tool-call-start` (id, name) once the invoke, named, begins
- * its first argument (an invoke that never gets one is never announced, so a
- * call that could not be made is not either: it is written whole, if made,
- * as without the option), then the arguments' JSON text in
+ * would see it: `tool-call-start` (id, name) as soon as the invoke, named,
+ * goes on past its opener (the text or the first argument after it; a text
+ * that ends right after an opener leaves it unannounced, and a call closed
+ * right after its opener is written whole, if made, as without the option),
+ * then the arguments' JSON text in
  * `tool-call-delta` pieces: a string argument as its value arrives
  * (`StringValuePieces`), every other one whole when it closes, in the shape
  * the schema sends it (`conformedArgument`).
@@ -72,6 +73,16 @@ export class CallStreaming {
     if (before.kind === 'parameter' && before !== after) this.#parameterClosed(before.invoke.stream, before.parameter, before.invoke)
     if (after.kind === 'invoke' && after.invoke.stream === undefined) after.invoke.stream = this.#begin(after, documentation)
     if (after.kind === 'parameter' && after !== before && after.within === 'invoke') this.#parameterOpened(after)
+  }
+
+  /**
+   * Text inside an invoke, between its tags: the invoke goes on past its
+   * opener, so its call is announced (a text that ends right after an
+   * opener leaves it unannounced, as the call it could not be).
+   */
+  invokeText(state: Extract<State, { kind: 'invoke' }>): void {
+    const stream = state.invoke.stream
+    if (stream != null && !stream.announced && !stream.done) this.#announce(stream)
   }
 
   /** Text of a parameter's value, as the structure holds it. */
@@ -149,12 +160,7 @@ export class CallStreaming {
   #parameterOpened(state: ParameterState): void {
     const stream = state.invoke.stream
     if (stream == null || stream.diverged || stream.done) return
-    if (!stream.announced) {
-      stream.announced = true
-      stream.id = this.#resolved.generateId()
-      this.#output.push({ type: 'tool-call-start', id: stream.id, name: stream.name })
-      this.#write(stream, '{')
-    }
+    if (!stream.announced) this.#announce(stream)
     const parameter = state.parameter
     stream.open = parameter
     stream.pieces = undefined
@@ -193,6 +199,14 @@ export class CallStreaming {
     if (!set) return
     this.#write(stream, `${stream.keys > 0 ? ',' : ''}${JSON.stringify(key)}:${JSON.stringify(conformedArgument(stream.schema, key, invoke.args[key]))}`)
     stream.keys++
+  }
+
+  /** The call's start goes out, and its arguments' opening brace. */
+  #announce(stream: CallStream): void {
+    stream.announced = true
+    stream.id = this.#resolved.generateId()
+    this.#output.push({ type: 'tool-call-start', id: stream.id, name: stream.name })
+    this.#write(stream, '{')
   }
 
   #write(stream: CallStream, delta: string): void {

@@ -148,6 +148,7 @@ export class Structure implements TransitionContext {
       case 'special-call':
         if (!state.invoke.overflowed) state.invoke.body.push(text)
         this.markup.hold(state, text)
+        if (state.kind === 'invoke') this.#streaming?.invokeText(state)
         return
       case 'lone-block':
         if (state.region.needsMarker && !isBlank(text)) {

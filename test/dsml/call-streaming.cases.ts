@@ -93,14 +93,15 @@ export const suite = defineSuite('dsml/call-streaming', (test) => {
     assertEqual(streamed!.joined, JSON.stringify(sanitizeText(leak).calls[0]!.arguments))
   })
 
-  test('the call is announced in the very feed that opens its first argument (one that never gets an argument is never announced)', () => {
+  test('the call is announced as soon as its invoke goes on past the opener (a text ending right after an opener announces nothing)', () => {
     const leak = `${open('tool_calls')}\n${open('invoke', { name: 'bash' })}\n${param('command', 'ls')}\n${close('invoke')}\n${close('tool_calls')}`
     const invokeEnd = leak.indexOf('>', leak.indexOf('name="bash"')) + 1
     const parameterEnd = leak.indexOf('>', leak.indexOf('name="command"')) + 1
     const sanitizer = createDsmlSanitizer(ON)
+    const delta = (event: SanitizerEvent): string => (event.type === 'tool-call-delta' ? event.delta : event.type)
     assertEqual(sanitizer.feed(leak.slice(0, invokeEnd)), [])
-    const events = sanitizer.feed(leak.slice(invokeEnd, parameterEnd))
-    assertEqual(events.map((event) => (event.type === 'tool-call-delta' ? event.delta : event.type)), ['tool-call-start', '{', '"command":"'])
+    assertEqual(sanitizer.feed('\n').map(delta), ['tool-call-start', '{'])
+    assertEqual(sanitizer.feed(leak.slice(invokeEnd + 1, parameterEnd)).map(delta), ['"command":"'])
     const bare = run([`${open('tool_calls')}\n${open('invoke', { name: 'bash' })}`])
     assertEqual(bare.filter((event) => event.type === 'tool-call-start' || event.type === 'tool-call').length, 0)
   })
