@@ -4,9 +4,9 @@
  * next parameter or field, or text (a markerless tag, a tag of no meaning);
  * and inside a tag named after its tool (`<‹DSML›execute_command>`).
  */
-import { isToolNameElement } from './grammar.ts'
-import { selfClosingParameter } from './markup.ts'
-import { inParameter, inWrappedTool, newField, newInvoke, newParameter } from './states.ts'
+import { setArgument, typeValue } from './arguments.ts'
+import { isStringFlag, isToolNameElement } from './grammar.ts'
+import { inParameter, inWrappedTool, type Invoke, newField, newInvoke, newParameter } from './states.ts'
 import type { Tag } from './tag.ts'
 import { isToolNameTag, type TagMeaning } from './tag-meaning.ts'
 import type { InvokeState, ParameterState, ToolNameTagState, TransitionContext } from './transition-context.ts'
@@ -139,4 +139,17 @@ export function toolNameTag(context: TransitionContext, state: ToolNameTagState,
   }
   // Anything else marked (fragments, stray closers) is junk, removed with it.
   return true
+}
+
+/** A parameter written as a self-closing tag, its value in an attribute (`value="…"`, or `string` used as the value). */
+function selfClosingParameter(invoke: Invoke, tag: Tag): void {
+  invoke.loose = true
+  const name = tag.nameAttribute
+  if (name === undefined || name === '') return
+  const stringAttribute = tag.stringAttribute
+  const raw = tag.valueAttribute ?? (isStringFlag(stringAttribute) ? '' : (stringAttribute ?? ''))
+  const typed = typeValue(raw, tag.valueAttribute !== undefined ? stringAttribute : undefined)
+  setArgument(invoke.args, name, typed.value)
+  invoke.argumentCount++
+  invoke.markeredArgumentCount++
 }

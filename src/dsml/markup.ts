@@ -15,7 +15,7 @@ import {
   toolNameElementOf,
   typeValue,
 } from './arguments.ts'
-import { isStringFlag, isToolName, TOOL_NAME_CARRIER } from './grammar.ts'
+import { isToolName, TOOL_NAME_CARRIER } from './grammar.ts'
 import { TextBuilder } from '../text-builder.ts'
 import { CallStreaming } from './call-streaming.ts'
 import type { ResolvedOptions } from './options.ts'
@@ -33,7 +33,6 @@ import {
   type Region,
   type State,
 } from './states.ts'
-import type { Tag } from './tag.ts'
 import type { ToolCall } from './types.ts'
 import { MAX_JSON_DEPTH } from '../json-text.ts'
 
@@ -196,8 +195,9 @@ export class Markup {
 
   /** The end of an invoke, a parameter or a tag the text ended in: removed (V16). */
   cutOff(invoke: Invoke | undefined): void {
-    if (CallStreaming.announced(invoke)) return this.#streaming!.end(invoke!, invoke!.args, this.#held.take(), { kind: 'dropped-markup', message: 'DSML call cut off by the end of the text' }, true)
-    this.#drop('DSML markup cut off by the end of the text removed', invoke === undefined ? undefined : toolOf(invoke))
+    const message = 'DSML markup cut off by the end of the text removed'
+    if (invoke === undefined) this.#drop(message)
+    else this.#dropInvoke(invoke, message, invoke.args, true)
   }
 
   // ── invokes and parameters ────────────────────────────────────────────
@@ -262,8 +262,7 @@ export class Markup {
 
   abandonInvoke(region: Region, invoke: Invoke, message: string): State {
     if (!region.confirmed) return this.release()
-    if (CallStreaming.announced(invoke)) this.#streaming!.end(invoke, invoke.args, this.#held.take(), { kind: 'dropped-markup', message })
-    else this.#drop(message, toolOf(invoke))
+    this.#dropInvoke(invoke, message)
     return this.#afterElement(region)
   }
 
@@ -271,8 +270,7 @@ export class Markup {
   finishInvoke(region: Region, invoke: Invoke, wrapped: boolean, unclosed = false): State {
     const unnamed = this.#nameUnnamed(invoke)
     if (unnamed !== undefined) {
-      if (CallStreaming.announced(invoke)) this.#streaming!.end(invoke, invoke.args, this.#held.take(), { kind: 'dropped-markup', message: unnamed })
-      else this.#drop(unnamed, toolOf(invoke))
+      this.#dropInvoke(invoke, unnamed)
       return this.#afterElement(region)
     }
     let args: Record<string, unknown> | undefined = invoke.argumentCount > 0 ? invoke.args : undefined
@@ -291,8 +289,7 @@ export class Markup {
           this.#acceptance.argumentsRejection(invoke.name!, args))
     if (reason !== undefined) {
       if (!region.confirmed) return this.release()
-      if (CallStreaming.announced(invoke)) this.#streaming!.end(invoke, args ?? invoke.args, this.#held.take(), { kind: 'dropped-markup', message: reason })
-      else this.#drop(reason, toolOf(invoke))
+      this.#dropInvoke(invoke, reason, args)
     } else {
       this.#finishCall(region, invoke.name!, args!, invoke.invalidJson, invoke)
     }
@@ -413,6 +410,12 @@ export class Markup {
   #drop(message: string, tool?: string): void {
     if (this.#held.length > 0) this.#output.diagnose('dropped-markup', this.#held.take(), message, tool)
   }
+
+  /** An invoke's markup removed; one streamed as it formed ends as streamed instead (it cannot be taken back). `cut`: by the end of the text. */
+  #dropInvoke(invoke: Invoke, message: string, args: Record<string, unknown> = invoke.args, cut = false): void {
+    if (CallStreaming.announced(invoke)) this.#streaming!.end(invoke, args, this.#held.take(), { kind: 'dropped-markup', message }, cut)
+    else this.#drop(message, toolOf(invoke))
+  }
 }
 
 /** An invoke named by the markup around its arguments. */
@@ -420,17 +423,4 @@ function impliedInvoke(name: string): Invoke {
   const invoke = newInvoke(name, true)
   invoke.implied = true
   return invoke
-}
-
-/** A parameter written as a self-closing tag, its value in an attribute (`value="…"`, or `string` used as the value). */
-export function selfClosingParameter(invoke: Invoke, tag: Tag): void {
-  invoke.loose = true
-  const name = tag.nameAttribute
-  if (name === undefined || name === '') return
-  const stringAttribute = tag.stringAttribute
-  const raw = tag.valueAttribute ?? (isStringFlag(stringAttribute) ? '' : (stringAttribute ?? ''))
-  const typed = typeValue(raw, tag.valueAttribute !== undefined ? stringAttribute : undefined)
-  setArgument(invoke.args, name, typed.value)
-  invoke.argumentCount++
-  invoke.markeredArgumentCount++
 }
