@@ -66,6 +66,11 @@ interface Place {
   key: string
 }
 
+/** A recovered call's part, whole or streamed. */
+function isSynthesizedCall(part: Part): boolean {
+  return part.type === 'synthesized-tool-call' || part.type === 'synthesized-tool-call-start' || part.type === 'synthesized-tool-call-delta' || part.type === 'synthesized-tool-call-end'
+}
+
 /** A text or reasoning delta event. */
 function isDelta(event: ResponsesEvent): boolean {
   return event.type === 'response.output_text.delta' || event.type === 'response.reasoning_text.delta' || event.type === 'response.reasoning_summary_text.delta'
@@ -161,6 +166,15 @@ class Encoder implements ResponsesEncoder {
       this.#forward(origin, event)
       return
     }
+    this.#writeParts(origin, event, parts)
+  }
+
+  /**
+   * The parts of an event that did not come through as they came, each
+   * written in its place: text as deltas of its part, recovered calls as
+   * items, the event itself once for a part of its own.
+   */
+  #writeParts(origin: ChunkOrigin | undefined, event: ResponsesEvent | undefined, parts: readonly Part[]): void {
     let written = false
     const before = this.#out.length
     for (const part of parts) {
@@ -181,14 +195,24 @@ class Encoder implements ResponsesEncoder {
   }
 
   /**
-   * An output text delta read without parsing (`ShapedOrigin`), its part
-   * untouched and its number the next one: forwarded as it came, with what
-   * `#notePlace` and `#forward` note of a parsed one. False otherwise: its
-   * event is then parsed, and it takes the common path.
+   * An output text delta read without parsing (`ShapedOrigin`): its part
+   * untouched and its number the next one, forwarded as it came, with what
+   * `#notePlace` and `#forward` note of a parsed one; its text changed, and
+   * its parts text and recovered calls alone, written from them as a parsed
+   * one's would be (the shape's event stands for its own: the same fields,
+   * its text and number aside). False otherwise: its event is then parsed,
+   * and it takes the common path.
    */
   #writeShaped(origin: ShapedOrigin, parts: readonly Part[]): boolean {
     const event = this.#shapes.of(origin.shape)
-    if (event === undefined || !sameParts(parts, origin) || parts[0]?.type !== 'text') return false
+    if (event === undefined) return false
+    if (!sameParts(parts, origin)) {
+      for (const part of parts) if (part.type !== 'text' && !isSynthesizedCall(part)) return false
+      this.#notePlace(event)
+      this.#writeParts(origin, event, parts)
+      return true
+    }
+    if (parts[0]?.type !== 'text') return false
     const numbered = origin.shape.counted ? origin.counter === this.#sequence : event.sequence_number === undefined
     if (!numbered) return false
     this.#notePlace(event)

@@ -24,17 +24,18 @@ function frame(events: readonly Event[]): string {
 }
 
 export const suite = defineSuite('responses/shortcuts', (test) => {
-  test('text-delta shapes (the fused shortcut, sequence numbers a second hole): the core with and without them gives the same bytes and diagnostics, every capture, one event per read', () => {
+  test('text-delta shapes (the fused shortcut, sequence numbers a second hole): the core with and without them gives the same bytes and diagnostics, every capture, one event per read, calls whole and streamed', () => {
     for (const capture of captures) {
       const reads = responsesEvents('t', 'm', tokenChunks(capture.input), 5, 1)
-      const run = (shapes: boolean): { output: string; diagnostics: unknown[] } => {
+      const run = (shapes: boolean, streamToolCalls: boolean): { output: string; diagnostics: unknown[] } => {
         const diagnostics: unknown[] = []
-        const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ generateId: callIds(), onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }), {}, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS)
+        const options = responsesPartOptions({ generateId: callIds(), streamToolCalls, onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) })
+        const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), options, {}, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS)
         let output = ''
         for (const read of reads) output += core.feed(read) ?? core.text()
         return { output: output + core.end(), diagnostics }
       }
-      assertEqual(run(true), run(false), capture.id)
+      for (const streamToolCalls of [false, true]) assertEqual(run(true, streamToolCalls), run(false, streamToolCalls), `${capture.id}, streamToolCalls ${streamToolCalls}`)
     }
     const decoder = createResponsesDecoder()
     let fed = 0
@@ -64,12 +65,13 @@ export const suite = defineSuite('responses/shortcuts', (test) => {
     assertEqual(run(true), frame(events), 'nothing to change: the stream as it came')
   })
 
-  test('shaped reads (the number a second hole): output text deltas of the shape whose text is not plain are read without parsing; untouched ones go out as they came, changed ones are parsed and written as before (the same bytes)', () => {
+  test('shaped reads (the number a second hole): output text deltas of the shape whose text is not plain are read without parsing; untouched ones go out as they came, changed ones are written from their parts, still unparsed (the same bytes)', () => {
     const leak = block([invoke('bash', [param('command', 'ls')])])
     const pieces = ['Sure.', ' Here', ' is\n', 'a line\n', 'and `code`\n', ...tokenChunks(` then ${leak} and `), 'done.']
-    const run = (shapes: boolean): { output: string; decoded: number } => {
+    const run = (shapes: boolean): { output: string; decoded: number; deltasParsed: number } => {
       const decoder = createResponsesDecoder()
       let decoded = 0
+      let deltasParsed = 0
       const counting = {
         feed: (read: Parameters<typeof decoder.feed>[0]) => (decoded++, decoder.feed(read)),
         textSpan: decoder.textSpan.bind(decoder),
@@ -78,12 +80,26 @@ export const suite = defineSuite('responses/shortcuts', (test) => {
       }
       const core = createDialectRepair(counting, createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), {}, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS)
       let output = ''
-      for (const read of responsesEvents('t', 'm', pieces, 5, 1)) output += core.feed(read) ?? core.text()
-      return { output: output + core.end(), decoded }
+      const parse = JSON.parse
+      // Every parse of a delta event, by the decoder or by the encoder asking a read for its event (`ShapedOrigin.chunk`).
+      JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]) => {
+        if (text.startsWith('{"type":"response.output_text.delta"')) deltasParsed++
+        return parse(text, reviver)
+      }
+      try {
+        for (const read of responsesEvents('t', 'm', pieces, 5, 1)) output += core.feed(read) ?? core.text()
+        output += core.end()
+      } finally {
+        JSON.parse = parse
+      }
+      return { output, decoded, deltasParsed }
     }
     const shaped = run(true)
     const parsed = run(false)
     assertEqual(shaped.output, parsed.output, 'the same bytes')
     assert(shaped.decoded < parsed.decoded - 8, `deltas read without parsing (${shaped.decoded} of ${parsed.decoded} events decoded)`)
+    assert(parsed.deltasParsed > 20, `the leak's deltas are parsed without shapes (${parsed.deltasParsed})`)
+    // With shapes: the first delta, read whole, and the shape's template (its text empty, its number 0), once for the decoder and once for the encoder.
+    assertEqual(shaped.deltasParsed, 3, `with shapes, no delta is parsed after the shape is made, changed or not (${shaped.deltasParsed} of ${parsed.deltasParsed})`)
   })
 })
