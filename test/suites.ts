@@ -36,6 +36,7 @@ import * as dsmlConfig from './dsml/config.cases.ts'
 import * as dsmlDiagnosticCounters from './dsml/diagnostic-counters.cases.ts'
 import * as dsmlDrift from './dsml/drift.cases.ts'
 import * as dsmlFamilies from './dsml/families.cases.ts'
+import * as dsmlFenceBacklog from './dsml/fence-backlog.cases.ts'
 import * as dsmlFenceTracker from './dsml/fence-tracker.cases.ts'
 import * as dsmlFixtures from './dsml/fixtures.cases.ts'
 import * as dsmlGrammar from './dsml/grammar.cases.ts'
@@ -119,6 +120,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/diagnostic-counters.cases.ts': dsmlDiagnosticCounters,
   './dsml/drift.cases.ts': dsmlDrift,
   './dsml/families.cases.ts': dsmlFamilies,
+  './dsml/fence-backlog.cases.ts': dsmlFenceBacklog,
   './dsml/fence-tracker.cases.ts': dsmlFenceTracker,
   './dsml/fixtures.cases.ts': dsmlFixtures,
   './dsml/grammar.cases.ts': dsmlGrammar,

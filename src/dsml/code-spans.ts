@@ -159,6 +159,11 @@ export class CodeSpans {
     this.#backslashes = 0
   }
 
+  /** `text` was read to its end and is not read again: what was found in it is dropped (`Positions.forget`). */
+  forgetText(text: string): void {
+    this.#backticks?.forget(text)
+  }
+
   /** The paragraph ended (or a block began): its unmatched runs are literal backticks. */
   reset(): void {
     this.#clear()

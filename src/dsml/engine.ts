@@ -5,7 +5,7 @@
  * and a call acceptance that outlive it (see `sanitizer.ts`).
  */
 import { CallAcceptance } from './acceptance.ts'
-import { FenceTracker } from './fence-tracker.ts'
+import { FenceBacklog } from './fence-backlog.ts'
 import { SHORT_TEXT } from './markup-starts.ts'
 import { plainPieceUntil } from './partial-tags.ts'
 import { type ResolvedOptions, resolveOptions } from './options.ts'
@@ -25,7 +25,7 @@ export class Engine {
   static #keeper: Engine
   static {
     const resolved = resolveOptions()
-    Engine.#keeper = new Engine(resolved, new FenceTracker(), new CallAcceptance(resolved))
+    Engine.#keeper = new Engine(resolved, new FenceBacklog(), new CallAcceptance(resolved))
     Engine.#keeper.feed('a < b')
   }
 
@@ -33,7 +33,7 @@ export class Engine {
   #structure: Structure
   #scanner: Scanner
 
-  constructor(resolved: ResolvedOptions, fences: FenceTracker, acceptance: CallAcceptance) {
+  constructor(resolved: ResolvedOptions, fences: FenceBacklog, acceptance: CallAcceptance) {
     this.#output = new Output(fences)
     this.#structure = new Structure(resolved, this.#output, acceptance)
     this.#scanner = new Scanner(this.#structure, this.#output, resolved.maxTagChars, resolved.maxPendingChars, resolved.maxHoldChars)
@@ -47,7 +47,7 @@ export class Engine {
       const plain = plainPieceUntil(chunk, this.#structure.context())
       if (plain === chunk.length) {
         if (chunk.length === 0) return []
-        this.#output.fences.track(chunk)
+        this.#output.passed(chunk)
         return [{ type: 'text', text: chunk }]
       }
       if (plain > 0) {

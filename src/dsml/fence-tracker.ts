@@ -322,6 +322,18 @@ export class FenceTracker {
   }
 
   /**
+   * Reads a whole text no part of which is read again (a backlog's joined
+   * chunks, `fence-backlog.ts`), and forgets the searches made in it: the
+   * next such text, likely as long, would otherwise be compared with it
+   * character by character to be told apart, on each search.
+   */
+  trackWhole(text: string): void {
+    this.track(text)
+    this.#wakes?.forget(text)
+    this.#spans.forgetText(text)
+  }
+
+  /**
    * Reads more emitted text: `text`, or its part from `start` to `end`.
    * Returns `end`, or (a clone watching a code span) right after the
    * character that ended a run closing the span (`takeCodeSpanClose`), or

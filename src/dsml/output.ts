@@ -7,6 +7,7 @@
  * kept as one range and sliced once, so a long text is a few slices, not many
  * small pieces the collector would have to walk.
  */
+import type { FenceBacklog } from './fence-backlog.ts'
 import type { FenceTracker } from './fence-tracker.ts'
 import { isWhitespace } from './grammar.ts'
 import type { Tag } from './tag.ts'
@@ -23,7 +24,7 @@ export class Output {
    * markerless closer here is the tail of that markup (PATTERNS.md §5).
    */
   #afterRemoval = false
-  #fences: FenceTracker
+  #fences: FenceBacklog
   #events: SanitizerEvent[] = []
   /** Pieces appended to the last text event. */
   #textPieces = 0
@@ -38,14 +39,20 @@ export class Output {
   /** Removed since the stop and not reported yet: reported `STOPPED_PIECE` characters at a time, counted from the stop. */
   #stoppedText = ''
 
-  constructor(fences: FenceTracker) {
+  constructor(fences: FenceBacklog) {
     this.#fences = fences
   }
 
   /** The fence tracker, up to date with everything emitted. */
   get fences(): FenceTracker {
     this.#noteRange()
-    return this.#fences
+    return this.#fences.tracker()
+  }
+
+  /** Text the engine gave out as it is, past these events (a chunk with nothing to read: `Engine.feed`). */
+  passed(text: string): void {
+    this.#noteRange()
+    this.#fences.add(text)
   }
 
   /** Was markup removed with nothing but whitespace emitted since? (Notes the emitted range first.) */
@@ -134,7 +141,7 @@ export class Output {
 
   /** What the emitted text says about what follows: its fences, and the end of an after-removal stretch. */
   #note(text: string, start: number, end: number): void {
-    this.#fences.track(text, start, end)
+    this.#fences.add(text, start, end)
     if (this.#afterRemoval) {
       for (let index = start; index < end; index++) {
         if (!isWhitespace(text.charCodeAt(index))) {

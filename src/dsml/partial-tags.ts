@@ -160,12 +160,14 @@ let sharedChains: PartialTagChains | undefined
  * default under every markerless name, an answer for any context; a `<` cut
  * short by another, or by the piece's end, is not known). Each `<` before
  * that place was decided within it, so the part before it reads as plain
- * text whatever follows. `text.length` when all of it is plain.
+ * text whatever follows. `text.length` when all of it is plain. From
+ * `from`: the rest of a text read up to there with nothing held, as if the
+ * piece began there.
  */
-export function plainPieceUntil(text: string, context: TagContext = ALL_NAMES): number {
-  const bar = indexOfBar(text, 0)
+export function plainPieceUntil(text: string, context: TagContext = ALL_NAMES, from = 0): number {
+  const bar = indexOfBar(text, from)
   const end = bar === -1 ? text.length : bar
-  for (let index = text.indexOf('<'); index !== -1 && index < end; index = text.indexOf('<', index + 1)) {
+  for (let index = text.indexOf('<', from); index !== -1 && index < end; index = text.indexOf('<', index + 1)) {
     if (tagStartAhead(text, index, context) !== 'text') return index
   }
   return end

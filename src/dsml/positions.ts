@@ -80,6 +80,16 @@ export class RecentTexts<Entry extends { text: string | undefined }> {
     if (this.#first !== undefined) this.#first.text = undefined
     if (this.#second !== undefined) this.#second.text = undefined
   }
+
+  /**
+   * Forgets `text`, read to its end and never searched again (its entry is
+   * compared with it as one string, at once): a later text of its length is
+   * not compared with it character by character on every search.
+   */
+  forget(text: string): void {
+    if (this.#first?.text === text) this.#first.text = undefined
+    else if (this.#second?.text === text) this.#second.text = undefined
+  }
 }
 
 /** The characters compared at once when a run is measured (`endOfRun`, `startOfRun`). */
@@ -154,6 +164,11 @@ export class Positions {
   /** Forgets what was found: the next text may be the same string read again from its start. */
   reset(): void {
     this.#texts.reset()
+  }
+
+  /** Forgets what was found in `text`, read to its end (`RecentTexts.forget`). */
+  forget(text: string): void {
+    this.#texts.forget(text)
   }
 
   /** The first position at or after `from` where any of the first `count` needles starts, or `text.length`. */

@@ -12,7 +12,8 @@
  */
 import { CallAcceptance } from './acceptance.ts'
 import { Engine } from './engine.ts'
-import { FenceTracker, wakesFenceTracker } from './fence-tracker.ts'
+import { FenceBacklog } from './fence-backlog.ts'
+import { wakesFenceTracker } from './fence-tracker.ts'
 import { isBar, LESS_THAN } from './grammar.ts'
 import { couldHoldMarkup } from './partial-tags.ts'
 import { type DsmlSanitizerOptions, type ResolvedDsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from './options.ts'
@@ -22,7 +23,7 @@ import { DiagnosticReporter } from './diagnostic-counters.ts'
 
 /**
  * Creates a sanitizer. Until a chunk could hold markup, it is a few fields
- * (text passes straight through, fences are tracked); the engine is built on
+ * (text passes straight through, kept for the fence tracker to read when asked: `fence-backlog.ts`); the engine is built on
  * the first chunk that could. So an idle sanitizer — one per open stream and
  * channel in a gateway — costs little memory.
  *
@@ -51,8 +52,11 @@ export function disturbsIdleSanitizer(code: number): boolean {
 class LazySanitizer implements DsmlSanitizer {
   #resolved: ResolvedOptions
   #engine: Engine | undefined
-  /** The code fences and spans of the text so far; undefined before any (an idle stream waiting for its first text holds none). */
-  #fences: FenceTracker | undefined
+  /**
+   * The code fences and spans of the text so far, read when the engine is built or `idle` is asked; undefined
+   * before any text (an idle stream waiting for its first text holds none).
+   */
+  #fences: FenceBacklog | undefined
   #acceptance: CallAcceptance | undefined
   #ended = false
 
@@ -107,9 +111,9 @@ class LazySanitizer implements DsmlSanitizer {
     if (this.#resolved.mode === 'off') return chunk.length > 0 ? [{ type: 'text', text: chunk }] : []
     if (this.#engine !== undefined) return this.#engine.feed(chunk)
     if (chunk.length === 0) return []
-    const fences = (this.#fences ??= new FenceTracker())
+    const fences = (this.#fences ??= new FenceBacklog())
     if (!couldHoldMarkup(chunk, this.#resolved.maxPendingChars)) {
-      fences.track(chunk)
+      fences.add(chunk)
       return [{ type: 'text', text: chunk }]
     }
     this.#engine = new Engine(this.#resolved, fences, (this.#acceptance ??= new CallAcceptance(this.#resolved)))
@@ -153,6 +157,6 @@ class LazySanitizer implements DsmlSanitizer {
   get idle(): boolean {
     if (this.#ended) return false
     // A text not begun is at the start of a line, where any character may begin a block: not quiet.
-    return this.#engine === undefined ? (this.#fences?.quiet ?? false) : this.#engine.idle()
+    return this.#engine === undefined ? (this.#fences?.tracker().quiet ?? false) : this.#engine.idle()
   }
 }

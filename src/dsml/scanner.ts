@@ -36,7 +36,7 @@ import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
 import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
-import { isTextTagStart } from './partial-tags.ts'
+import { isTextTagStart, plainPieceUntil } from './partial-tags.ts'
 import { PlainStretch } from './plain-stretch.ts'
 import { endOfRun, FRESH_SEARCH, Positions, SHORT_SEARCH } from './positions.ts'
 import { TextBuilder } from '../text-builder.ts'
@@ -209,8 +209,10 @@ export class Scanner {
     const output = this.#output
     const length = text.length
     const context = structure.context()
-    if (structure.idle && this.#pending.length === 0 && length - index > SHORT_TEXT) {
-      const plain = this.#plain.until(text, index, context)
+    if (structure.idle && this.#pending.length === 0) {
+      // A long rest is planned by its searches (remembered while ahead); a short one (the rest of a small chunk after
+      // a tag the last one cut short) by reading each tag start in it ahead, as `Engine.feed` reads a short chunk.
+      const plain = length - index > SHORT_TEXT ? this.#plain.until(text, index, context) : plainPieceUntil(text, context, index)
       if (plain > index) {
         output.emitRange(text, index, plain)
         if (plain === length) return plain

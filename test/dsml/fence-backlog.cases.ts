@@ -1,0 +1,76 @@
+/**
+ * fence-backlog.ts: a fence tracker that reads its text when next asked.
+ * Whatever the pieces (whole texts and ranges, short and past
+ * `FENCE_BACKLOG_CHARS`) and wherever it is asked, it answers as a tracker
+ * that read each piece as it came; and what it keeps unread stays under the
+ * cap.
+ */
+import fc from 'fast-check'
+import { FENCE_BACKLOG_CHARS, FenceBacklog } from '../../src/dsml/fence-backlog.ts'
+import { FenceTracker } from '../../src/dsml/fence-tracker.ts'
+import { Positions } from '../../src/dsml/positions.ts'
+import { assertEqual } from '../support/assert.ts'
+import { defineSuite } from '../support/harness.ts'
+
+/** What a tracker answers about what follows: fences, line starts, code spans, quiet. */
+function answers(tracker: FenceTracker): string {
+  const x = 'x'.charCodeAt(0)
+  const lessThan = '<'.charCodeAt(0)
+  return JSON.stringify([tracker.inFence, tracker.inFenceAt(x), tracker.atLineStart, tracker.quiet, tracker.codeSpanOpenAt(lessThan), tracker.codeSpanLengthsAt(lessThan)])
+}
+
+const PIECES = ['```js\n', '~~~\n', '```\n', 'code `x` and ``y', '`', '\\`', '\n', '\r\n', '> quote\n', '- item\n   ```\n', 'prose < b | c ', '    indented\n']
+
+/** A piece given to both: a whole text, or a range of a longer one (sometimes past the cap). */
+const piece = fc.record({
+  text: fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 6 }).map((parts) => parts.join('')),
+  padding: fc.constantFrom(0, 3, FENCE_BACKLOG_CHARS),
+  ask: fc.boolean(),
+})
+
+export const suite = defineSuite('dsml/fence-backlog', (test) => {
+  test('the backlog answers as a tracker that read each piece at once, asked anywhere (property)', () => {
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 1, maxLength: 40 }), (pieces) => {
+        const backlog = new FenceBacklog()
+        const eager = new FenceTracker()
+        for (const [index, { text, padding, ask }] of pieces.entries()) {
+          // The piece as a range in the middle of a longer text (its padding is emitted too, before and after).
+          const pad = ' '.repeat(padding)
+          const host = `${pad}${text}${pad}`
+          backlog.add(host, 0, padding)
+          backlog.add(host, padding, padding + text.length)
+          backlog.add(host.slice(padding + text.length))
+          eager.track(host)
+          if (ask || index === pieces.length - 1) assertEqual(answers(backlog.tracker()), answers(eager), `after piece ${index}`)
+          assertEqual(backlog.unreadChars < FENCE_BACKLOG_CHARS, true, 'what waits stays under the cap')
+        }
+      }),
+      { numRuns: 300 },
+    )
+  })
+
+  test('short chunks wait; a text past the cap is read at once, with what waited before it', () => {
+    const backlog = new FenceBacklog()
+    backlog.add('```\n')
+    backlog.add('code ')
+    assertEqual(backlog.unreadChars, 9, 'both short chunks wait')
+    const long = `${'x'.repeat(FENCE_BACKLOG_CHARS)}\n\`\`\`\n`
+    backlog.add(long)
+    assertEqual(backlog.unreadChars, 0, 'the long text and what waited were read')
+    assertEqual(backlog.tracker().inFence, false, 'the fence opened, then closed by the long text')
+    for (let index = 0; index < FENCE_BACKLOG_CHARS / 64; index++) backlog.add('y'.repeat(64))
+    assertEqual(backlog.unreadChars < FENCE_BACKLOG_CHARS, true, 'chunks that fill the backlog are read')
+  })
+
+  test('Positions.forget: a text read to its end is dropped; searches in a text of its length and prefix stay right', () => {
+    const positions = new Positions(['\n', '`'])
+    const first = `${'a'.repeat(400)}\n`
+    const second = `${'a'.repeat(400)}\``
+    assertEqual(positions.first(first, 0), 400)
+    positions.forget(first)
+    assertEqual(positions.first(second, 0), 400)
+    assertEqual(positions.first(second, 0, 1), second.length, 'no line break in the second text')
+    assertEqual(positions.first(first, 0, 1), 400, 'the first text, searched again, from the start')
+  })
+})
