@@ -12,7 +12,7 @@
 import { FenceTracker } from './fence-tracker.ts'
 
 /** Text kept unread up to this many characters: past them it is read, so what is kept stays capped. */
-export const FENCE_BACKLOG_CHARS = 16384
+export const FENCE_BACKLOG_CHARS = 4096
 
 export class FenceBacklog {
   #tracker = new FenceTracker()
