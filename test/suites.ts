@@ -27,6 +27,7 @@ import * as chatCompletionsResponse from './chat-completions/response.cases.ts'
 import * as cliLeaksReport from './cli/leaks-report.cases.ts'
 import * as cliLogText from './cli/log-text.cases.ts'
 import * as composition from './composition.cases.ts'
+import * as dialectKitPlainJsonString from './dialect-kit/plain-json-string.cases.ts'
 import * as dialectKitRepairBody from './dialect-kit/repair-body.cases.ts'
 import * as dialectKitRunawayStop from './dialect-kit/runaway-stop.cases.ts'
 import * as dsmlArguments from './dsml/arguments.cases.ts'
@@ -59,6 +60,7 @@ import * as dsmlUnrecoveredNotes from './dsml/unrecovered-notes.cases.ts'
 import * as dsmlWildCaptures from './dsml/wild-captures.cases.ts'
 import * as gatewayHandler from './gateway/handler.cases.ts'
 import * as gatewayReplayUpstream from './gateway/replay-upstream.cases.ts'
+import * as jsonKnownStrings from './json-known-strings.cases.ts'
 import * as jsonPieces from './json-pieces.cases.ts'
 import * as jsonReader from './json-reader.cases.ts'
 import * as jsonText from './json-text.cases.ts'
@@ -111,6 +113,7 @@ const modules: Record<string, CasesModule> = {
   './cli/leaks-report.cases.ts': cliLeaksReport,
   './cli/log-text.cases.ts': cliLogText,
   './composition.cases.ts': composition,
+  './dialect-kit/plain-json-string.cases.ts': dialectKitPlainJsonString,
   './dialect-kit/repair-body.cases.ts': dialectKitRepairBody,
   './dialect-kit/runaway-stop.cases.ts': dialectKitRunawayStop,
   './dsml/arguments.cases.ts': dsmlArguments,
@@ -143,6 +146,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/wild-captures.cases.ts': dsmlWildCaptures,
   './gateway/handler.cases.ts': gatewayHandler,
   './gateway/replay-upstream.cases.ts': gatewayReplayUpstream,
+  './json-known-strings.cases.ts': jsonKnownStrings,
   './json-pieces.cases.ts': jsonPieces,
   './json-reader.cases.ts': jsonReader,
   './json-text.cases.ts': jsonText,

@@ -46,8 +46,9 @@ export function withOrigin(origin: ChunkOrigin, data: string): SseMessage {
 /** What a message's data parses to, or NOT_JSON (a dialect decoder then forwards it, see `notJsonParts`). */
 export const NOT_JSON: unique symbol = Symbol('not JSON')
 
-export function parseData(message: SseEvent): unknown {
-  const parsed = parseBoundedJson(message.data)
+/** `parse`: `parseBoundedJson`, or a dialect's reading of the same answer (the Responses decoder's `parseBoundedJsonKnowing`). */
+export function parseData(message: SseEvent, parse: (data: string) => { value: unknown } | undefined = parseBoundedJson): unknown {
+  const parsed = parse(message.data)
   return parsed === undefined ? NOT_JSON : parsed.value
 }
 

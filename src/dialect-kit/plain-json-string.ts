@@ -12,7 +12,7 @@
  * scanner's fields.
  */
 import { disturbsIdleSanitizer } from '../dsml/sanitizer.ts'
-import { BACKSLASH, QUOTE, SIMPLE_ESCAPES } from '../json-text.ts'
+import { BACKSLASH, QUOTE, SIMPLE_ESCAPES, UNICODE_ESCAPE_LETTER } from '../json-text.ts'
 const REPLACEMENT_CHARACTER = 0xfffd
 
 /** Is `code` never plain inside a string: it could disturb an idle sanitizer, or it is a control character. */
@@ -116,30 +116,77 @@ export function afterOnlyKey(data: string, key: string): number {
  * occurrence of `key` (its opening quote included, as in `"text":"`) in raw
  * JSON `data`, when that string's value is `text`; otherwise undefined. The
  * codecs use it to say where a text they decoded sits in its event
- * (`textSpan`): a key that occurs once is the key they read it from.
+ * (`textSpan`), and the Responses decoder where a `.done` event's long text
+ * sits (`repeated-texts.ts`): a key that occurs once is the key they read it
+ * from (its quotes, escaped by no backslash, are no string's).
  */
 export function stringSpanAfter(data: string, key: string, text: string): readonly [number, number] | undefined {
   const start = afterOnlyKey(data, key)
   if (start === -1) return undefined
-  // The string's closing quote: the first one no backslash escapes.
-  let end = start
-  let escaped = false
-  while (end < data.length) {
-    const code = data.charCodeAt(end)
-    if (code === BACKSLASH) {
-      escaped = true
-      end += 2
-    } else if (code === QUOTE) break
-    else end++
-  }
-  if (end >= data.length) return undefined
+  // The string's closing quote: the first one no backslash escapes (an odd run of them before it).
+  let end = data.indexOf('"', start)
+  while (end !== -1 && (end - startOfBackslashes(data, start, end)) % 2 === 1) end = data.indexOf('"', end + 1)
+  if (end === -1) return undefined
+  const escape = data.indexOf('\\', start)
   // Without escapes the body is the value itself.
-  if (!escaped) return end - start === text.length && data.substring(start, end) === text ? [start, end] : undefined
-  try {
-    return JSON.parse(data.slice(start - 1, end + 1)) === text ? [start, end] : undefined
-  } catch {
-    return undefined
+  if (escape === -1 || escape > end) return end - start === text.length && data.substring(start, end) === text ? [start, end] : undefined
+  return bodySpells(data, start, end, text) ? [start, end] : undefined
+}
+
+/** Where the run of backslashes that ends right before `at` begins (not before `from`). */
+function startOfBackslashes(data: string, from: number, at: number): number {
+  let index = at
+  while (index > from && data.charCodeAt(index - 1) === BACKSLASH) index--
+  return index
+}
+
+/**
+ * Does the JSON string body `data[start, end)` spell `text`? Compared a
+ * stretch between escapes at a time (as strings: the engine compares them
+ * as memory), each escape decoded: no copy of a long body is made and
+ * parsed.
+ */
+function bodySpells(data: string, start: number, end: number, text: string): boolean {
+  let at = 0
+  let index = start
+  while (index < end) {
+    const escape = data.indexOf('\\', index)
+    const stretchEnd = escape === -1 || escape > end ? end : escape
+    const length = stretchEnd - index
+    if (length > 0) {
+      if (at + length > text.length || !data.startsWith(text.substring(at, at + length), index)) return false
+      at += length
+      index = stretchEnd
+      if (index === end) break
+    }
+    const letter = data.charCodeAt(index + 1)
+    let code: number
+    if (letter === UNICODE_ESCAPE_LETTER) {
+      code = hexValue(data, index + 2)
+      if (code === -1) return false
+      index += 6
+    } else {
+      const decoded = SIMPLE_ESCAPES.get(letter)
+      if (decoded === undefined) return false
+      code = decoded.charCodeAt(0)
+      index += 2
+    }
+    if (at >= text.length || text.charCodeAt(at) !== code) return false
+    at++
   }
+  return index === end && at === text.length
+}
+
+/** The value of the four hex digits at `index` (a `\u` escape's), or -1. */
+function hexValue(data: string, index: number): number {
+  let value = 0
+  for (let digit = index; digit < index + 4; digit++) {
+    const code = data.charCodeAt(digit)
+    const nibble = code >= 0x30 && code <= 0x39 ? code - 0x30 : code >= 0x61 && code <= 0x66 ? code - 0x57 : code >= 0x41 && code <= 0x46 ? code - 0x37 : -1
+    if (nibble === -1) return -1
+    value = value * 16 + nibble
+  }
+  return value
 }
 
 /**

@@ -23,6 +23,8 @@ import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData, ShapedOrigin }
 import { LastShape, type TextShape } from '../dialect-kit/text-shape.ts'
 import { parseBoundedJson } from '../json-text.ts'
 import { afterOnlyKey, stringSpanAfter } from '../dialect-kit/plain-json-string.ts'
+import { RepeatedTexts } from './repeated-texts.ts'
+import { parseBoundedJsonKnowing } from '../json-known-strings.ts'
 
 export interface ResponsesDecoder {
   feed(message: SseMessage): Part[]
@@ -53,6 +55,8 @@ class Decoder implements ResponsesDecoder {
   #streamed = new Set<string>()
   /** The output text delta every message of the last shape asked about is (its text empty, its number 0). */
   #shapes = new LastShape<ResponsesEvent>(outputTextDeltaOf)
+  /** The whole texts `.done` events carried, as they came, for the closing events that repeat them. */
+  #repeated = new RepeatedTexts()
   /** The last message fed when it was an output text delta, its text and its event. */
   #textDelta: { message: SseMessage; text: string; event: ResponsesEvent } | undefined = undefined
 
@@ -87,15 +91,16 @@ class Decoder implements ResponsesDecoder {
   feed(message: SseMessage): Part[] {
     this.#textDelta = undefined
     if (isSseComment(message)) return [{ type: 'comment', comment: message.comment }]
-    const event = parseData(message)
+    const known = this.#repeated.knownFor(message)
+    const event = known.length === 0 ? parseData(message) : parseData(message, (data) => parseBoundedJsonKnowing(data, known))
     if (event === NOT_JSON) return notJsonParts(message)
     const origin = originOf(message, event)
     if (!isResponsesEvent(event)) return closeGroup(origin, [{ type: 'passthrough', origin }])
     if (event.type === 'response.output_text.delta' && typeof event.delta === 'string') this.#textDelta = { message, text: event.delta, event }
-    return closeGroup(origin, this.#parts(event, origin))
+    return closeGroup(origin, this.#parts(event, origin, message))
   }
 
-  #parts(event: ResponsesEvent, origin: ChunkOrigin): Part[] {
+  #parts(event: ResponsesEvent, origin: ChunkOrigin, message: SseEvent): Part[] {
     switch (event.type) {
       case 'response.output_text.delta':
       case 'response.reasoning_text.delta':
@@ -109,6 +114,7 @@ class Decoder implements ResponsesDecoder {
       case 'response.reasoning_summary_text.done': {
         const kind = event.type === 'response.reasoning_summary_text.done' ? 'summary' : 'content'
         const channel = event.type === 'response.output_text.done' ? 'text' : 'reasoning'
+        this.#repeated.learn(partKey(event, kind), message, event.text)
         // A part whose text came whole in its `.done`, with no delta before it: that text, cleaned like a delta's.
         if (!this.#streamed.has(partKey(event, kind)) && typeof event.text === 'string' && event.text !== '') {
           return [{ type: channel, text: event.text, origin }, { type: 'channel-end', channel, origin }]

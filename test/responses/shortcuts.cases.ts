@@ -14,7 +14,7 @@ import { assert, assertEqual } from '../support/assert.ts'
 import { captures } from '../support/captures.ts'
 import { block, invoke, param, tokenChunks } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
-import { callIds, responsesEvents } from './support.ts'
+import { callIds, foldResponses, responsesEvents } from './support.ts'
 
 type Event = Record<string, unknown> & { type: string }
 
@@ -101,5 +101,41 @@ export const suite = defineSuite('responses/shortcuts', (test) => {
     assert(parsed.deltasParsed > 20, `the leak's deltas are parsed without shapes (${parsed.deltasParsed})`)
     // With shapes: the first delta, read whole, and the shape's template (its text empty, its number 0), once for the decoder and once for the encoder.
     assertEqual(shaped.deltasParsed, 3, `with shapes, no delta is parsed after the shape is made, changed or not (${shaped.deltasParsed} of ${parsed.deltasParsed})`)
+  })
+
+  test('closing events of a long text: after its .done, the events that repeat the text are parsed without it, and the bytes are those of each event parsed whole (a leak in the text or not)', () => {
+    const line = 'A long answer: "quoted", a back\\slash, caf\u00e9 \u2014 and more text to repeat.\n'
+    // Without `event:` lines the decoder cannot tell a repeating event before parsing it, so it parses each whole.
+    const unnamed = (sse: string): string => sse.replace(/^event: .*\n/gm, '')
+    for (const leak of ['', block([invoke('bash', [param('command', 'ls')])])]) {
+      const pieces = [...Array.from({ length: 80 }, () => line), ...tokenChunks(leak), 'done.']
+      const run = (named: boolean): { output: string; longest: number } => {
+        const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), {}, ALL_SHORTCUTS)
+        let output = ''
+        let longest = 0
+        const parse = JSON.parse
+        // The longest text the parser is given for an event that repeats the text after its .done.
+        JSON.parse = (text: string, reviver?: Parameters<typeof parse>[1]) => {
+          if (/^\{"type":"response\.(content_part\.done|output_item\.done|completed)"/.test(text)) longest = Math.max(longest, text.length)
+          return parse(text, reviver)
+        }
+        try {
+          for (const read of responsesEvents('t', 'm', pieces, 5, 1)) output += core.feed(named ? read : unnamed(read)) ?? core.text()
+          output += core.end()
+        } finally {
+          JSON.parse = parse
+        }
+        return { output, longest }
+      }
+      const known = run(true)
+      const whole = run(false)
+      const text = pieces.join('').length
+      assert(known.longest > 0 && known.longest < text / 4, `the repeating events are parsed without the text (${known.longest} characters at most, the text ${text})`)
+      assert(whole.longest > text, `without event names each is parsed whole (${whole.longest})`)
+      assertEqual(unnamed(known.output), unnamed(whole.output), 'the same bytes, event names aside')
+      const folded = foldResponses(known.output)
+      assertEqual(folded.faults, [], 'a well-formed stream')
+      assertEqual(folded.allText.includes('DSML'), false, 'no marker in any event')
+    }
   })
 })

@@ -1,0 +1,121 @@
+/**
+ * `parseBoundedJsonKnowing`: `parseBoundedJson` for a JSON text that repeats
+ * long strings its reader already holds (each of a Responses stream's four
+ * closing events repeats the whole text of its `.done`). Each known string
+ * found written as it is known (as the text it came in wrote it, or as
+ * `JSON.stringify` writes it) is swapped for a short stand-in before parsing
+ * and put back after, so the parser reads only the rest: the same value as
+ * `parseBoundedJson(text)`, for a search and a compare where the long string
+ * was parsed.
+ *
+ * Exact. A stand-in is a string that begins with the characters U+0000
+ * U+0001, which no string of a text without the escapes `\u0000\u0001` can
+ * hold (a control character is written escaped in JSON, and `0` and `1` are
+ * hex digits of one spelling). A stand-in read back as one whole string
+ * value was read from its opening quote to its closing one; the text before
+ * it is the text's own, so its known string's written form began a string
+ * there too, and that form, a whole JSON string with no other unescaped
+ * quote, ended where the stand-in does. Anything else — a text that holds
+ * those escapes, a stand-in read as a key or inside a longer string, fewer
+ * stand-ins read than were put in — and the text is parsed as it is.
+ */
+import { parseBoundedJson } from './json-text.ts'
+
+/** A string the reader holds, with a JSON string (quotes included) that spells it. */
+export interface KnownJsonString {
+  readonly value: string
+  readonly written: string
+}
+
+/** `value`, written as `JSON.stringify` writes it. */
+export function knownJsonString(value: string): KnownJsonString {
+  return { value, written: JSON.stringify(value) }
+}
+
+/** The escapes a stand-in begins with, as JSON text: a text that holds them is parsed as it is. */
+const STAND_IN_ESCAPES = '\\u0000\\u0001'
+/** The characters a stand-in begins with, once parsed. */
+const STAND_IN_START = '\u0000\u0001'
+/** Digits read of a stand-in's number: more than any list of known strings needs. */
+const MAX_INDEX_DIGITS = 6
+
+/** `parseBoundedJson(text)`, reading the `known` strings found in it without parsing them (see the file's doc). */
+export function parseBoundedJsonKnowing(text: string, known: readonly KnownJsonString[]): { value: unknown } | undefined {
+  if (known.length === 0 || text.includes(STAND_IN_ESCAPES)) return parseBoundedJson(text)
+  const found = occurrences(text, known)
+  if (found.length === 0) return parseBoundedJson(text)
+  const pieces: string[] = []
+  let last = 0
+  for (const { start, end, index } of found) {
+    pieces.push(text.slice(last, start), `"${STAND_IN_ESCAPES}${index}"`)
+    last = end
+  }
+  pieces.push(text.slice(last))
+  const swapped = parseBoundedJson(pieces.join(''))
+  if (swapped === undefined) return parseBoundedJson(text)
+  const restorer = new Restorer(known)
+  const value = restorer.restore(swapped.value)
+  return restorer.intact && restorer.count === found.length ? { value } : parseBoundedJson(text)
+}
+
+/** Where the known strings' written forms occur in `text`, in order, none overlapping an earlier one. */
+function occurrences(text: string, known: readonly KnownJsonString[]): Array<{ start: number; end: number; index: number }> {
+  const found: Array<{ start: number; end: number; index: number }> = []
+  for (let index = 0; index < known.length; index++) {
+    const written = known[index]!.written
+    for (let start = text.indexOf(written); start !== -1; start = text.indexOf(written, start + written.length)) {
+      found.push({ start, end: start + written.length, index })
+    }
+  }
+  found.sort((first, second) => first.start - second.start)
+  const kept: Array<{ start: number; end: number; index: number }> = []
+  for (const occurrence of found) if (kept.length === 0 || occurrence.start >= kept[kept.length - 1]!.end) kept.push(occurrence)
+  return kept
+}
+
+/** Puts the known strings back where their stand-ins were read, counting them; `intact` turns false at a stand-in out of place. */
+class Restorer {
+  #known: readonly KnownJsonString[]
+  count = 0
+  intact = true
+
+  constructor(known: readonly KnownJsonString[]) {
+    this.#known = known
+  }
+
+  /** `value` with each stand-in value replaced by its known string (arrays and objects changed in place: they are the parser's own). */
+  restore(value: unknown): unknown {
+    if (typeof value === 'string') return value.startsWith(STAND_IN_START) ? this.#knownFor(value) : value
+    if (Array.isArray(value)) {
+      for (let index = 0; index < value.length; index++) {
+        const entry: unknown = value[index]
+        if (typeof entry === 'object' ? entry !== null : typeof entry === 'string') value[index] = this.restore(entry)
+      }
+      return value
+    }
+    if (typeof value === 'object' && value !== null) {
+      const record = value as Record<string, unknown>
+      for (const key of Object.keys(record)) {
+        if (key.startsWith(STAND_IN_START)) this.intact = false
+        const entry = record[key]
+        if (typeof entry === 'object' ? entry === null : typeof entry !== 'string') continue
+        const restored = this.restore(entry)
+        // Defined, not assigned: a key `__proto__` is the parser's own property, and assigning would reach the prototype.
+        if (restored !== entry) Object.defineProperty(record, key, { value: restored, writable: true, enumerable: true, configurable: true })
+      }
+    }
+    return value
+  }
+
+  #knownFor(standIn: string): string {
+    // One of the stand-ins put in is the start and the number of a known string, and no more.
+    const index = Number(standIn.slice(STAND_IN_START.length, STAND_IN_START.length + MAX_INDEX_DIGITS))
+    const known = Number.isInteger(index) ? this.#known[index] : undefined
+    if (known === undefined || standIn !== `${STAND_IN_START}${index}`) {
+      this.intact = false
+      return standIn
+    }
+    this.count++
+    return known.value
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * `parseBoundedJsonKnowing` (src/json-known-strings.ts): a JSON text read
+ * with the long strings it repeats known gives exactly what
+ * `parseBoundedJson` gives — wherever the known strings fall (values, keys,
+ * inside longer strings, across the structure), however they are spelled,
+ * and when the text already holds the stand-ins' escapes or is not JSON.
+ */
+import fc from 'fast-check'
+import { knownJsonString, parseBoundedJsonKnowing } from '../src/json-known-strings.ts'
+import { parseBoundedJson } from '../src/json-text.ts'
+import { assertEqual } from './support/assert.ts'
+import { defineSuite } from './support/harness.ts'
+
+/** Both readers' answers, compared whole (a `__proto__` key shows up as an own key in the JSON written back). */
+function same(text: string, known: readonly string[], label: string): void {
+  const expected = parseBoundedJson(text)
+  const actual = parseBoundedJsonKnowing(text, known.map(knownJsonString))
+  assertEqual(actual === undefined ? 'not JSON' : JSON.stringify(actual.value), expected === undefined ? 'not JSON' : JSON.stringify(expected.value), label)
+  if (actual !== undefined && expected !== undefined) assertEqual(Object.keys(actual.value ?? {}).join(), Object.keys(expected.value ?? {}).join(), `${label}: the same own keys`)
+}
+
+const LONG = `line one\n"quoted" \\ back\\slash \u00e9\u2014 \u{1F600} <tag>${'x'.repeat(50)}`
+const OTHER = 'another text, repeated'
+
+export const suite = defineSuite('json-known-strings', (test) => {
+  test('known strings as values, nested and repeated: the same value, each put back', () => {
+    const text = JSON.stringify({ type: 'response.completed', text: LONG, response: { output: [{ content: [{ text: LONG }, { text: OTHER }] }] } })
+    same(text, [LONG, OTHER], 'values')
+    // The parser is given the text without the known strings: the longest text it reads is the rest.
+    const parse = JSON.parse
+    const read: number[] = []
+    JSON.parse = ((source: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+      read.push(source.length)
+      return parse(source, reviver)
+    }) as typeof JSON.parse
+    try {
+      parseBoundedJsonKnowing(text, [knownJsonString(LONG), knownJsonString(OTHER)])
+    } finally {
+      JSON.parse = parse
+    }
+    assertEqual(read.length, 1, 'one parse')
+    // Each of the three known strings in the text is a stand-in of 15 characters (`"\u0000\u0001N"`) there.
+    const removed = 2 * (JSON.stringify(LONG).length - 15) + (JSON.stringify(OTHER).length - 15)
+    assertEqual(read[0], text.length - removed, `the parser read ${read[0]} of ${text.length} characters`)
+  })
+
+  test('a known string out of place is read as the parser reads it: a key, inside a longer string, across tokens, escaped otherwise', () => {
+    same(JSON.stringify({ [LONG]: 1, a: LONG }), [LONG], 'a key')
+    same(JSON.stringify({ a: `before ${LONG} after`, b: `"${LONG}"` }), [LONG], 'inside longer strings')
+    same('["a",1,"b"]', [',1,'], 'its written form across a string end and the next string start')
+    same('{"a":"x","b":"y"}', ['x","b":"y'], 'across a key')
+    same(JSON.stringify({ a: LONG }).replace('\\n', '\\u000a'), [LONG], 'spelled with another escape: not found, parsed as it is')
+    same(JSON.stringify({ a: LONG, b: '\u0000\u00010' }), [LONG], 'the text holds a string a stand-in would be')
+    same(JSON.stringify({ a: LONG, ['\u0000\u00010']: 2 }), [LONG], 'the text holds a key a stand-in would be')
+    same(`{"__proto__":${JSON.stringify(LONG)},"b":1}`, [LONG], 'a known value under __proto__')
+    same(`{"a":${JSON.stringify(LONG)}`, [LONG], 'not JSON (unclosed)')
+    same(`${'['.repeat(600)}${JSON.stringify(LONG)}${']'.repeat(600)}`, [LONG], 'nested too deep')
+    same(JSON.stringify([LONG, LONG.slice(0, 20), LONG + LONG]), [LONG, LONG.slice(0, 20)], 'known strings that overlap one another')
+  })
+
+  test('any JSON value with any known strings from it or around it: the same as parseBoundedJson (property)', () => {
+    const piece = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('"', '\\', '\u0000', '\u0001', ',"a":', '\n', LONG))
+    const texts = fc.array(piece, { maxLength: 4 }).map((pieces) => pieces.join(''))
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 3 }), fc.array(texts, { maxLength: 3 }), fc.nat(), (value, strings, cut) => {
+        // The known strings as values in the JSON, and the JSON cut or not (text that is not JSON must stay not JSON).
+        const whole = JSON.stringify({ value, strings, again: strings })
+        const text = cut % 3 === 0 ? whole.slice(0, cut % (whole.length + 1)) : whole
+        const known = [...strings, ...(typeof value === 'string' ? [value] : [])]
+        same(text, known, text.slice(0, 80))
+      }),
+      { numRuns: 1000 },
+    )
+  })
+})
