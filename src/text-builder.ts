@@ -4,14 +4,23 @@
  * piece keeps one rope node per piece alive until the text is read, and a
  * long-lived rope of tens of thousands of nodes is what the garbage collector
  * walks on every collection of an open stream; here every `PIECES_PER_JOIN`
- * new pieces are joined into one, so a text retains a few hundred objects
- * however it was cut. Linear: every character is copied once when its pieces
- * are joined and once when the text is read.
+ * new small pieces are joined into one, so a text retains a few hundred
+ * objects however it was cut, and one more per `PIECE_KEPT_WHOLE` characters
+ * of large pieces. Linear: every character of a small piece is copied once
+ * when its pieces are joined and once when the text is read; a large one's,
+ * only then.
  */
 
 const PIECES_PER_JOIN = 256
-/** A piece this long is a block of its own, never joined with others: a long text read in large pieces is never copied whole before it is read (`takePieces`). */
-const PIECE_KEPT_WHOLE = 4096
+/**
+ * A piece this long is a block of its own, never joined with others: a long
+ * text read in large pieces (a history text's stretches between removed
+ * calls, a request body's chunks) is copied once, when it is read, not once
+ * into a block and again then; and it is never copied whole before it is
+ * read (`takePieces`). Such pieces add at most one object per this many
+ * characters to the few hundred the small ones are joined into.
+ */
+export const PIECE_KEPT_WHOLE = 1024
 
 export class TextBuilder {
   /** Joined blocks first, then pieces not joined yet (from `#joinedUpTo` on). */

@@ -2,11 +2,11 @@
  * `TextBuilder`: a text appended in pieces reads back as the pieces joined,
  * across block boundaries, however it was cut, and as often as it is read;
  * `take` hands the text over and empties the builder; `takePieces` hands it
- * over as its blocks, a piece of 4,096 characters or more as it came; `clear`
+ * over as its blocks, a piece of `PIECE_KEPT_WHOLE` characters or more as it came; `clear`
  * drops it.
  */
 import fc from 'fast-check'
-import { TextBuilder } from '../src/text-builder.ts'
+import { PIECE_KEPT_WHOLE, TextBuilder } from '../src/text-builder.ts'
 import { assertEqual } from './support/assert.ts'
 import { defineSuite } from './support/harness.ts'
 
@@ -82,13 +82,13 @@ export const suite = defineSuite('text-builder', (test) => {
 
   test('takePieces: blocks that join to the text, each large piece the very string appended, small ones joined between them; the builder empty after', () => {
     fc.assert(
-      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.integer({ min: 4096, max: 9000 }).map((length) => 'W'.repeat(length))), { maxLength: 900 }), (pieces) => {
+      fc.property(fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.integer({ min: PIECE_KEPT_WHOLE, max: 3 * PIECE_KEPT_WHOLE }).map((length) => 'W'.repeat(length))), { maxLength: 900 }), (pieces) => {
         const builder = new TextBuilder()
         for (const piece of pieces) builder.append(piece)
         const blocks = builder.takePieces()
         assertEqual(blocks.join(''), pieces.join(''), 'the text')
-        const large = pieces.filter((piece) => piece.length >= 4096)
-        assertEqual(blocks.filter((block) => block.length >= 4096 && /^W+$/.test(block)), large, 'every large piece is a block of its own, as it came')
+        const large = pieces.filter((piece) => piece.length >= PIECE_KEPT_WHOLE)
+        assertEqual(blocks.filter((block) => block.length >= PIECE_KEPT_WHOLE && /^W+$/.test(block)), large, 'every large piece is a block of its own, as it came')
         assertEqual(blocks.every((block) => block.length > 0), true, 'no empty block')
         assertEqual([builder.length, builder.take()], [0, ''], 'empty after')
       }),
