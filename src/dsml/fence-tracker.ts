@@ -188,6 +188,15 @@ export class FenceTracker {
     return this.#continuesQuote(code)
   }
 
+  /**
+   * A fence is open, or being opened on the current line (its opening run or
+   * info string read so far). When not, reading on opens none unless the
+   * text holds a fence's character (`holdsFenceCharacter`).
+   */
+  get fenceOpenOrOpening(): boolean {
+    return this.#tip === 'fence' || this.#phase === 'opening-run' || this.#phase === 'info'
+  }
+
   /** Nothing but container prefixes and indentation on the current line so far: a tag here starts its own line. */
   get atLineStart(): boolean {
     return this.#phase === 'continue' || this.#phase === 'starts' || this.#phase === 'after-marker'
@@ -548,7 +557,7 @@ export class FenceTracker {
     } else if (code === NUMBER_SIGN) {
       this.#runLength = 1
       this.#phase = 'hashes'
-    } else if (code === BACKTICK || code === TILDE) {
+    } else if (isFenceCharacter(code)) {
       this.#runCharacter = code
       this.#runLength = 1
       this.#phase = 'opening-run'
@@ -823,6 +832,19 @@ export class FenceTracker {
     this.#fenceLength = this.#runLength
     this.#innermostEmpty = false
   }
+}
+
+/** The characters a fence's opening run is made of. */
+const FENCE_CHARACTERS: readonly string[] = [BACKTICK, TILDE].map((code) => String.fromCharCode(code))
+
+function isFenceCharacter(code: number): boolean {
+  return code === BACKTICK || code === TILDE
+}
+
+/** Does `text` hold a character a fence's opening run is made of (`FenceTracker.fenceOpenOrOpening`)? */
+export function holdsFenceCharacter(text: string): boolean {
+  for (const character of FENCE_CHARACTERS) if (text.indexOf(character) !== -1) return true
+  return false
 }
 
 /** What can change a quiet tracker: a line break; and in inline text a backtick, or a backslash (which may escape one). */

@@ -49,6 +49,12 @@ export class Output {
     return this.#fences.tracker()
   }
 
+  /** Would a tag starting here with `code` be in a code fence? (`FenceBacklog.inFenceAt`: the tracker read only when it must be.) */
+  inFenceAt(code: number): boolean {
+    this.#noteRange()
+    return this.#fences.inFenceAt(code)
+  }
+
   /** Text the engine gave out as it is, past these events (a chunk with nothing to read: `Engine.feed`). */
   passed(text: string): void {
     this.#noteRange()

@@ -174,7 +174,7 @@ export class Structure implements TransitionContext {
    * run nor removed (the policy, docs/accepts-and-policy.md).
    */
   fencedAt(code: number): boolean {
-    return this.state.kind === 'outside' && this.output.fences.inFenceAt(code)
+    return this.state.kind === 'outside' && this.output.inFenceAt(code)
   }
 
   /**

@@ -2,8 +2,9 @@
  * fence-backlog.ts: a fence tracker that reads its text when next asked.
  * Whatever the pieces (whole texts and ranges, short and past
  * `FENCE_BACKLOG_CHARS`) and wherever it is asked, it answers as a tracker
- * that read each piece as it came; and what it keeps unread stays under the
- * cap.
+ * that read each piece as it came; whether a tag start is in a fence is
+ * answered without reading while what waits can open none; and what it
+ * keeps unread stays under the cap.
  */
 import fc from 'fast-check'
 import { FENCE_BACKLOG_CHARS, FenceBacklog } from '../../src/dsml/fence-backlog.ts'
@@ -19,14 +20,18 @@ function answers(tracker: FenceTracker): string {
   return JSON.stringify([tracker.inFence, tracker.inFenceAt(x), tracker.atLineStart, tracker.quiet, tracker.codeSpanOpenAt(lessThan), tracker.codeSpanLengthsAt(lessThan)])
 }
 
-const PIECES = ['```js\n', '~~~\n', '```\n', 'code `x` and ``y', '`', '\\`', '\n', '\r\n', '> quote\n', '- item\n   ```\n', 'prose < b | c ', '    indented\n']
+const PIECES = ['```js\n', '~~~\n', '```\n', '```', '~~~', ' js', 'x', 'code `x` and ``y', '`', '\\`', '\n', '\r\n', '> quote\n', '- item\n   ```\n', 'prose < b | c ', '    indented\n']
 
 /** A piece given to both: a whole text, or a range of a longer one (sometimes past the cap). */
 const piece = fc.record({
   text: fc.array(fc.constantFrom(...PIECES), { minLength: 1, maxLength: 6 }).map((parts) => parts.join('')),
   padding: fc.constantFrom(0, 3, FENCE_BACKLOG_CHARS),
   ask: fc.boolean(),
+  askFence: fc.boolean(),
 })
+
+/** Characters a tag start may be asked about: text, indentation, a line break, a quote's `>`. */
+const FIRST_CHARACTERS = ['<', ' ', '\n', '>', '-'].map((character) => character.charCodeAt(0))
 
 export const suite = defineSuite('dsml/fence-backlog', (test) => {
   test('the backlog answers as a tracker that read each piece at once, asked anywhere (property)', () => {
@@ -34,7 +39,7 @@ export const suite = defineSuite('dsml/fence-backlog', (test) => {
       fc.property(fc.array(piece, { minLength: 1, maxLength: 40 }), (pieces) => {
         const backlog = new FenceBacklog()
         const eager = new FenceTracker()
-        for (const [index, { text, padding, ask }] of pieces.entries()) {
+        for (const [index, { text, padding, ask, askFence }] of pieces.entries()) {
           // The piece as a range in the middle of a longer text (its padding is emitted too, before and after).
           const pad = ' '.repeat(padding)
           const host = `${pad}${text}${pad}`
@@ -42,6 +47,9 @@ export const suite = defineSuite('dsml/fence-backlog', (test) => {
           backlog.add(host, padding, padding + text.length)
           backlog.add(host.slice(padding + text.length))
           eager.track(host)
+          if (askFence) {
+            for (const code of FIRST_CHARACTERS) assertEqual(backlog.inFenceAt(code), eager.inFenceAt(code), `in a fence at ${code}, after piece ${index}`)
+          }
           if (ask || index === pieces.length - 1) assertEqual(answers(backlog.tracker()), answers(eager), `after piece ${index}`)
           assertEqual(backlog.unreadChars < FENCE_BACKLOG_CHARS, true, 'what waits stays under the cap')
         }
@@ -61,6 +69,25 @@ export const suite = defineSuite('dsml/fence-backlog', (test) => {
     assertEqual(backlog.tracker().inFence, false, 'the fence opened, then closed by the long text')
     for (let index = 0; index < FENCE_BACKLOG_CHARS / 64; index++) backlog.add('y'.repeat(64))
     assertEqual(backlog.unreadChars < FENCE_BACKLOG_CHARS, true, 'chunks that fill the backlog are read')
+  })
+
+  test('inFenceAt reads nothing while what waits can open no fence, and reads it all when it may', () => {
+    const backlog = new FenceBacklog()
+    const lessThan = '<'.charCodeAt(0)
+    backlog.add('prose\n')
+    backlog.add('more prose ')
+    assertEqual([backlog.inFenceAt(lessThan), backlog.unreadChars], [false, 17], 'no backtick or tilde: answered, nothing read')
+    backlog.add('and ')
+    assertEqual([backlog.inFenceAt(lessThan), backlog.unreadChars], [false, 21], 'the new piece looked at, still nothing read')
+    backlog.add('\n```js\n')
+    assertEqual([backlog.inFenceAt(lessThan), backlog.unreadChars], [true, 0], 'a fence opened: everything read')
+    backlog.add('code ')
+    assertEqual([backlog.inFenceAt(lessThan), backlog.unreadChars], [true, 0], 'in a fence: read at once')
+    const opening = new FenceBacklog()
+    opening.add('```')
+    assertEqual(opening.tracker().inFence, false, 'an opening run read, its line not ended')
+    opening.add(' js\n')
+    assertEqual([opening.inFenceAt(lessThan), opening.unreadChars], [true, 0], 'a fence being opened: its line read, and the fence open')
   })
 
   test('Positions.forget: a text read to its end is dropped; searches in a text of its length and prefix stay right', () => {
