@@ -1,6 +1,6 @@
 /**
  * Pipeline benchmark: whole Chat Completions SSE streams, bytes in → bytes out,
- * through four pipelines, in one process, printed as Markdown. A report, not a
+ * through five pipelines, in one process, printed as Markdown. A report, not a
  * test: it never exits non-zero because a target failed.
  *
  *   npm run bench:pipeline   (node --expose-gc --import tsx bench/pipeline.ts)
@@ -9,7 +9,9 @@
  *     JSON.stringify → TextEncoderStream, no repair;
  * (b) SSE parse only: TextDecoderStream → EventSourceParserStream, drained;
  * (c) our six composed stages (the last, SseEncoderStream, gives bytes);
- * (d) ChatCompletionsRepairStream (the same six cores fused in one stream).
+ * (d) ChatCompletionsRepairStream (the same six cores fused in one stream);
+ * (e) one bare TransformStream passing each chunk on: what any repair in one
+ *     stream pays before doing anything.
  *
  * Every run builds a fresh source that enqueues one pre-encoded SSE event per
  * `pull` (one event per read, as from a socket), pipes it, and drains the end
@@ -42,6 +44,7 @@ import { SseDecoderStream, SseEncoderStream } from '../src/sse/index.ts'
 import { DsmlPartSanitizerStream, ToolCallSynthesizerStream } from '../src/parts/index.ts'
 import { blackholeValue, consume, cpuModel, heapAfterGc, importAsBuilt, median } from './measure.ts'
 import { dsmlHeavyStream, MARKER_BYTES, proseStream, type Workload } from './pipeline-inputs.ts'
+import { ONE_CHUNK_AHEAD } from '../src/queuing.ts'
 
 const started = performance.now()
 const EVENTS = 20_000
@@ -86,7 +89,7 @@ function naiveRewrite(): TransformStream<EventSourceMessage, string> {
 }
 
 interface Pipeline {
-  key: 'a' | 'b' | 'c' | 'd'
+  key: 'a' | 'b' | 'c' | 'd' | 'e'
   short: string
   label: string
   /** `options` only for the correctness check (deterministic call ids); timed runs use the defaults. */
@@ -131,6 +134,12 @@ const PIPELINES: Pipeline[] = [
     short: '(d) `ChatCompletionsRepairStream`',
     label: '(d) `ChatCompletionsRepairStream`: the same six cores fused in one TransformStream, bytes in → bytes out',
     build: (events, options) => source(events).pipeThrough(new ChatCompletionsRepairStream(options)),
+  },
+  {
+    key: 'e',
+    short: '(e) one bare `TransformStream`',
+    label: "(e) one bare `TransformStream` that passes each chunk on (readable side as (d)'s): the platform's floor under any repair in one stream",
+    build: (events) => source(events).pipeThrough(new TransformStream<Uint8Array, Uint8Array>({ transform: (chunk, controller) => controller.enqueue(chunk) }, undefined, ONE_CHUNK_AHEAD)),
   },
 ]
 
@@ -761,5 +770,10 @@ for (const [label, count, ms] of aiSdkRows) {
   print(`| AI SDK \`wrapStream\` stage, µs per stream part | ${label} | ${fixed(perPart, 2)} µs | — | ≤ 2 µs | ${verdict(perPart <= 2)} |`)
 }
 print(`| (c) and (d) give identical bytes; DSML-heavy output has every call as tool_calls and no marker | both | ${correct ? 'yes' : 'no'} | — | — | ${verdict(correct)} |`)
+print()
+print(
+  `The floor: one bare \`TransformStream\` (e) takes ${fixed(ratio(prose, 'e', 'b'), 2)} / ${fixed(ratio(heavy, 'e', 'b'), 2)} of (b)'s time (${prose.label} / ${heavy.label});` +
+    ' a repair in one stream takes that plus its own work.',
+)
 print()
 print(`Total bench time ${fixed((performance.now() - started) / 1000)} s. Load average at end: ${load()} (checksum ${blackholeValue()}).`)

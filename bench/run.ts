@@ -15,6 +15,7 @@ import { createDsmlSanitizer, type DsmlSanitizer, sanitizeText } from '../src/ds
 import type { DoublingResult } from './doubling.ts'
 import { blackholeValue, consume, cpuModel, heapAfterGc, importAsBuilt, measure, measureInterleaved, type MeasureOptions, median, throughput } from './measure.ts'
 import { BARS } from '../src/dsml/grammar.ts'
+import { FENCE_BACKLOG_CHARS, FENCE_BACKLOG_PIECES } from '../src/dsml/fence-backlog.ts'
 import { DENSE_SHAPES, DENSE_SIZE, type DenseResult, fedBy4, measureDense, SHAPES, whole } from './shapes.ts'
 
 const started = performance.now()
@@ -215,6 +216,12 @@ function bytesPerSanitizer(engine: Engine, prepare: (sanitizer: DsmlSanitizer) =
   return median(samples)
 }
 
+/** Prose a stream passed, waiting for the fence tracker (`FENCE_BACKLOG_CHARS`, `FENCE_BACKLOG_PIECES`): the most an idle stream keeps. */
+const PASSED_CHUNKS = 60
+const feedPassed = (sanitizer: DsmlSanitizer): void => {
+  for (let index = 0; index < PASSED_CHUNKS; index++) sanitizer.feed(`chunk ${index} of prose, passed through with nothing to read in it at all. `.slice(0, 64))
+}
+
 let heldOk = true
 const feedHeld = (sanitizer: DsmlSanitizer): void => {
   sanitizer.feed(HELD_CHUNK)
@@ -229,11 +236,14 @@ const tsxIdle = bytesPerSanitizer(tsxEngine, () => {})
 const tsxHeld = bytesPerSanitizer(tsxEngine, feedHeld)
 const shippedIdle = shippedEngine === undefined ? undefined : bytesPerSanitizer(shippedEngine, () => {})
 const shippedHeld = shippedEngine === undefined ? undefined : bytesPerSanitizer(shippedEngine, feedHeld)
+const tsxPassed = bytesPerSanitizer(tsxEngine, feedPassed)
+const shippedPassed = shippedEngine === undefined ? undefined : bytesPerSanitizer(shippedEngine, feedPassed)
 const bytes = (value: number | undefined): string => (value === undefined ? 'n/a (esbuild not found)' : String(Math.round(value)))
 print('| Sanitizer state | as built (esbuild, no `keepNames`) | as run by tsx (`keepNames`) |')
 print('|---|---:|---:|')
 print(`| idle (created, fed nothing) | ${bytes(shippedIdle)} | ${bytes(tsxIdle)} |`)
 print(`| fed ${JSON.stringify(HELD_CHUNK)} (\`<\` held${heldOk ? '' : ' — **heldChars was not 1**'}) | ${bytes(shippedHeld)} | ${bytes(tsxHeld)} |`)
+print(`| fed ${PASSED_CHUNKS} chunks of 64 characters of prose, passed (what waits for the fence tracker: under ${FENCE_BACKLOG_CHARS} characters and ${FENCE_BACKLOG_PIECES} pieces) | ${bytes(shippedPassed)} | ${bytes(tsxPassed)} |`)
 print()
 print('The target applies to the built engine; the tsx column is the same source compiled with `keepNames`.')
 print()

@@ -100,8 +100,8 @@ class Restorer {
         const entry = record[key]
         if (typeof entry === 'object' ? entry === null : typeof entry !== 'string') continue
         const restored = this.restore(entry)
-        // Defined, not assigned: a key `__proto__` is the parser's own property, and assigning would reach the prototype.
-        if (restored !== entry) Object.defineProperty(record, key, { value: restored, writable: true, enumerable: true, configurable: true })
+        // A key `__proto__` is the parser's own data property: assigning sets it, not the prototype.
+        if (restored !== entry) record[key] = restored
       }
     }
     return value

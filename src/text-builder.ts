@@ -4,11 +4,11 @@
  * piece keeps one rope node per piece alive until the text is read, and a
  * long-lived rope of tens of thousands of nodes is what the garbage collector
  * walks on every collection of an open stream; here every `PIECES_PER_JOIN`
- * new small pieces are joined into one, so a text retains a few hundred
- * objects however it was cut, and one more per `PIECE_KEPT_WHOLE` characters
- * of large pieces. Linear: every character of a small piece is copied once
- * when its pieces are joined and once when the text is read; a large one's,
- * only then.
+ * new small pieces are joined into one block, and a large piece is a block
+ * of its own, so a text retains one object per `PIECES_PER_JOIN` small
+ * pieces, or per `PIECE_KEPT_WHOLE` characters or more. Linear: every
+ * character of a small piece is copied once when its pieces are joined and
+ * once when the text is read; a large one's, only then.
  */
 
 const PIECES_PER_JOIN = 256

@@ -1,21 +1,30 @@
 /**
  * `FenceBacklog`: a fence tracker that reads the text given to it when it is
- * next asked, not as it arrives. A sanitizer with no engine yet (nothing in
- * its stream could hold markup) asks about fences only when the engine is
- * built, when it is asked whether it is idle, and never at the end of a text;
- * until then its chunks are kept, joined, and read in one pass. An engine
- * asks whether each tag start is in a fence, which is answered without
- * reading while what waits could open none (no fence open or being opened,
- * no backtick or tilde in it). The tracker's searches over one long text cost
- * about as much as one over each short chunk (a call each), so a stream fed
- * a few characters at a time pays for fence tracking about once per
- * `FENCE_BACKLOG_CHARS`, not once per chunk (measured in `bench/`: the fed-64
- * rows).
+ * next asked, not as it arrives. Text a sanitizer emits waits here, joined,
+ * and is read in one pass at the first question that needs it (where a tag
+ * starts, whether the stream is idle), or once `FENCE_BACKLOG_CHARS`
+ * characters or `FENCE_BACKLOG_PIECES` pieces wait. Whether a tag start is in
+ * a fence is answered without reading while what waits could open none (no
+ * fence open or being opened before it, no backtick or tilde in it). The
+ * tracker's searches over one text cost about as much as one over each short
+ * chunk (a call each), so a stream fed a few dozen characters at a time pays
+ * for fence tracking once per backlog, not once per chunk (measured in
+ * `bench/`: the fed-64 rows).
  */
 import { FenceTracker, holdsFenceCharacter } from './fence-tracker.ts'
 
-/** Text kept unread up to this many characters: past them it is read, so what is kept stays capped. */
-export const FENCE_BACKLOG_CHARS = 4096
+/**
+ * Text kept unread up to this many characters: past them it is read, so what
+ * is kept stays capped (what an idle stream retains beyond its sanitizer's
+ * few hundred bytes; `bench/`, the memory table).
+ */
+export const FENCE_BACKLOG_CHARS = 2048
+/**
+ * Pieces kept unread, fewer than this many: each is a node of the rope that
+ * waits (and the collector walks every node on each collection), so a stream
+ * fed a character at a time keeps a few dozen objects, not thousands.
+ */
+export const FENCE_BACKLOG_PIECES = 32
 
 export class FenceBacklog {
   #tracker = new FenceTracker()
@@ -26,20 +35,22 @@ export class FenceBacklog {
    */
   #looked = ''
   #unread = ''
+  #unreadPieces = 0
 
   /**
    * Text emitted after everything given so far (`text`, or its part from
    * `start` to `end`): kept while what waits stays under
-   * `FENCE_BACKLOG_CHARS`, else read now (what waits first, then this). A
-   * range of a text that long is read at once, in place: its ranges arrive
-   * in order, and the tracker's searches in it carry from one to the next,
-   * which a copy would start over (and a slice of it kept would keep all of
-   * it alive).
+   * `FENCE_BACKLOG_CHARS` and `FENCE_BACKLOG_PIECES`, else read now (what
+   * waits first, then this). A range of a text of `FENCE_BACKLOG_CHARS` or
+   * more is read at once, in place: its ranges arrive in order, and the
+   * tracker's searches in it carry from one to the next, which a copy would
+   * start over (and a slice of it kept would keep all of it alive).
    */
   add(text: string, start = 0, end = text.length): void {
-    if (text.length < FENCE_BACKLOG_CHARS && this.unreadChars + (end - start) < FENCE_BACKLOG_CHARS) {
+    if (text.length < FENCE_BACKLOG_CHARS && this.unreadChars + (end - start) < FENCE_BACKLOG_CHARS && this.#unreadPieces < FENCE_BACKLOG_PIECES - 1) {
       const piece = start === 0 && end === text.length ? text : text.slice(start, end)
       this.#unread = this.#unread.length === 0 ? piece : this.#unread + piece
+      this.#unreadPieces++
       return
     }
     this.#readUnread()
@@ -49,6 +60,11 @@ export class FenceBacklog {
   /** Characters given and not read yet (fewer than `FENCE_BACKLOG_CHARS`). */
   get unreadChars(): number {
     return this.#looked.length + this.#unread.length
+  }
+
+  /** Pieces given and not read yet (fewer than `FENCE_BACKLOG_PIECES`). */
+  get unreadPieces(): number {
+    return this.#unreadPieces
   }
 
   /**
@@ -77,6 +93,7 @@ export class FenceBacklog {
     if (unread.length === 0) return
     this.#looked = ''
     this.#unread = ''
+    this.#unreadPieces = 0
     this.#tracker.trackWhole(unread)
   }
 }

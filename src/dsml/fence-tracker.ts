@@ -835,15 +835,16 @@ export class FenceTracker {
 }
 
 /** The characters a fence's opening run is made of. */
-const FENCE_CHARACTERS: readonly string[] = [BACKTICK, TILDE].map((code) => String.fromCharCode(code))
+const FENCE_CHARACTERS: readonly number[] = [BACKTICK, TILDE]
+const FENCE_CHARACTER_STRINGS: readonly string[] = FENCE_CHARACTERS.map((code) => String.fromCharCode(code))
 
 function isFenceCharacter(code: number): boolean {
-  return code === BACKTICK || code === TILDE
+  return FENCE_CHARACTERS.includes(code)
 }
 
 /** Does `text` hold a character a fence's opening run is made of (`FenceTracker.fenceOpenOrOpening`)? */
 export function holdsFenceCharacter(text: string): boolean {
-  for (const character of FENCE_CHARACTERS) if (text.indexOf(character) !== -1) return true
+  for (const character of FENCE_CHARACTER_STRINGS) if (text.indexOf(character) !== -1) return true
   return false
 }
 

@@ -28,7 +28,12 @@ export const KNOWN_TEXT_FROM = 4096
 const TEXT_KEY = '"text":"'
 
 export class RepeatedTexts {
-  /** By part (its item, kind and index): the text of its `.done`, and the body of the JSON string it came in. */
+  /**
+   * By part (its item, kind and index): the text of its `.done`, and the JSON
+   * string it came in, quotes included. Kept for the stream's life (a
+   * response's few parts; each later event that repeats texts is given all
+   * of them).
+   */
   #texts = new Map<string, KnownJsonString>()
 
   /**

@@ -7,9 +7,9 @@
  * keeps unread stays under the cap.
  */
 import fc from 'fast-check'
-import { FENCE_BACKLOG_CHARS, FenceBacklog } from '../../src/dsml/fence-backlog.ts'
+import { FENCE_BACKLOG_CHARS, FENCE_BACKLOG_PIECES, FenceBacklog } from '../../src/dsml/fence-backlog.ts'
 import { FenceTracker } from '../../src/dsml/fence-tracker.ts'
-import { Positions } from '../../src/dsml/positions.ts'
+import { Positions, RecentTexts } from '../../src/dsml/positions.ts'
 import { assertEqual } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
 
@@ -51,7 +51,7 @@ export const suite = defineSuite('dsml/fence-backlog', (test) => {
             for (const code of FIRST_CHARACTERS) assertEqual(backlog.inFenceAt(code), eager.inFenceAt(code), `in a fence at ${code}, after piece ${index}`)
           }
           if (ask || index === pieces.length - 1) assertEqual(answers(backlog.tracker()), answers(eager), `after piece ${index}`)
-          assertEqual(backlog.unreadChars < FENCE_BACKLOG_CHARS, true, 'what waits stays under the cap')
+          assertEqual([backlog.unreadChars < FENCE_BACKLOG_CHARS, backlog.unreadPieces < FENCE_BACKLOG_PIECES], [true, true], 'what waits stays under both caps')
         }
       }),
       { numRuns: 300 },
@@ -69,6 +69,18 @@ export const suite = defineSuite('dsml/fence-backlog', (test) => {
     assertEqual(backlog.tracker().inFence, false, 'the fence opened, then closed by the long text')
     for (let index = 0; index < FENCE_BACKLOG_CHARS / 64; index++) backlog.add('y'.repeat(64))
     assertEqual(backlog.unreadChars < FENCE_BACKLOG_CHARS, true, 'chunks that fill the backlog are read')
+  })
+
+  test('a stream fed a character at a time keeps fewer than FENCE_BACKLOG_PIECES pieces waiting, each a node the collector walks', () => {
+    const backlog = new FenceBacklog()
+    const counts: number[] = []
+    for (let index = 0; index < 3 * FENCE_BACKLOG_PIECES; index++) {
+      backlog.add('y')
+      counts.push(backlog.unreadPieces)
+    }
+    assertEqual(Math.max(...counts), FENCE_BACKLOG_PIECES - 1, 'the most that wait')
+    assertEqual(counts.filter((count) => count === 0).length, 3, 'read once every FENCE_BACKLOG_PIECES pieces')
+    assertEqual(backlog.unreadChars, backlog.unreadPieces, 'one character per piece waits')
   })
 
   test('inFenceAt reads nothing while what waits can open no fence, and reads it all when it may', () => {
@@ -99,5 +111,25 @@ export const suite = defineSuite('dsml/fence-backlog', (test) => {
     assertEqual(positions.first(second, 0), 400)
     assertEqual(positions.first(second, 0, 1), second.length, 'no line break in the second text')
     assertEqual(positions.first(first, 0, 1), 400, 'the first text, searched again, from the start')
+  })
+
+  test('RecentTexts.forget: the entry of a text read to its end is the one a new text takes, and the other text keeps its own', () => {
+    const made: Array<{ text: string | undefined }> = []
+    const recent = new RecentTexts(
+      () => {
+        const entry = { text: undefined as string | undefined }
+        made.push(entry)
+        return entry
+      },
+      () => {},
+    )
+    const long = 'l'.repeat(600)
+    const short = 's'.repeat(300)
+    const first = recent.of(long)
+    const second = recent.of(short)
+    recent.forget(long)
+    assertEqual(recent.of('n'.repeat(500)), first, "the forgotten text's entry is taken (not the shorter text's)")
+    assertEqual([recent.of(short), second.text], [second, short], 'the other text keeps its entry')
+    assertEqual(made.length, 2, 'no entry made beyond the two')
   })
 })
