@@ -18,13 +18,13 @@ import { FenceTracker, holdsFenceCharacter } from './fence-tracker.ts'
  * is kept stays capped (what an idle stream retains beyond its sanitizer's
  * few hundred bytes; `bench/`, the memory table).
  */
-export const FENCE_BACKLOG_CHARS = 2048
+export const FENCE_BACKLOG_CHARS = 1024
 /**
  * Pieces kept unread, fewer than this many: each is a node of the rope that
  * waits (and the collector walks every node on each collection), so a stream
  * fed a character at a time keeps a few dozen objects, not thousands.
  */
-export const FENCE_BACKLOG_PIECES = 32
+export const FENCE_BACKLOG_PIECES = 16
 
 export class FenceBacklog {
   #tracker = new FenceTracker()
