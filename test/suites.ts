@@ -36,6 +36,7 @@ import * as dsmlCodeSpanGate from './dsml/code-span-gate.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
 import * as dsmlDiagnosticCounters from './dsml/diagnostic-counters.cases.ts'
 import * as dsmlDrift from './dsml/drift.cases.ts'
+import * as dsmlEngine from './dsml/engine.cases.ts'
 import * as dsmlFamilies from './dsml/families.cases.ts'
 import * as dsmlFenceBacklog from './dsml/fence-backlog.cases.ts'
 import * as dsmlFenceTracker from './dsml/fence-tracker.cases.ts'
@@ -122,6 +123,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/config.cases.ts': dsmlConfig,
   './dsml/diagnostic-counters.cases.ts': dsmlDiagnosticCounters,
   './dsml/drift.cases.ts': dsmlDrift,
+  './dsml/engine.cases.ts': dsmlEngine,
   './dsml/families.cases.ts': dsmlFamilies,
   './dsml/fence-backlog.cases.ts': dsmlFenceBacklog,
   './dsml/fence-tracker.cases.ts': dsmlFenceTracker,

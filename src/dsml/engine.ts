@@ -7,12 +7,16 @@
 import { CallAcceptance } from './acceptance.ts'
 import { FenceBacklog } from './fence-backlog.ts'
 import { SHORT_TEXT } from './markup-starts.ts'
-import { plainPieceUntil } from './partial-tags.ts'
+import { LESS_THAN } from './grammar.ts'
+import { plainPieceUntil, TAG_START_DECIDED_WITHIN, tagStartAhead } from './partial-tags.ts'
 import { type ResolvedOptions, resolveOptions } from './options.ts'
 import { Output } from './output.ts'
 import { Scanner } from './scanner.ts'
 import { Structure } from './structure.ts'
 import type { SanitizerEvent } from './types.ts'
+
+/** A tag start decided within `TAG_START_DECIDED_WITHIN` characters: an undecided one a chunk ended in is shorter. */
+const TAIL_CHARS = TAG_START_DECIDED_WITHIN
 
 export class Engine {
   /**
@@ -32,6 +36,14 @@ export class Engine {
   #output: Output
   #structure: Structure
   #scanner: Scanner
+  /**
+   * A tag start a short chunk ended in, undecided (`tagStartAhead`): a `<`
+   * and the few characters after it, no bar, outside markup with nothing
+   * held and not in a fence. The scanner has not read it: it is read with
+   * the next chunk, as the start of it (or by the scanner, first, when that
+   * chunk is long or the text is flushed or ends).
+   */
+  #tail = ''
 
   constructor(resolved: ResolvedOptions, fences: FenceBacklog, acceptance: CallAcceptance) {
     this.#output = new Output(fences)
@@ -40,27 +52,45 @@ export class Engine {
   }
 
   feed(chunk: string): SanitizerEvent[] {
-    if (chunk.length <= SHORT_TEXT && this.#structure.idle && this.#scanner.idle) {
+    if (this.#tail.length > 0 && chunk.length <= SHORT_TEXT) {
+      chunk = this.#tail + chunk
+      this.#tail = ''
+    } else {
+      this.#readTail()
+    }
+    if (chunk.length <= SHORT_TEXT + TAIL_CHARS && this.#structure.idle && this.#scanner.idle) {
       // A short chunk, outside markup, nothing held: the part of it nothing could be held in is text as it is, and
-      // the scanner reads only the rest (as if the chunk had been split there). Longer chunks are cleared as fast
-      // by the scanner's own search.
-      const plain = plainPieceUntil(chunk, this.#structure.context())
+      // the scanner reads only the rest (as if the chunk had been split there); a rest that is only a tag start the
+      // chunk's end left undecided waits for the next chunk (`#tail`). Longer chunks are cleared as fast by the
+      // scanner's own search.
+      const context = this.#structure.context()
+      const plain = plainPieceUntil(chunk, context)
       if (plain === chunk.length) {
         if (chunk.length === 0) return []
         this.#output.passed(chunk)
         return [{ type: 'text', text: chunk }]
       }
-      if (plain > 0) {
-        this.#output.emitRange(chunk, 0, plain)
-        chunk = chunk.slice(plain)
+      if (plain > 0) this.#output.emitRange(chunk, 0, plain)
+      if (chunk.length - plain < TAIL_CHARS && chunk.charCodeAt(plain) === LESS_THAN && tagStartAhead(chunk, plain, context) === 'undecided' && !this.#structure.fencedAt(LESS_THAN)) {
+        this.#tail = chunk.slice(plain)
+        return this.#output.take()
       }
+      if (plain > 0) chunk = chunk.slice(plain)
     }
     this.#scanner.scan(chunk)
     return this.#output.take()
   }
 
+  /** The tag start the last short chunk ended in, read by the scanner now. */
+  #readTail(): void {
+    if (this.#tail.length === 0) return
+    this.#scanner.scan(this.#tail)
+    this.#tail = ''
+  }
+
   /** See `DsmlSanitizer.flush`: resolves what is held but a tag start not yet decided. The engine goes on. */
   flush(): SanitizerEvent[] {
+    this.#readTail()
     this.#scanner.interrupt()
     this.#structure.endOfInput()
     this.#scanner.regionResolved()
@@ -69,6 +99,7 @@ export class Engine {
 
   /** End of input: resolves everything held. */
   end(): SanitizerEvent[] {
+    this.#readTail()
     this.#scanner.end()
     this.#structure.endOfInput()
     this.#output.endOfInput()
@@ -76,11 +107,11 @@ export class Engine {
   }
 
   heldChars(): number {
-    return this.#structure.heldChars + this.#scanner.heldChars
+    return this.#structure.heldChars + this.#scanner.heldChars + this.#tail.length
   }
 
   /** See `DsmlSanitizer.idle`. */
   idle(): boolean {
-    return this.#structure.idle && this.#scanner.idle && this.#output.fences.quiet
+    return this.#tail.length === 0 && this.#structure.idle && this.#scanner.idle && this.#output.fences.quiet
   }
 }

@@ -360,6 +360,20 @@ function knownMaskOf(name: string): number {
   return mask
 }
 
+/** `knownMaskOf` each word of the markerless sets, by set and index (`knownMaskOfMarkerless`). */
+const MARKERLESS_KNOWN_MASKS: ReadonlyMap<WordSet, readonly number[]> = new Map(
+  [MARKERLESS_OPENER_SET, MARKERLESS_CLOSER_SET].map((set) => [set, set.words.map(knownMaskOf)]),
+)
+
+/**
+ * The known names a markerless name matches, the word `index` of `set` (a
+ * markerless set): what `KNOWN_NAME_SET` stepping its characters gives, since
+ * a markerless name is spelled exactly as its word (those sets fold nothing).
+ */
+export function knownMaskOfMarkerless(set: WordSet, index: number): number {
+  return MARKERLESS_KNOWN_MASKS.get(set)![index]!
+}
+
 /** Meaning of an opener's name (exact, case-insensitive). */
 export function classifyOpenerName(name: string): TagKind {
   return nameKind(knownMaskOf(name), name.length, false)

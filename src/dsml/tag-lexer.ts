@@ -22,7 +22,7 @@
 import { AttributeReader } from './attribute-reader.ts'
 import { MarkerReader, NEXT_ATTRIBUTES, NEXT_ATTRIBUTES_AFTER_SLASH, NEXT_FRAGMENT_END, NEXT_NAME, NEXT_WORDLESS_NAME } from './marker-reader.ts'
 import { type LexedTag, newLexedTag, STEP_COMPLETE, STEP_COMPLETE_BEFORE, STEP_CONTINUE, STEP_REJECT, type StepResult } from './tag.ts'
-import { canEndMarkerlessOpenerName, COMPACT_NAME_SET, NAME_ATTRIBUTE, compactKind, EQUALS, GREATER_THAN, isAsciiLetter, isBar, isLineBreak, isMarkerSpace, isSpecialTokenSeparator, isTagNameCharacter, KNOWN_NAME_SET, LESS_THAN, MAX_TAG_NAME_LENGTH, nameKind, SLASH, SPACE, SPACED_OPENER_MASK, SPECIAL_TOKEN_SET, specialTokenOf } from './grammar.ts'
+import { canEndMarkerlessOpenerName, COMPACT_NAME_SET, knownMaskOfMarkerless, NAME_ATTRIBUTE, compactKind, EQUALS, GREATER_THAN, isAsciiLetter, isBar, isLineBreak, isMarkerSpace, isSpecialTokenSeparator, isTagNameCharacter, KNOWN_NAME_SET, LESS_THAN, MAX_TAG_NAME_LENGTH, nameKind, SLASH, SPACE, SPACED_OPENER_MASK, SPECIAL_TOKEN_SET, specialTokenOf } from './grammar.ts'
 import type { TagContext } from './markup-starts.ts'
 
 // The lexer's states, named (numbers: a jump table); the marker's are the `MarkerReader`'s.
@@ -264,16 +264,25 @@ export class TagLexer {
     if (isTagNameCharacter(code)) {
       if (this.#nameLength >= MAX_TAG_NAME_LENGTH) return marker.committed ? this.#complete(false) : STEP_REJECT
       if (markerless) {
+        // Only the markerless names are followed: the known ones are its word's, taken where the name ends, and the
+        // compact ones mean nothing without the word `DSML`.
         this.#nameMask = marker.markerlessAllowed() ? marker.markerlessSet().step(this.#nameMask, this.#nameLength, code) : 0
         if (this.#nameMask === 0) return STEP_REJECT
+      } else {
+        this.#knownMask = KNOWN_NAME_SET.step(this.#knownMask, this.#nameLength, code)
+        this.#compactMask = COMPACT_NAME_SET.step(this.#compactMask, this.#nameLength, code)
       }
-      this.#knownMask = KNOWN_NAME_SET.step(this.#knownMask, this.#nameLength, code)
-      this.#compactMask = COMPACT_NAME_SET.step(this.#compactMask, this.#nameLength, code)
       this.#nameLength++
       return this.#accept()
     }
-    if (markerless && !(marker.markerlessAllowed() && marker.markerlessSet().ends(this.#nameMask, this.#nameLength))) return STEP_REJECT
-    if (markerless && !marker.closing && !canEndMarkerlessOpenerName(this.#nameMask, this.#nameLength, code)) return STEP_REJECT
+    if (markerless) {
+      const set = marker.markerlessSet()
+      const word = marker.markerlessAllowed() ? set.matched(this.#nameMask, this.#nameLength) : -1
+      if (word === -1) return STEP_REJECT
+      if (!marker.closing && !canEndMarkerlessOpenerName(this.#nameMask, this.#nameLength, code)) return STEP_REJECT
+      this.#knownMask = knownMaskOfMarkerless(set, word)
+      this.#compactMask = 0
+    }
     if (marker.fragment && !KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)) return this.#complete(false, marker.fragmentEnd)
     return this.#nameEnded(code)
   }

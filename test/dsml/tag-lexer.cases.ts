@@ -3,6 +3,7 @@
  * where each shape is rejected, where a tag commits, and what every state
  * means at the end of input. Markers are built at run time.
  */
+import { BARE_MARKERLESS_OPENERS, classifyCloserName, classifyOpenerName, MARKERLESS_CLOSER_NAMES, MARKERLESS_OPENER_NAMES } from '../../src/dsml/grammar.ts'
 import { ALL_NAMES, CLOSERS, NO_NAMES as NONE, OPENERS, type TagContext } from '../../src/dsml/markup-starts.ts'
 import { STEP_COMPLETE, STEP_COMPLETE_BEFORE, STEP_CONTINUE, STEP_REJECT, Tag } from '../../src/dsml/tag.ts'
 import { TagLexer } from '../../src/dsml/tag-lexer.ts'
@@ -158,6 +159,18 @@ export const suite = defineSuite('dsml/tag-lexer', (test) => {
     assertEqual(completed('</invoke>', CLOSERS).closing, true)
     assertEqual(lex('</invoke x>', CLOSERS).outcome, 'reject', 'markerless closers take no attributes')
     assertEqual(completed('<invoke name="x"/>', OPENERS).selfClosing, true)
+  })
+
+  test('v9-orphan-invoke: a markerless tag of every markerless word means what its name means (the known names taken where the name ends)', () => {
+    for (const name of MARKERLESS_OPENER_NAMES) {
+      const tag = completed(BARE_MARKERLESS_OPENERS.includes(name) ? `<${name}>` : `<${name} x="1">`, OPENERS)
+      assertEqual([tag.kind, tag.compact], [classifyOpenerName(name), false], `<${name}>`)
+    }
+    for (const name of MARKERLESS_CLOSER_NAMES) {
+      const tag = completed(`</${name}>`, CLOSERS)
+      assertEqual([tag.kind, tag.compact], [classifyCloserName(name), false], `</${name}>`)
+    }
+    assertEqual(completed(`<${M}r=bash>`).compact, true, 'a compact name after the word itself is still read as one')
   })
 
   test('family 6 (DESIGN §4): <function> opens markerless only bare; <tool_call …> and <function_call> take attributes', () => {
