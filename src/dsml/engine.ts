@@ -52,13 +52,15 @@ export class Engine {
   }
 
   feed(chunk: string): SanitizerEvent[] {
-    if (this.#tail.length > 0 && chunk.length <= SHORT_TEXT) {
+    // A short chunk: at most `SHORT_TEXT` characters, and the tag start the last one left (`#tail`) before them.
+    const short = chunk.length <= SHORT_TEXT
+    if (this.#tail.length > 0 && short) {
       chunk = this.#tail + chunk
       this.#tail = ''
     } else {
       this.#readTail()
     }
-    if (chunk.length <= SHORT_TEXT + TAIL_CHARS && this.#structure.idle && this.#scanner.idle) {
+    if (short && this.#structure.idle && this.#scanner.idle) {
       // A short chunk, outside markup, nothing held: the part of it nothing could be held in is text as it is, and
       // the scanner reads only the rest (as if the chunk had been split there); a rest that is only a tag start the
       // chunk's end left undecided waits for the next chunk (`#tail`). Longer chunks are cleared as fast by the

@@ -48,6 +48,13 @@ export const suite = defineSuite('dsml/engine', (test) => {
     assertEqual(normalizeEvents(run(['see <para', long])), normalizeEvents(run([`see <para${long}`])), 'a long chunk after it')
   })
 
+  test('a chunk longer than SHORT_TEXT with no tag start waiting is the scanner\'s, whole: not read as split before its first tag', () => {
+    // 75 characters: an unmatched backtick run, V4.1's opener that lost its marker, then a span holding a marked tag.
+    const chunk = `${'w'.repeat(40)} \`\`<calls>\`${'\uFF5C'}DSML${'\uFF5C'}invoke name="x">\``
+    assertEqual(chunk.length > 64, true)
+    assertEqual(normalizeEvents(run(['x'.repeat(90), chunk])), normalizeEvents(run([`${'x'.repeat(90)}${chunk}`])))
+  })
+
   test('in a code fence nothing waits: the tag start is text at once', () => {
     const fenced = createDsmlSanitizer()
     fenced.feed('```\n')
