@@ -33,9 +33,8 @@ const ATTRIBUTE_LIST = 3
 type LexerState = typeof MARKER | typeof NAME | typeof WORDLESS_NAME | typeof ATTRIBUTE_LIST
 
 /**
- * One tag at a time: `begin`, then `step` each character until it returns
- * anything but STEP_CONTINUE, or `finish` at the end of input. A class: one
- * per engine, its fields numbers and booleans.
+ * One tag at a time: `begin`, then `step` each character until it returns anything but STEP_CONTINUE, or `finish` at
+ * the end of input. A class: one per engine, its fields numbers and booleans.
  */
 export class TagLexer {
   #maxTagChars: number
@@ -87,9 +86,8 @@ export class TagLexer {
   }
 
   /**
-   * Could the text that follows still make this tag marked? Yes until it
-   * commits, unless it is a markerless tag whose name has begun (it can only
-   * stay markerless): `<`, `</`, `< ‹`, `<‹DS`, `‹‹DSM` (‹ a bar).
+   * Could the text that follows still make this tag marked? Yes until it commits, unless it is a markerless tag whose
+   * name has begun (it can only stay markerless): `<`, `</`, `< ‹`, `<‹DS`, `‹‹DSM` (‹ a bar).
    */
   get markerUndecided(): boolean {
     return !this.#marker.committed && !(this.#marker.kind === 'none' && (this.#state === NAME || this.#state === ATTRIBUTE_LIST))
@@ -107,12 +105,10 @@ export class TagLexer {
   }
 
   /**
-   * Steps through `text` from `from` until the tag is decided, the text
-   * ends (`end`), or the tag, uncommitted, reaches `budget` characters.
-   * Returns the index it stopped at: the deciding character (its result in
-   * `lastStep`), or where it stopped with the tag going on (`lastStep` is
-   * STEP_CONTINUE). The same as `step` on each character, with the
-   * attribute list read as a run (`AttributeReader.run`).
+   * Steps through `text` from `from` until the tag is decided, the text ends (`end`), or the tag, uncommitted,
+   * reaches `budget` characters. Returns the index it stopped at: the deciding character (its result in `lastStep`),
+   * or where it stopped with the tag going on (`lastStep` is STEP_CONTINUE). The same as `step` on each character,
+   * with the attribute list read as a run (`AttributeReader.run`).
    */
   run(text: string, from: number, end: number, budget: number): number {
     const marker = this.#marker
@@ -264,8 +260,7 @@ export class TagLexer {
     if (isTagNameCharacter(code)) {
       if (this.#nameLength >= MAX_TAG_NAME_LENGTH) return marker.committed ? this.#complete(false) : STEP_REJECT
       if (markerless) {
-        // Only the markerless names are followed: the known ones are its word's, taken where the name ends, and the
-        // compact ones mean nothing without the word `DSML`.
+        // Only the markerless names are followed (the known ones are its word's, taken where the name ends).
         this.#nameMask = marker.markerlessAllowed() ? marker.markerlessSet().step(this.#nameMask, this.#nameLength, code) : 0
         if (this.#nameMask === 0) return STEP_REJECT
       } else {
@@ -276,12 +271,9 @@ export class TagLexer {
       return this.#accept()
     }
     if (markerless) {
-      const set = marker.markerlessSet()
-      const word = marker.markerlessAllowed() ? set.matched(this.#nameMask, this.#nameLength) : -1
-      if (word === -1) return STEP_REJECT
-      if (!marker.closing && !canEndMarkerlessOpenerName(this.#nameMask, this.#nameLength, code)) return STEP_REJECT
-      this.#knownMask = knownMaskOfMarkerless(set, word)
-      this.#compactMask = 0
+      const word = marker.markerlessAllowed() ? marker.markerlessSet().matched(this.#nameMask, this.#nameLength) : -1
+      if (word === -1 || (!marker.closing && !canEndMarkerlessOpenerName(this.#nameMask, this.#nameLength, code))) return STEP_REJECT
+      this.#knownMask = knownMaskOfMarkerless(marker.markerlessSet(), word) // compact names need the word `DSML`: not read
     }
     if (marker.fragment && !KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)) return this.#complete(false, marker.fragmentEnd)
     return this.#nameEnded(code)
@@ -305,9 +297,8 @@ export class TagLexer {
   // ── WORDLESS_NAME ─────────────────────────────────────────────────────
 
   /**
-   * Bars without the word: a known tag name (`<‹‹›invoke name="x">`), or a
-   * special token whose words are separated by `▁`, `_` or spaces; in drift,
-   * letters that are neither are a drifted marker word (`<|EPSE|invoke`).
+   * Bars without the word: a known tag name (`<‹‹›invoke name="x">`), or a special token whose words are separated by
+   * `▁`, `_` or spaces; in drift, letters that are neither are a drifted marker word (`<|EPSE|invoke`).
    */
   #wordlessName(code: number): StepResult {
     const separator = isSpecialTokenSeparator(code)
