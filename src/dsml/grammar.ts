@@ -360,16 +360,9 @@ function knownMaskOf(name: string): number {
   return mask
 }
 
-/** `knownMaskOf` each word of the markerless sets, by set and index (`knownMaskOfMarkerless`). */
-const MARKERLESS_KNOWN_MASKS: ReadonlyMap<WordSet, readonly number[]> = new Map(
-  [MARKERLESS_OPENER_SET, MARKERLESS_CLOSER_SET].map((set) => [set, set.words.map(knownMaskOf)]),
-)
+const MARKERLESS_KNOWN_MASKS = new Map([MARKERLESS_OPENER_SET, MARKERLESS_CLOSER_SET].map((set) => [set, set.words.map(knownMaskOf)]))
 
-/**
- * The known names a markerless name matches, the word `index` of `set` (a
- * markerless set): what `KNOWN_NAME_SET` stepping its characters gives, since
- * a markerless name is spelled exactly as its word (those sets fold nothing).
- */
+/** The known names the markerless word `index` of `set` matches: what stepping its characters gives (those sets fold nothing). */
 export function knownMaskOfMarkerless(set: WordSet, index: number): number {
   return MARKERLESS_KNOWN_MASKS.get(set)![index]!
 }
