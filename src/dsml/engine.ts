@@ -8,15 +8,12 @@ import { CallAcceptance } from './acceptance.ts'
 import { FenceBacklog } from './fence-backlog.ts'
 import { SHORT_TEXT } from './markup-starts.ts'
 import { LESS_THAN } from './grammar.ts'
-import { plainPieceUntil, TAG_START_DECIDED_WITHIN, tagStartAhead } from './partial-tags.ts'
+import { plainPieceUntil, tagStartAhead } from './partial-tags.ts'
 import { type ResolvedOptions, resolveOptions } from './options.ts'
 import { Output } from './output.ts'
 import { Scanner } from './scanner.ts'
 import { Structure } from './structure.ts'
 import type { SanitizerEvent } from './types.ts'
-
-/** A tag start decided within `TAG_START_DECIDED_WITHIN` characters: an undecided one a chunk ended in is shorter. */
-const TAIL_CHARS = TAG_START_DECIDED_WITHIN
 
 export class Engine {
   /**
@@ -73,7 +70,7 @@ export class Engine {
         return [{ type: 'text', text: chunk }]
       }
       if (plain > 0) this.#output.emitRange(chunk, 0, plain)
-      if (chunk.length - plain < TAIL_CHARS && chunk.charCodeAt(plain) === LESS_THAN && tagStartAhead(chunk, plain, context) === 'undecided' && !this.#structure.fencedAt(LESS_THAN)) {
+      if (chunk.charCodeAt(plain) === LESS_THAN && tagStartAhead(chunk, plain, context) === 'undecided' && !this.#structure.fencedAt(LESS_THAN)) {
         this.#tail = chunk.slice(plain)
         return this.#output.take()
       }
