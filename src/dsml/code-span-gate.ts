@@ -60,6 +60,8 @@ export class CodeSpanGate {
   #settled = false
   /** The held places its runs answer for end here (-1: none; see `take`). */
   #answersBefore = -1
+  /** The text ended (or was interrupted) where the held text ends: nothing follows its last run. */
+  #textEnded = false
   #decision: GateDecision = 'none'
 
   constructor(cap: number) {
@@ -93,6 +95,7 @@ export class CodeSpanGate {
     this.#afterRun = ''
     this.#settled = false
     this.#answersBefore = -1
+    this.#textEnded = false
   }
 
   /** Holds `text` from `from` until the watch decides or the cap is reached. Returns where it stopped. */
@@ -136,6 +139,7 @@ export class CodeSpanGate {
    */
   finish(): void {
     if (this.#decision !== 'none') return
+    this.#textEnded = true
     if (!this.#settled) {
       const tracker = this.#tracker!
       tracker.endOfText()
@@ -192,7 +196,7 @@ export class CodeSpanGate {
     const answersBefore = this.#answersBefore
     this.#answersBefore = -1
     // The runs the watch read (inline text all of them): the first that many of the held text.
-    return { held, runs: answersBefore === -1 ? undefined : new HeldRuns(held, watchedRuns, answersBefore) }
+    return { held, runs: answersBefore === -1 ? undefined : new HeldRuns(held, watchedRuns, answersBefore, this.#textEnded) }
   }
 }
 
@@ -222,13 +226,16 @@ export class HeldRuns {
   readonly text: string
   /** The places the runs answer for are before this one. */
   readonly answersBefore: number
+  /** Nothing follows `text`: the text ended (or was interrupted) there. */
+  readonly textEnded: boolean
   /** Per run length, where such runs start, in order. */
   #starts = new Map<number, number[]>()
 
-  /** The first `count` runs of `text`, answering for places before `answersBefore`. */
-  constructor(text: string, count: number, answersBefore: number) {
+  /** The first `count` runs of `text`, answering for places before `answersBefore`; `textEnded` when nothing follows `text`. */
+  constructor(text: string, count: number, answersBefore: number, textEnded: boolean) {
     this.text = text
     this.answersBefore = answersBefore
+    this.textEnded = textEnded
     for (let at = text.indexOf('`'), seen = 0; at !== -1 && seen < count; seen++) {
       let end = at + 1
       while (end < text.length && text.charCodeAt(end) === BACKTICK) end++
@@ -263,8 +270,13 @@ export class HeldRuns {
     return -1
   }
 
-  /** How a closing run ending at `end` is judged, by the characters after it (see `CodeSpanGate`); where they do not tell, as documentation. */
+  /**
+   * How a closing run ending at `end` is judged, by the characters after it
+   * (see `CodeSpanGate`), as the gate judged its own: where the text ended,
+   * a tag cannot complete after the run. Where the text goes on past `text`
+   * (the gate stopped at its cap) and they do not tell, as documentation.
+   */
   judge(end: number, context: TagContext): 'code' | 'documentation' {
-    return judgeRun(this.text.slice(end, end + AFTER_RUN), context, false) ?? 'documentation'
+    return judgeRun(this.text.slice(end, end + AFTER_RUN), context, this.textEnded) ?? 'documentation'
   }
 }

@@ -12,6 +12,7 @@ import { CodeSpanGate, type GateDecision, HeldRuns } from '../../src/dsml/code-s
 import { createFenceTracker } from '../../src/dsml/fence-tracker.ts'
 import { ALL_NAMES, OPENERS } from '../../src/dsml/markup-starts.ts'
 import { assert, assertEqual } from '../support/assert.ts'
+import { runChunks, textOf } from '../support/chunking.ts'
 import { marker } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 
@@ -161,18 +162,39 @@ export const suite = defineSuite('dsml/code-span-gate', (test) => {
   test('issue 21 (inline code spans): a paragraph read to its end answers for its later places, from the runs unmatched there', () => {
     const text = 'x ``y `z` w `` v\n\nnext `a`'
     const lineStart = text.indexOf('next')
-    const runs = new HeldRuns(text, 6, lineStart)
+    const runs = new HeldRuns(text, 6, lineStart, false)
     assertEqual(runs.answersBefore, lineStart)
     // At "y", "``" is unmatched: it closes at the second "``" (the "`z`" inside it).
     assertEqual(runs.closerAfter(text.indexOf('y'), [2]), text.indexOf('`` v') + 2)
     // Runs unmatched in order "`" then "``": the first one that closes decides, wherever the second closes.
     const ordered = '` a `` b `` c ` d'
-    const all = new HeldRuns(ordered, 4, ordered.length)
+    const all = new HeldRuns(ordered, 4, ordered.length, true)
     assertEqual(all.closerAfter(ordered.indexOf('b'), [1, 2]), ordered.indexOf('` d') + 1)
     assertEqual(all.closerAfter(ordered.indexOf('b'), [3]), -1)
     // Runs past the counted ones (the next paragraph's) are not read.
-    const counted = new HeldRuns(text, 2, lineStart)
+    const counted = new HeldRuns(text, 2, lineStart, false)
     assertEqual(counted.closerAfter(text.indexOf('y'), [2]), -1)
     assertEqual(counted.judge(text.indexOf('`` v') + 2, ALL_NAMES), 'code')
+  })
+
+  test('issue 21 (inline code spans): held runs judge a run at the held text\'s end as the gate did, by whether the text ended there', () => {
+    const text = '`x `a`'
+    // Nothing follows the last run: a tag cannot complete after it.
+    assertEqual(new HeldRuns(text, 3, text.length, true).judge(text.length, ALL_NAMES), 'code')
+    // The text goes on past the held text (the gate stopped at its cap), and nothing read tells: as documentation.
+    assertEqual(new HeldRuns(text, 3, text.length, false).judge(text.length, ALL_NAMES), 'documentation')
+  })
+
+  test('issue 21 (inline code spans): a fragment in a span that closes at the text\'s end is kept, whichever path read the tag before it', () => {
+    // "``" is unmatched; "<calls>" after it (a tag only before a marked one) made a gate hold, which the paragraph's end
+    // settled as no span; the held text read again, the fragment stands in the span the last "`" closes at the text's end.
+    const tail = `\`\`<calls>\`${marker()}\``
+    for (const pad of [0, 5, 90]) {
+      const text = 'x'.repeat(pad) + tail
+      const whole = textOf(runChunks([text]))
+      assertEqual(whole, text, `kept whole, after ${pad} characters`)
+      for (let cut = 1; cut < text.length; cut++) assertEqual(textOf(runChunks([text.slice(0, cut), text.slice(cut)])), whole, `split at ${cut} of ${pad}`)
+      assertEqual(textOf(runChunks(text.split(''))), whole, `one character at a time, after ${pad}`)
+    }
   })
 })

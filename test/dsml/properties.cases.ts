@@ -7,6 +7,7 @@
 import fc from 'fast-check'
 import { containsDsmlSentinel, createDsmlSanitizer, sanitizeText } from '../../src/dsml/index.ts'
 import { MAX_MARKER_SPACES } from '../../src/dsml/grammar.ts'
+import { SHORT_TEXT } from '../../src/dsml/markup-starts.ts'
 import { resolveOptions } from '../../src/dsml/options.ts'
 import type { DsmlSanitizerOptions } from '../../src/dsml/options.ts'
 import { assert, assertEqual } from '../support/assert.ts'
@@ -52,6 +53,12 @@ const TOKENS: readonly string[] = [
   `| ${WORD} |`, `|${WORD} |invoke>`, `${FULLWIDTH} `, `<${FULLWIDTH}${FULLWIDTH}${WORD}${FULLWIDTH}${FULLWIDTH}r=bash>`, `<${MARKER}m>`, `</${MARKER}m>`, `</${MARKER}r>`,
   `<${MARKER}execute_command>`, `<${MARKER}command>`, '<timeout>600</timeout>', '<![CDATA[', ']]>', '1e999', '< calls>', '<calls>',
   '\\', '\\`', '`x`', '``', ' `', '\n\n', '# ',
+]
+
+/** A smaller alphabet where backtick runs meet tags and fragments often (the code-span gate's cases). */
+const CODE_SPAN_TOKENS: readonly string[] = [
+  '`', '``', '```', ' ', 'x', '\n', '\n\n', '- ', '<calls>', '< calls>', `<${MARKER}invoke name="bash">`, `</${MARKER}invoke>`,
+  `${FULLWIDTH}${WORD}`, `${FULLWIDTH}${WORD}${FULLWIDTH}`, `\u2016 ${WORD}`, `<${FULLWIDTH}DS`, 'tool_calls>', '<invoke name="read">', '</invoke>',
 ]
 
 const textArbitrary = fc.array(fc.constantFrom(...TOKENS), { maxLength: 60 }).map((tokens) => tokens.join(''))
@@ -113,6 +120,21 @@ const paddedArbitrary = optionsArbitrary.chain((options) => {
   })
 })
 
+/**
+ * Grammar tokens after a run of prose longer than `SHORT_TEXT`: fed whole,
+ * the engine reads such a text by its long path (`PlainStretch` searches it);
+ * fed in short pieces, by its short one (each piece read a character at a
+ * time). The two must agree (the code-span gate's held runs once judged a
+ * run at the text's end differently from the gate itself).
+ */
+const longPathArbitrary = fc
+  .tuple(
+    fc.integer({ min: 0, max: 40 }),
+    fc.constantFrom('x', ' ', '`', 'a\n'),
+    fc.oneof(fc.array(fc.constantFrom(...TOKENS), { maxLength: 16 }), fc.array(fc.constantFrom(...CODE_SPAN_TOKENS), { maxLength: 16 })),
+  )
+  .map(([extra, unit, tokens]) => unit.repeat(SHORT_TEXT + extra) + tokens.join(''))
+
 const RUNS = 400
 
 export const suite = defineSuite('dsml/properties', (test) => {
@@ -131,6 +153,17 @@ export const suite = defineSuite('dsml/properties', (test) => {
         const whole = normalizeEvents(runChunks([text], options))
         const split = normalizeEvents(runChunks(chunksAt(text, cuts), options))
         assertEqual(split, whole)
+      }),
+      { numRuns: propertyRuns(RUNS) },
+    )
+  })
+
+  test('property chunk invariance: a long text read whole (long path) equals it fed in short pieces (short path)', () => {
+    fc.assert(
+      fc.property(longPathArbitrary, fc.integer({ min: 1, max: 9 }), optionsArbitrary, (text, size, options) => {
+        const pieces: string[] = []
+        for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size))
+        assertEqual(normalizeEvents(runChunks(pieces, options)), normalizeEvents(runChunks([text], options)))
       }),
       { numRuns: propertyRuns(RUNS) },
     )
