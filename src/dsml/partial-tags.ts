@@ -155,22 +155,27 @@ let sharedChains: PartialTagChains | undefined
 
 /**
  * How far a short piece of a stream, read from outside markup with nothing
- * held, is certainly plain: up to its first bar, or its first `<` not known
- * to be text by the characters after it (`tagStartAhead`, in `context`: by
- * default under every markerless name, an answer for any context; a `<` cut
- * short by another, or by the piece's end, is not known). Each `<` before
- * that place was decided within it, so the part before it reads as plain
- * text whatever follows. `text.length` when all of it is plain. From
+ * held, is certainly plain: up to its first tag start (a `<` or a bar) not
+ * known to be text by the characters after it (`tagStartAhead`, in
+ * `context`: by default under every markerless name, an answer for any
+ * context; a start cut short by another, or by the piece's end, is not
+ * known). Each start before that place was decided within it, so the part
+ * before it reads as plain text whatever follows: a bar in `A | B` is passed
+ * as a `<` in `a < b` is. `text.length` when all of it is plain. From
  * `from`: the rest of a text read up to there with nothing held, as if the
  * piece began there.
  */
 export function plainPieceUntil(text: string, context: TagContext = ALL_NAMES, from = 0): number {
-  const bar = indexOfBar(text, from)
-  const end = bar === -1 ? text.length : bar
-  for (let index = text.indexOf('<', from); index !== -1 && index < end; index = text.indexOf('<', index + 1)) {
-    if (tagStartAhead(text, index, context) !== 'text') return index
+  let bar = indexOfBar(text, from)
+  let lessThan = text.indexOf('<', from)
+  for (;;) {
+    const end = bar === -1 ? text.length : bar
+    for (; lessThan !== -1 && lessThan < end; lessThan = text.indexOf('<', lessThan + 1)) {
+      if (tagStartAhead(text, lessThan, context) !== 'text') return lessThan
+    }
+    if (bar === -1 || tagStartAhead(text, bar, context) !== 'text') return end
+    bar = indexOfBar(text, bar + 1)
   }
-  return end
 }
 
 /**

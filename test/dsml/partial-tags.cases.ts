@@ -69,9 +69,11 @@ export const suite = defineSuite('dsml/partial-tags', (test) => {
     assertEqual(couldHoldMarkup('short <', 4096), true, 'a short text ending in a "<": undecided')
   })
 
-  test('couldHoldMarkup, a short piece of a stream: false when every "<" is text by what follows it; true at a bar, a "<" the piece ends inside, a chain, an opener', () => {
-    for (const text of ['a < b and c', 'Map<string> and <div> here', 'x <- y', 'if (a<b) return', '</x> done', '']) assertEqual(couldHoldMarkup(text, 4096), false, JSON.stringify(text))
-    for (const text of ['ends with <', 'ends with < ', 'a << b', '<invoke name', '< calls>', 'a | b', `a ${'\uFF5C'} b`, 'x </', '<function_call']) {
+  test('couldHoldMarkup, a short piece of a stream: false when every "<" and bar is text by what follows it; true at a bar that may be a marker\'s, a "<" the piece ends inside, a chain, an opener', () => {
+    for (const text of ['a < b and c', 'Map<string> and <div> here', 'x <- y', 'if (a<b) return', '</x> done', '', 'a | b', 'void | Promise<void>', '| a | b', `a ${'\uFF5C'} b`]) {
+      assertEqual(couldHoldMarkup(text, 4096), false, JSON.stringify(text))
+    }
+    for (const text of ['ends with <', 'ends with < ', 'a << b', '<invoke name', '< calls>', `a ${'\uFF5C'} DS`, 'a || b', 'a |DSML', 'ends with |', 'x </', '<function_call']) {
       assertEqual(couldHoldMarkup(text, 4096), true, JSON.stringify(text))
     }
   })
