@@ -25,7 +25,8 @@
  *   string is not plain is read without parsing all the same, when the
  *   decoder can make its parts from the text (and number: `shapedParts`) and
  *   the encoder can write any message of the shape from them (`writesShape`;
- *   its `ShapedOrigin` parses the message only if the encoder asks).
+ *   its `ShapedOrigin` parses the message only if the encoder asks). A
+ *   whole read the encoder writes back as it came goes out as it came.
  * - **whole events** (`wholeEvents`). A read that is one event of the shape,
  *   whole (the SSE decoder `ready` for it), skips the SSE parser too.
  * Any other message decoded drops the shape.
@@ -192,7 +193,7 @@ class Repair implements DialectRepair {
     if (shape !== undefined && sse.ready()) {
       const found = this.#readWhole(text, shape)
       if (found === FORWARDED) return undefined
-      if (found === REPAIRED) return encodeAll(this.#written)
+      if (found === REPAIRED) return this.#wroteRead(text, shape) ? undefined : encodeAll(this.#written)
     }
     const messages = sse.parse(text)
     let unchanged = sse.verbatim()
@@ -267,6 +268,24 @@ class Repair implements DialectRepair {
     if (dataEnd < prefix.length || text.substring(dataEnd) !== shape.readSuffix || text.substring(0, prefix.length) !== prefix) return NO_FIT
     if (!this.#sse.withinCap(text)) return NO_FIT
     return this.#readShape(shape, undefined, text, prefix.length - shape.before.length, dataEnd)
+  }
+
+  /**
+   * After a whole read of the shape was read without parsing: did the
+   * encoder write it back as it came — one message, of the shape's event,
+   * with the read's data, which holds no U+FFFD (bytes that were not UTF-8
+   * would not come back the same)? Its SSE text is then the read's
+   * (`readPrefix` and `readSuffix` are the encoder's frame), so the read
+   * goes out as it came instead of being encoded again.
+   */
+  #wroteRead(text: string, shape: Shape): boolean {
+    const written = this.#written
+    if (written.length !== 1) return false
+    const only = written[0]!
+    if (isSseComment(only) || only.event !== shape.event || only.id !== undefined || only.retry !== undefined) return false
+    const data = only.data
+    const dataStart = shape.readPrefix.length - shape.before.length
+    return data.length === text.length - shape.readSuffix.length - dataStart && text.startsWith(data, dataStart) && data.indexOf('\uFFFD') === -1
   }
 
   /**

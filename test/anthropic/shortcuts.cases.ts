@@ -73,4 +73,25 @@ export const suite = defineSuite('anthropic/shortcuts', (test) => {
       assert(fold(shaped.output).content.some((entry) => entry.type === 'tool_use'), 'the call is recovered')
     }
   })
+
+  test('shaped reads: one the encoder writes back as it came goes out as it came; one with bytes that were not UTF-8 is written again', () => {
+    const utf8 = new TextEncoder()
+    const reads = perEvent(message(textBlock(0, ['Plain', ' text', ' a < b', ' bad #', ' end'])))
+    // The "#" is one byte that is not UTF-8: read as U+FFFD, which is written back as its own three bytes.
+    const bytes = reads.map((read) => {
+      const encoded = utf8.encode(read)
+      if (read.includes(' bad #')) encoded[encoded.indexOf(0x23)] = 0xff
+      return encoded
+    })
+    const run = (shortcuts: typeof ALL_SHORTCUTS): Array<string | undefined> => {
+      const core = createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions({}), {}, shortcuts)
+      return [...bytes.map((read) => core.feed(read)), core.end()]
+    }
+    const shaped = run(ALL_SHORTCUTS)
+    const index = (piece: string): number => reads.findIndex((read) => read.includes(piece))
+    assertEqual(shaped[index(' a < b')], undefined, 'a text that is not plain, read without parsing and written back unchanged: out as it came')
+    assertEqual(shaped[index(' bad ')]?.includes('bad \uFFFD'), true, 'a U+FFFD read from bytes is written again, not forwarded as the bytes it came as')
+    const bytesOut = (outputs: Array<string | undefined>): string => outputs.map((out, at) => out ?? (at < bytes.length ? new TextDecoder().decode(bytes[at]!) : '')).join('')
+    assertEqual(bytesOut(shaped), bytesOut(run(NO_SHORTCUTS)), 'the same bytes as without shortcuts')
+  })
 })
