@@ -50,6 +50,13 @@ export function disturbsIdleSanitizer(code: number): boolean {
 
 /** A sanitizer whose engine is built on demand (a class: its methods cost nothing per instance). */
 class LazySanitizer implements DsmlSanitizer {
+  /** One that lives as long as the process, having built its engine: see `Engine`'s own. */
+  static #keeper: LazySanitizer
+  static {
+    LazySanitizer.#keeper = new LazySanitizer(resolveOptions())
+    LazySanitizer.#keeper.feed('a < b')
+  }
+
   #resolved: ResolvedOptions
   #engine: Engine | undefined
   /**
