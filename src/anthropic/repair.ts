@@ -10,7 +10,7 @@ import { generatePrefixedId } from '../dsml/options.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 import type { PartRepairOptions } from '../parts/part-repair.ts'
 import { withRequestDefaults } from '../parts/request-options.ts'
-import { createDialectRepair, type DialectRepair } from '../dialect-kit/dialect-repair.ts'
+import { createDialectRepair, type DialectRepair, keepAlive } from '../dialect-kit/dialect-repair.ts'
 import { createAnthropicDecoder } from './decoder.ts'
 import { createAnthropicEncoder } from './encoder.ts'
 import { anthropicRequestOptions } from './request.ts'
@@ -50,3 +50,5 @@ export type AnthropicRepair = DialectRepair
 export function createAnthropicRepair(options: AnthropicRepairOptions = {}): AnthropicRepair {
   return createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions(options), options)
 }
+
+keepAlive(createAnthropicRepair())

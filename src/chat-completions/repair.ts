@@ -15,7 +15,7 @@
 import { withRequestDefaults } from './request-tools.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 import type { PartRepairOptions } from '../parts/part-repair.ts'
-import { ALL_SHORTCUTS, createDialectRepair } from '../dialect-kit/dialect-repair.ts'
+import { ALL_SHORTCUTS, createDialectRepair, keepAlive } from '../dialect-kit/dialect-repair.ts'
 import type { DialectRepair, DialectShortcuts } from '../dialect-kit/dialect-repair.ts'
 import { createChatCompletionsDecoderCore } from './decoder.ts'
 import { createChatCompletionsEncoderCore } from './encoder.ts'
@@ -61,6 +61,8 @@ export function createChatCompletionsRepairCore(given: ChatCompletionsRepairOpti
   const options = withRequestDefaults(given)
   return createDialectRepair(createChatCompletionsDecoderCore(), createChatCompletionsEncoderCore(), options, options, shortcuts)
 }
+
+keepAlive(createChatCompletionsRepairCore())
 
 /**
  * The fused repair over a whole upstream body, as one pull-based

@@ -9,7 +9,7 @@
 import type { Diagnostic } from '../dsml/types.ts'
 import type { PartRepairOptions } from '../parts/part-repair.ts'
 import { withRequestDefaults } from '../parts/request-options.ts'
-import { createDialectRepair, type DialectRepair } from '../dialect-kit/dialect-repair.ts'
+import { createDialectRepair, type DialectRepair, keepAlive } from '../dialect-kit/dialect-repair.ts'
 import { createResponsesDecoder } from './decoder.ts'
 import { createResponsesEncoder } from './encoder.ts'
 import { responsesRequestOptions } from './request.ts'
@@ -44,3 +44,5 @@ export type ResponsesRepair = DialectRepair
 export function createResponsesRepair(options: ResponsesRepairOptions = {}): ResponsesRepair {
   return createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions(options), options)
 }
+
+keepAlive(createResponsesRepair())
