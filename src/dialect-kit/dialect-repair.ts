@@ -138,7 +138,7 @@ const KEPT: DialectRepair[] = []
  * optimized code on. With no stream open (a gateway between requests), a
  * full collection would otherwise drop that code, and the next stream would
  * run slower until it was optimized again (the pipeline bench's cold table;
- * `Engine` keeps one engine for the same reason).
+ * the DSML sanitizer keeps one of its own for the same reason).
  */
 export function keepAlive(repair: DialectRepair): void {
   KEPT.push(repair)

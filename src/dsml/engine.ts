@@ -4,32 +4,18 @@
  * collects the events. Built from resolved options, around a fence tracker
  * and a call acceptance that outlive it (see `sanitizer.ts`).
  */
-import { CallAcceptance } from './acceptance.ts'
-import { FenceBacklog } from './fence-backlog.ts'
+import type { CallAcceptance } from './acceptance.ts'
+import type { FenceBacklog } from './fence-backlog.ts'
 import { SHORT_TEXT } from './markup-starts.ts'
 import { LESS_THAN } from './grammar.ts'
 import { plainPieceUntil, tagStartAhead } from './partial-tags.ts'
-import { type ResolvedOptions, resolveOptions } from './options.ts'
+import type { ResolvedOptions } from './options.ts'
 import { Output } from './output.ts'
 import { Scanner } from './scanner.ts'
 import { Structure } from './structure.ts'
 import type { SanitizerEvent } from './types.ts'
 
 export class Engine {
-  /**
-   * One engine that lives as long as the process, having read a tag: while
-   * it lives, so do the object shapes V8 built the engine's optimized code
-   * on. With no engine alive (a gateway between requests), a full collection
-   * drops that code, and the next stream runs two to four times slower until
-   * it is optimized again (measured in `bench/`).
-   */
-  static #keeper: Engine
-  static {
-    const resolved = resolveOptions()
-    Engine.#keeper = new Engine(resolved, new FenceBacklog(), new CallAcceptance(resolved))
-    Engine.#keeper.feed('a < b')
-  }
-
   #output: Output
   #structure: Structure
   #scanner: Scanner
