@@ -52,7 +52,7 @@ export function disturbsIdleSanitizer(code: number): boolean {
 class LazySanitizer implements DsmlSanitizer {
   /**
    * One sanitizer that lives as long as the process, having built its engine
-   * and read a tag: while it lives, so do the object shapes V8 built the
+   * and read a tag start: while it lives, so do the object shapes V8 built the
    * sanitizer's and the engine's optimized code on. With none alive (a
    * gateway between requests), a full collection drops that code, and the
    * next stream runs two to four times slower until it is optimized again
@@ -62,8 +62,11 @@ class LazySanitizer implements DsmlSanitizer {
    */
   static #keeper: LazySanitizer
   static {
-    LazySanitizer.#keeper = new LazySanitizer(resolveOptions())
-    LazySanitizer.#keeper.feed('a < b')
+    const keeper = new LazySanitizer(resolveOptions())
+    // A `<` a chunk ends in could open markup: the engine is built, and the next chunk decides it.
+    keeper.feed('a <')
+    keeper.feed(' b')
+    LazySanitizer.#keeper = keeper
   }
 
   #resolved: ResolvedOptions
