@@ -58,15 +58,15 @@ class LazySanitizer implements DsmlSanitizer {
    * next stream runs two to four times slower until it is optimized again
    * (measured in `bench/`; the substring-speed check, which collects before
    * each run, measured fed-64 prose at 0.35-0.57 of its gate with only an
-   * engine kept, 0.61-0.67 with the sanitizer kept).
+   * engine kept, 0.51-0.69 with the sanitizer and its engine kept).
    */
   static #keeper: LazySanitizer
   static {
-    const keeper = new LazySanitizer(resolveOptions())
+    LazySanitizer.#keeper = new LazySanitizer(resolveOptions())
     // A `<` a chunk ends in could open markup: the engine is built, and the next chunk decides it.
-    keeper.feed('a <')
-    keeper.feed(' b')
-    LazySanitizer.#keeper = keeper
+    LazySanitizer.#keeper.feed('a <')
+    LazySanitizer.#keeper.feed(' b')
+    if (LazySanitizer.#keeper.#engine === undefined) throw new Error('Internal error: the kept DSML sanitizer built no engine')
   }
 
   #resolved: ResolvedOptions
