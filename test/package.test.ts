@@ -1,7 +1,7 @@
 // The built package: every "exports" entry exists, and the package imports by its own name.
 // Runs after `npm run build` (npm test builds first).
 import { execFileSync } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -104,4 +104,15 @@ test('the built package works through its own name', async () => {
   expect(aiSdk.dsmlMiddleware().specificationVersion).toBe('v3')
   const chat = (await import(`${packageName}/chat-completions`)) as typeof import('../src/chat-completions/index.ts')
   expect(typeof chat.ChatCompletionsRepairStream).toBe('function')
+})
+
+test('the build keeps what keepAlive is given: the bundler left its store in (it drops a write to an array nothing reads)', () => {
+  const shared = join(root, 'dist', 'shared')
+  const built = readdirSync(shared)
+    .filter((name) => name.endsWith('.mjs'))
+    .map((name) => readFileSync(join(shared, name), 'utf8'))
+    .find((text) => text.includes('function keepAlive('))
+  expect(built, 'keepAlive is in a shared chunk of the build').toBeDefined()
+  // src/kept-alive.ts: the value goes into a class's private array.
+  expect(built).toContain('#values.push(value)')
 })

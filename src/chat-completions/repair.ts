@@ -15,7 +15,8 @@
 import { withRequestDefaults } from './request-tools.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 import type { PartRepairOptions } from '../parts/part-repair.ts'
-import { ALL_SHORTCUTS, createDialectRepair, keepAlive } from '../dialect-kit/dialect-repair.ts'
+import { ALL_SHORTCUTS, createDialectRepair } from '../dialect-kit/dialect-repair.ts'
+import { keepAlive } from '../kept-alive.ts'
 import type { DialectRepair, DialectShortcuts } from '../dialect-kit/dialect-repair.ts'
 import { createChatCompletionsDecoderCore } from './decoder.ts'
 import { createChatCompletionsEncoderCore } from './encoder.ts'
@@ -62,6 +63,7 @@ export function createChatCompletionsRepairCore(given: ChatCompletionsRepairOpti
   return createDialectRepair(createChatCompletionsDecoderCore(), createChatCompletionsEncoderCore(), options, options, shortcuts)
 }
 
+// One fresh repair kept for the process (`keepAlive`): a full collection between streams keeps this dialect's shapes.
 keepAlive(createChatCompletionsRepairCore())
 
 /**

@@ -129,21 +129,6 @@ export interface DialectRepair {
   readonly stopped: boolean
 }
 
-/** The repairs kept for the life of the process (`keepAlive`). */
-const KEPT: DialectRepair[] = []
-
-/**
- * Keeps `repair`, a fresh one, alive as long as the process, one per
- * dialect: while it lives, so do the object shapes V8 built every repair's
- * optimized code on. With no stream open (a gateway between requests), a
- * full collection would otherwise drop that code, and the next stream would
- * run slower until it was optimized again (the pipeline bench's cold table;
- * the DSML sanitizer keeps one of its own for the same reason).
- */
-export function keepAlive(repair: DialectRepair): void {
-  KEPT.push(repair)
-}
-
 export function createDialectRepair(
   decoder: DialectDecoder,
   encoder: DialectEncoder,

@@ -20,6 +20,7 @@ import { type DsmlSanitizerOptions, type ResolvedDsmlSanitizerOptions, type Reso
 import type { DsmlSanitizer, NativeToolCall, SanitizerEvent } from './types.ts'
 import { UnrecoveredNotes } from './unrecovered-notes.ts'
 import { DiagnosticReporter } from './diagnostic-counters.ts'
+import { keepAlive } from '../kept-alive.ts'
 
 /**
  * Creates a sanitizer. Until a chunk could hold markup, it is a few fields
@@ -50,25 +51,6 @@ export function disturbsIdleSanitizer(code: number): boolean {
 
 /** A sanitizer whose engine is built on demand (a class: its methods cost nothing per instance). */
 class LazySanitizer implements DsmlSanitizer {
-  /**
-   * One sanitizer that lives as long as the process, having built its engine
-   * and read a tag start: while it lives, so do the object shapes V8 built the
-   * sanitizer's and the engine's optimized code on. With none alive (a
-   * gateway between requests), a full collection drops that code, and the
-   * next stream runs two to four times slower until it is optimized again
-   * (measured in `bench/`; the substring-speed check, which collects before
-   * each run, measured fed-64 prose at 0.35-0.57 of its gate with only an
-   * engine kept, 0.51-0.69 with the sanitizer and its engine kept).
-   */
-  static #keeper: LazySanitizer
-  static {
-    LazySanitizer.#keeper = new LazySanitizer(resolveOptions())
-    // A `<` a chunk ends in could open markup: the engine is built, and the next chunk decides it.
-    LazySanitizer.#keeper.feed('a <')
-    LazySanitizer.#keeper.feed(' b')
-    if (LazySanitizer.#keeper.#engine === undefined) throw new Error('Internal error: the kept DSML sanitizer built no engine')
-  }
-
   #resolved: ResolvedOptions
   #engine: Engine | undefined
   /**
@@ -177,5 +159,20 @@ class LazySanitizer implements DsmlSanitizer {
     if (this.#ended) return false
     // A text not begun is at the start of a line, where any character may begin a block: not quiet.
     return this.#engine === undefined ? (this.#fences?.tracker().quiet ?? false) : this.#engine.idle()
+  }
+
+  /**
+   * One sanitizer kept for the process (`keepAlive`), having built its
+   * engine and read a tag start, so that a full collection between streams
+   * keeps the sanitizer's and the engine's shapes (the substring-speed check,
+   * which collects before each run, measured fed-64 prose at 0.35-0.57 of
+   * its gate with only an engine kept, 0.51-0.69 with this one).
+   */
+  static {
+    const kept = keepAlive(new LazySanitizer(resolveOptions()))
+    // A `<` a chunk ends in could open markup: the engine is built, and the next chunk decides it.
+    kept.feed('a <')
+    kept.feed(' b')
+    if (kept.#engine === undefined) throw new Error('Internal error: the kept DSML sanitizer built no engine')
   }
 }

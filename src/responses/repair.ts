@@ -9,7 +9,8 @@
 import type { Diagnostic } from '../dsml/types.ts'
 import type { PartRepairOptions } from '../parts/part-repair.ts'
 import { withRequestDefaults } from '../parts/request-options.ts'
-import { createDialectRepair, type DialectRepair, keepAlive } from '../dialect-kit/dialect-repair.ts'
+import { createDialectRepair, type DialectRepair } from '../dialect-kit/dialect-repair.ts'
+import { keepAlive } from '../kept-alive.ts'
 import { createResponsesDecoder } from './decoder.ts'
 import { createResponsesEncoder } from './encoder.ts'
 import { responsesRequestOptions } from './request.ts'
@@ -45,4 +46,5 @@ export function createResponsesRepair(options: ResponsesRepairOptions = {}): Res
   return createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions(options), options)
 }
 
+// One fresh repair kept for the process (`keepAlive`): a full collection between streams keeps this dialect's shapes.
 keepAlive(createResponsesRepair())
