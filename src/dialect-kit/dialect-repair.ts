@@ -37,7 +37,7 @@ import type { Part } from '../parts/part.ts'
 import { BODY_OTHER, BODY_PLAIN, BODY_PLAIN_ESCAPED, PlainStringScanner, stringBodyValue } from './plain-json-string.ts'
 import { type ForwardedMessage, Forwarding } from './forwarded-message.ts'
 import { makeShape, type Shape, type TextShape } from './text-shape.ts'
-import { createSseDecoderCore, type SseDecoderCore } from '../sse/sse-decoder.ts'
+import { createSseDecoderCore, encodesBackAsRead, type SseDecoderCore } from '../sse/sse-decoder.ts'
 import { encodeSseMessage } from '../sse/sse-encoder.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 
@@ -285,7 +285,7 @@ class Repair implements DialectRepair {
     if (isSseComment(only) || only.event !== shape.event || only.id !== undefined || only.retry !== undefined) return false
     const data = only.data
     const dataStart = shape.readPrefix.length - shape.before.length
-    return data.length === text.length - shape.readSuffix.length - dataStart && text.startsWith(data, dataStart) && data.indexOf('\uFFFD') === -1
+    return data.length === text.length - shape.readSuffix.length - dataStart && text.startsWith(data, dataStart) && encodesBackAsRead(data)
   }
 
   /**

@@ -13,9 +13,13 @@
  */
 import { disturbsIdleSanitizer } from '../dsml/sanitizer.ts'
 import { BACKSLASH, QUOTE, SIMPLE_ESCAPES, UNICODE_ESCAPE_LETTER } from '../json-text.ts'
-const REPLACEMENT_CHARACTER = 0xfffd
+import { REPLACEMENT_CHARACTER } from '../sse/sse-decoder.ts'
 
-/** Is `code` never plain inside a string: it could disturb an idle sanitizer, or it is a control character. */
+/**
+ * Is `code` never plain inside a string: it could disturb an idle sanitizer,
+ * it is a control character, or it is a U+FFFD (read from bytes that were
+ * not UTF-8, it would not encode back to them: see `encodesBackAsRead`).
+ */
 function refusedInString(code: number): boolean {
   return code < 0x20 || code === REPLACEMENT_CHARACTER || disturbsIdleSanitizer(code)
 }

@@ -3,6 +3,7 @@
  * how the machine makes one (`makeShape`) and keeps it (`Shape`), and what an
  * encoder knows of it, worked out once (`LastShape`). See `dialect-repair.ts`.
  */
+import { encodesBackAsRead } from '../sse/sse-decoder.ts'
 import { singleLineFrame } from '../sse/sse-encoder.ts'
 
 /**
@@ -60,8 +61,8 @@ export class LastShape<Facts> {
  * that were not UTF-8 must not be forwarded as they came).
  */
 export function makeShape(event: string | undefined, data: string, span: readonly [number, number], counter: readonly [number, number] | undefined): Shape | undefined {
-  if (data.indexOf('\n') !== -1 || data.indexOf('\r') !== -1 || data.indexOf('\uFFFD') !== -1) return undefined
-  if (event !== undefined && event.indexOf('\uFFFD') !== -1) return undefined
+  if (data.indexOf('\n') !== -1 || data.indexOf('\r') !== -1 || !encodesBackAsRead(data)) return undefined
+  if (event !== undefined && !encodesBackAsRead(event)) return undefined
   if (counter !== undefined && counter[0] < span[1]) return undefined
   const frame = singleLineFrame(event)
   const before = data.slice(0, span[0])

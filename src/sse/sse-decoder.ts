@@ -22,6 +22,20 @@ import { createParser, type EventSourceParser, type ParseError } from 'eventsour
 import { StreamLimitError } from './errors.ts'
 import type { SseMessage } from './types.ts'
 
+/** U+FFFD: what the decoder reads for bytes that were not UTF-8. */
+export const REPLACEMENT_CHARACTER = 0xfffd
+
+/**
+ * Does a text the decoder read encode back to the bytes it was read from?
+ * Not if it holds a U+FFFD: bytes that were not UTF-8 are read as U+FFFD,
+ * which encodes as its own three bytes. Every shortcut that sends a read
+ * out as it came, or a part of one, asks this (or refuses
+ * `REPLACEMENT_CHARACTER` as it scans).
+ */
+export function encodesBackAsRead(text: string): boolean {
+  return text.indexOf('\uFFFD') === -1
+}
+
 export interface SseDecoderOptions {
   /**
    * Longest line or event the decoder buffers, in characters. Past it the
@@ -238,8 +252,8 @@ class Decoder implements SseDecoderCore {
     if (this.#clean && this.#wholeEventsAllowed && this.#failure === undefined) {
       const messages = this.#wholeEvents(text)
       if (messages !== undefined) {
-        // Bytes as they came: nothing carried in or out, no BOM taken, and no U+FFFD (invalid UTF-8 would not come back the same).
-        this.#verbatim = text === read && this.#lastBytesClean && (!this.#lastWasBytes || text.indexOf('\uFFFD') === -1)
+        // Bytes as they came: nothing carried in or out, no BOM taken, and (read from bytes) encoding back to them.
+        this.#verbatim = text === read && this.#lastBytesClean && (!this.#lastWasBytes || encodesBackAsRead(text))
         return messages
       }
     }
