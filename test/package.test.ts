@@ -106,13 +106,18 @@ test('the built package works through its own name', async () => {
   expect(typeof chat.ChatCompletionsRepairStream).toBe('function')
 })
 
-test('the build keeps what keepAlive is given: the bundler left its store in (it drops a write to an array nothing reads)', () => {
+test('the build keeps what keepForProcess is given: the bundler left its store and every keeper in (it drops a write to an array nothing reads)', () => {
   const shared = join(root, 'dist', 'shared')
-  const built = readdirSync(shared)
+  const chunks = readdirSync(shared)
     .filter((name) => name.endsWith('.mjs'))
     .map((name) => readFileSync(join(shared, name), 'utf8'))
-    .find((text) => text.includes('function keepAlive('))
-  expect(built, 'keepAlive is in a shared chunk of the build').toBeDefined()
-  // src/kept-alive.ts: the value goes into a class's private array.
+  const built = chunks.find((text) => text.includes('function keepForProcess('))
+  expect(built, 'keepForProcess is in a shared chunk of the build').toBeDefined()
+  // src/kept-for-process.ts: the value goes into a class's private array.
   expect(built).toContain('#values.push(value)')
+  // Every keeper's call (src/dsml/sanitizer.ts and each dialect's repair.ts).
+  const everyChunk = chunks.join('\n')
+  for (const keeper of ['keepForProcess(new LazySanitizer(', 'keepForProcess(createChatCompletionsRepairCore())', 'keepForProcess(createAnthropicRepair())', 'keepForProcess(createResponsesRepair())']) {
+    expect(everyChunk, keeper).toContain(keeper)
+  }
 })

@@ -11,7 +11,7 @@ import type { Diagnostic } from '../dsml/types.ts'
 import type { PartRepairOptions } from '../parts/part-repair.ts'
 import { withRequestDefaults } from '../parts/request-options.ts'
 import { createDialectRepair, type DialectRepair } from '../dialect-kit/dialect-repair.ts'
-import { keepAlive } from '../kept-alive.ts'
+import { keepForProcess } from '../kept-for-process.ts'
 import { createAnthropicDecoder } from './decoder.ts'
 import { createAnthropicEncoder } from './encoder.ts'
 import { anthropicRequestOptions } from './request.ts'
@@ -52,5 +52,5 @@ export function createAnthropicRepair(options: AnthropicRepairOptions = {}): Ant
   return createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions(options), options)
 }
 
-// One fresh repair kept for the process (`keepAlive`): a full collection between streams keeps this dialect's shapes.
-keepAlive(createAnthropicRepair())
+// One fresh repair kept for the process (`keepForProcess`): a full collection between streams keeps this dialect's shapes.
+keepForProcess(createAnthropicRepair())

@@ -16,7 +16,7 @@ import { withRequestDefaults } from './request-tools.ts'
 import type { Diagnostic } from '../dsml/types.ts'
 import type { PartRepairOptions } from '../parts/part-repair.ts'
 import { ALL_SHORTCUTS, createDialectRepair } from '../dialect-kit/dialect-repair.ts'
-import { keepAlive } from '../kept-alive.ts'
+import { keepForProcess } from '../kept-for-process.ts'
 import type { DialectRepair, DialectShortcuts } from '../dialect-kit/dialect-repair.ts'
 import { createChatCompletionsDecoderCore } from './decoder.ts'
 import { createChatCompletionsEncoderCore } from './encoder.ts'
@@ -63,8 +63,8 @@ export function createChatCompletionsRepairCore(given: ChatCompletionsRepairOpti
   return createDialectRepair(createChatCompletionsDecoderCore(), createChatCompletionsEncoderCore(), options, options, shortcuts)
 }
 
-// One fresh repair kept for the process (`keepAlive`): a full collection between streams keeps this dialect's shapes.
-keepAlive(createChatCompletionsRepairCore())
+// One fresh repair kept for the process (`keepForProcess`): a full collection between streams keeps this dialect's shapes.
+keepForProcess(createChatCompletionsRepairCore())
 
 /**
  * The fused repair over a whole upstream body, as one pull-based

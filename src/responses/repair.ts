@@ -10,7 +10,7 @@ import type { Diagnostic } from '../dsml/types.ts'
 import type { PartRepairOptions } from '../parts/part-repair.ts'
 import { withRequestDefaults } from '../parts/request-options.ts'
 import { createDialectRepair, type DialectRepair } from '../dialect-kit/dialect-repair.ts'
-import { keepAlive } from '../kept-alive.ts'
+import { keepForProcess } from '../kept-for-process.ts'
 import { createResponsesDecoder } from './decoder.ts'
 import { createResponsesEncoder } from './encoder.ts'
 import { responsesRequestOptions } from './request.ts'
@@ -46,5 +46,5 @@ export function createResponsesRepair(options: ResponsesRepairOptions = {}): Res
   return createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions(options), options)
 }
 
-// One fresh repair kept for the process (`keepAlive`): a full collection between streams keeps this dialect's shapes.
-keepAlive(createResponsesRepair())
+// One fresh repair kept for the process (`keepForProcess`): a full collection between streams keeps this dialect's shapes.
+keepForProcess(createResponsesRepair())

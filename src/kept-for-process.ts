@@ -1,5 +1,5 @@
 /**
- * `keepAlive`: one instance of an object each stream makes, kept for the
+ * `keepForProcess`: one instance of an object each stream makes, kept for the
  * life of the process. While it lives, so do the object shapes V8 built the
  * optimized code of its kind on. With none alive (a gateway between
  * requests), a full collection drops that code, and the next stream runs
@@ -23,7 +23,7 @@ class Kept {
 }
 
 /** Keeps `value` alive as long as the process; returns it. */
-export function keepAlive<T extends object>(value: T): T {
+export function keepForProcess<T extends object>(value: T): T {
   Kept.add(value)
   return value
 }
