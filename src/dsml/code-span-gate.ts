@@ -274,7 +274,7 @@ export class HeldRuns {
    * How a closing run ending at `end` is judged, by the characters after it
    * (see `CodeSpanGate`), as the gate judged its own: where the text ended,
    * a tag cannot complete after the run. Where the text goes on past `text`
-   * (the gate stopped at its cap) and they do not tell, as documentation.
+   * (e.g. the gate stopped at its cap) and they do not tell, as documentation.
    */
   judge(end: number, context: TagContext): 'code' | 'documentation' {
     return judgeRun(this.text.slice(end, end + AFTER_RUN), context, this.textEnded) ?? 'documentation'

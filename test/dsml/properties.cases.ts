@@ -125,17 +125,27 @@ const paddedArbitrary = optionsArbitrary.chain((options) => {
  * the engine reads such a text by its long path (`PlainStretch` searches it);
  * fed in short pieces, by its short one (each piece read a character at a
  * time). The two must agree (the code-span gate's held runs once judged a
- * run at the text's end differently from the gate itself).
+ * run at the text's end differently from the gate itself). The tokens lean
+ * to backtick runs, and the text may end in one: where a run is judged at
+ * the end of the text. With that fix undone, the test failed in 33 of 60
+ * runs; with the tokens drawn evenly and 400 cases, in 4 of 60.
  */
+const BACKTICK_RUNS = ['`', '``', '```'] as const
 const longPathArbitrary = fc
   .tuple(
     fc.integer({ min: 0, max: 40 }),
     fc.constantFrom('x', ' ', '`', 'a\n'),
-    fc.oneof(fc.array(fc.constantFrom(...TOKENS), { maxLength: 16 }), fc.array(fc.constantFrom(...CODE_SPAN_TOKENS), { maxLength: 16 })),
+    fc.oneof(
+      { arbitrary: fc.array(fc.constantFrom(...TOKENS), { maxLength: 16 }), weight: 1 },
+      { arbitrary: fc.array(fc.oneof({ arbitrary: fc.constantFrom(...BACKTICK_RUNS), weight: 1 }, { arbitrary: fc.constantFrom(...CODE_SPAN_TOKENS), weight: 2 }), { maxLength: 10 }), weight: 3 },
+    ),
+    fc.constantFrom('', ...BACKTICK_RUNS),
   )
-  .map(([extra, unit, tokens]) => unit.repeat(SHORT_TEXT + extra) + tokens.join(''))
+  .map(([extra, unit, tokens, end]) => unit.repeat(SHORT_TEXT + extra) + tokens.join('') + end)
 
 const RUNS = 400
+/** The long-path property runs more cases: what it looks for is rarer than its texts (see `longPathArbitrary`). */
+const LONG_PATH_RUNS = 1000
 
 export const suite = defineSuite('dsml/properties', (test) => {
   test('property no-throw and conservation: text + call sources + dropped text === input', () => {
@@ -165,7 +175,7 @@ export const suite = defineSuite('dsml/properties', (test) => {
         for (let at = 0; at < text.length; at += size) pieces.push(text.slice(at, at + size))
         assertEqual(normalizeEvents(runChunks(pieces, options)), normalizeEvents(runChunks([text], options)))
       }),
-      { numRuns: propertyRuns(RUNS) },
+      { numRuns: propertyRuns(LONG_PATH_RUNS) },
     )
   })
 
