@@ -90,6 +90,7 @@ import * as responsesShortcuts from './responses/shortcuts.cases.ts'
 import * as sseSseDecoder from './sse/sse-decoder.cases.ts'
 import * as sseSseEncoder from './sse/sse-encoder.cases.ts'
 import * as sseSseStreams from './sse/sse-streams.cases.ts'
+import * as sseUtf8RoundTrip from './sse/utf8-round-trip.cases.ts'
 import * as supportSelf from './support/self.cases.ts'
 import * as textBuilder from './text-builder.cases.ts'
 import * as workSlices from './work-slices.cases.ts'
@@ -177,6 +178,7 @@ const modules: Record<string, CasesModule> = {
   './sse/sse-decoder.cases.ts': sseSseDecoder,
   './sse/sse-encoder.cases.ts': sseSseEncoder,
   './sse/sse-streams.cases.ts': sseSseStreams,
+  './sse/utf8-round-trip.cases.ts': sseUtf8RoundTrip,
   './support/self.cases.ts': supportSelf,
   './text-builder.cases.ts': textBuilder,
   './work-slices.cases.ts': workSlices,

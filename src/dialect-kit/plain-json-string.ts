@@ -13,7 +13,7 @@
  */
 import { disturbsIdleSanitizer } from '../dsml/sanitizer.ts'
 import { BACKSLASH, QUOTE, SIMPLE_ESCAPES, UNICODE_ESCAPE_LETTER } from '../json-text.ts'
-import { REPLACEMENT_CHARACTER } from '../sse/sse-decoder.ts'
+import { REPLACEMENT_CHARACTER } from '../sse/utf8-round-trip.ts'
 
 /**
  * Is `code` never plain inside a string: it could disturb an idle sanitizer,

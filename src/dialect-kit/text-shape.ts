@@ -3,7 +3,7 @@
  * how the machine makes one (`makeShape`) and keeps it (`Shape`), and what an
  * encoder knows of it, worked out once (`LastShape`). See `dialect-repair.ts`.
  */
-import { encodesBackAsRead } from '../sse/sse-decoder.ts'
+import { encodesBackAsRead } from '../sse/utf8-round-trip.ts'
 import { singleLineFrame } from '../sse/sse-encoder.ts'
 
 /**

@@ -21,20 +21,7 @@
 import { createParser, type EventSourceParser, type ParseError } from 'eventsource-parser'
 import { StreamLimitError } from './errors.ts'
 import type { SseMessage } from './types.ts'
-
-/** U+FFFD: what the decoder reads for bytes that were not UTF-8. */
-export const REPLACEMENT_CHARACTER = 0xfffd
-
-/**
- * Does a text the decoder read encode back to the bytes it was read from?
- * Not if it holds a U+FFFD: bytes that were not UTF-8 are read as U+FFFD,
- * which encodes as its own three bytes. Every shortcut that sends a read
- * out as it came, or a part of one, asks this (or refuses
- * `REPLACEMENT_CHARACTER` as it scans).
- */
-export function encodesBackAsRead(text: string): boolean {
-  return text.indexOf('\uFFFD') === -1
-}
+import { encodesBackAsRead } from './utf8-round-trip.ts'
 
 export interface SseDecoderOptions {
   /**

@@ -1,0 +1,39 @@
+/**
+ * encodesBackAsRead: a text read from UTF-8 bytes encodes back to them; a
+ * text read from bytes that were not UTF-8 holds U+FFFD and does not. The
+ * rule is checked against the decoder itself (its text, encoded again,
+ * compared byte by byte).
+ */
+import { createSseDecoderCore } from '../../src/sse/sse-decoder.ts'
+import { encodesBackAsRead, REPLACEMENT_CHARACTER } from '../../src/sse/utf8-round-trip.ts'
+import { assertEqual } from '../support/assert.ts'
+import { defineSuite } from '../support/harness.ts'
+
+const utf8 = new TextEncoder()
+
+/** The decoder's text for `bytes`, and whether encoding it again gives `bytes`. */
+function readBack(bytes: Uint8Array): { text: string; same: boolean } {
+  const text = createSseDecoderCore().decode(bytes)
+  const again = utf8.encode(text)
+  return { text, same: again.length === bytes.length && again.every((byte, at) => byte === bytes[at]) }
+}
+
+export const suite = defineSuite('sse/utf8-round-trip', (test) => {
+  test('UTF-8 bytes (ASCII, accents, CJK, an emoji) read back to themselves, and the rule says so', () => {
+    for (const text of ['data: plain\n\n', 'data: caf\u00e9\n\n', 'data: \u4f60\u597d\n\n', 'data: \u{1F600}\n\n']) {
+      const read = readBack(utf8.encode(text))
+      assertEqual(read.same, true, `${JSON.stringify(text)} encodes back`)
+      assertEqual(encodesBackAsRead(read.text), true, `the rule agrees for ${JSON.stringify(text)}`)
+    }
+  })
+
+  test('bytes that were not UTF-8 are read as U+FFFD, do not encode back, and the rule says so', () => {
+    for (const bad of [[0xff], [0xc3], [0xe4, 0xbd], [0x80]]) {
+      const bytes = new Uint8Array([...utf8.encode('data: a'), ...bad, ...utf8.encode('b\n\n')])
+      const read = readBack(bytes)
+      assertEqual(read.text.includes(String.fromCharCode(REPLACEMENT_CHARACTER)), true, `[${bad.join(',')}] is read as U+FFFD`)
+      assertEqual(read.same, false, `[${bad.join(',')}] does not encode back`)
+      assertEqual(encodesBackAsRead(read.text), false, `the rule agrees for [${bad.join(',')}]`)
+    }
+  })
+})
