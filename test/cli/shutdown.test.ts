@@ -1,9 +1,9 @@
 // `dsml-streams serve` stops gracefully (Node only; it signals a process): on SIGTERM it accepts
 // nothing new, lets a stream in flight finish with [DONE], closes the keep-alive connections as
 // they go idle, and exits 0; a second signal within 2 s is the same stop, a third (or one later) exits at once.
-// Runs after `npm run build`.
+// The same through `npm start`, signalled as a service manager signals it. Runs after `npm run build`.
 import { afterAll, expect, test } from 'vitest'
-import { bin, CHERRY_REQUEST, stopAll } from '../support/processes.ts'
+import { bin, CHERRY_REQUEST, root, stopAll } from '../support/processes.ts'
 import { spawn } from 'node:child_process'
 
 afterAll(stopAll)
@@ -57,4 +57,41 @@ test('a third signal exits at once, the stream in flight cut', async () => {
   }
   expect(await served.exited).toBe(1)
   expect(await stream).not.toContain('data: [DONE]')
+}, 60_000)
+
+test('SIGTERM to the npm process of `npm start`: the stream in flight ends with [DONE] and nothing is left serving (the script execs the command, so npm\'s signal reaches the gateway)', async () => {
+  // Its own process group, so that whatever is left can be killed after the test.
+  const child = spawn('npm', ['start', '--', '--port', '0', '--delay', '15'], { cwd: root, detached: true })
+  try {
+    let output = ''
+    const url = await new Promise<string>((resolve, reject) => {
+      const read = (data: Buffer): void => {
+        output += data.toString()
+        const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
+        if (found !== null) resolve(found[1]!)
+      }
+      child.stdout.on('data', read)
+      child.stderr.on('data', read)
+      child.on('exit', (code) => reject(new Error(`npm start exited ${code}: ${output}`)))
+    })
+    const stream = fetch(`${url}/v1/chat/completions`, CHERRY_REQUEST).then((response) => response.text()).catch((error: Error) => `cut: ${error.message}`)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    process.kill(child.pid!, 'SIGTERM')
+    expect(await stream).toContain('data: [DONE]')
+    let serving = true
+    for (let tries = 0; tries < 40 && serving; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 250))
+      serving = await fetch(`${url}/health`).then(
+        () => true,
+        () => false,
+      )
+    }
+    expect(serving, 'the gateway still answers 10 s after npm was signalled').toBe(false)
+  } finally {
+    try {
+      process.kill(-child.pid!, 'SIGKILL')
+    } catch {
+      // The group has exited.
+    }
+  }
 }, 60_000)
