@@ -47,6 +47,7 @@ import * as dsmlMarkerReader from './dsml/marker-reader.cases.ts'
 import * as dsmlParse from './dsml/parse.cases.ts'
 import * as dsmlPartialTags from './dsml/partial-tags.cases.ts'
 import * as dsmlPeerParsers from './dsml/peer-parsers.cases.ts'
+import * as dsmlPendingTags from './dsml/pending-tags.cases.ts'
 import * as dsmlPositions from './dsml/positions.cases.ts'
 import * as dsmlProperties from './dsml/properties.cases.ts'
 import * as dsmlRepair from './dsml/repair.cases.ts'
@@ -135,6 +136,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/parse.cases.ts': dsmlParse,
   './dsml/partial-tags.cases.ts': dsmlPartialTags,
   './dsml/peer-parsers.cases.ts': dsmlPeerParsers,
+  './dsml/pending-tags.cases.ts': dsmlPendingTags,
   './dsml/positions.cases.ts': dsmlPositions,
   './dsml/properties.cases.ts': dsmlProperties,
   './dsml/repair.cases.ts': dsmlRepair,

@@ -9,11 +9,7 @@
  *   by the characters after it (`isTextTagStart`: the lexer's own first
  *   checks) is text at once; a run of `<` is added as its partial tags at once.
  * - **Pending partial tags.** A partial tag cut short by the start of another
- *   tag (`<‹` then `<‹DSML›…`) is held; its fate follows that next tag:
- *   removed with it if it is markup, released if it is text. So removing
- *   markup can never join the text on its two sides into a marker. The chain
- *   is capped (`maxPendingChars`); past the cap it is removed and reported,
- *   never released, for the same reason.
+ *   tag is held, its fate that next tag's (`PendingTags`).
  * - **Code spans.** A tag that starts after a backtick run that may open an
  *   inline code span is read again from its start through the
  *   `CodeSpanGate`, which holds the text until it is known to be in a span
@@ -37,9 +33,9 @@ import type { Structure } from './structure.ts'
 import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
 import { isTextTagStart, plainPieceUntil } from './partial-tags.ts'
+import { PendingTags } from './pending-tags.ts'
 import { PlainStretch } from './plain-stretch.ts'
 import { endOfRun, FRESH_SEARCH, Positions, SHORT_SEARCH } from './positions.ts'
-import { TextBuilder } from '../text-builder.ts'
 
 interface QueuedText {
   text: string
@@ -60,7 +56,6 @@ export class Scanner {
   #tag: Tag | undefined
   #structure: Structure
   #output: Output
-  #maxPendingChars: number
   #lexing = false
   /** Where the current text's part of the tag being read begins (-1: between texts). */
   #tagStart = -1
@@ -68,8 +63,8 @@ export class Scanner {
   #tagParts: string[] = []
   /** The eager-stop budget when the tag began. */
   #tagBudget = Infinity
-  /** Partial tags cut short by the tag being read (see the file's doc), which may still join into markup: a chain of `<` is one piece per tag, so it is kept flat (a `+=` chain would keep one string per tag alive in every diagnostic it ends in). */
-  #pending = new TextBuilder()
+  /** Partial tags cut short by the tag being read, which may still join into markup. */
+  #pending: PendingTags
   /** Texts still to read, in order: a re-read piece, then the rest of the text it came from. */
   #queue: QueuedText[] = []
   /** `<` and the bars: where a tag may start. */
@@ -88,7 +83,7 @@ export class Scanner {
     this.#structure = structure
     this.#output = output
     this.#lexer = new TagLexer(maxTagChars)
-    this.#maxPendingChars = maxPendingChars
+    this.#pending = new PendingTags(structure, output, maxPendingChars)
     this.#gate = new CodeSpanGate(maxGateChars)
     this.#plain = new PlainStretch(maxPendingChars)
     this.#rereads = new FragmentRereads(maxTagChars)
@@ -142,7 +137,7 @@ export class Scanner {
       this.#decide(step, '', 0, 0)
       this.#drainQueue()
     }
-    this.#flushPending()
+    this.#pending.release()
   }
 
   #drainQueue(): void {
@@ -174,7 +169,7 @@ export class Scanner {
       this.#decide(step, '', 0, 0)
       return
     }
-    this.#flushPending()
+    this.#pending.release()
     this.#structure.endOfInput()
     this.#readAs(false)
   }
@@ -246,7 +241,7 @@ export class Scanner {
     }
     const code = text.charCodeAt(index)
     if (structure.fencedAt(code)) {
-      this.#flushPending()
+      this.#pending.release()
       output.emitRange(text, index, index + 1)
       return index + 1
     }
@@ -255,7 +250,7 @@ export class Scanner {
       // one), pending as `#decide` makes it, one character at a time; the run is added as those tags at once.
       const runEnd = endOfRun(text, index, '<')
       if (runEnd - index > 1) {
-        this.#addPendingLessThans(text, index, runEnd - 1)
+        this.#pending.addLessThans(text, index, runEnd - 1)
         index = runEnd - 1
       }
     }
@@ -351,10 +346,10 @@ export class Scanner {
       // can begin a fragment (whose first bar decides how it may be spelled) is tried first.
       const inner = this.#rereads.innerFragmentStart(tagText, code, structure.context())
       if (inner === -1) {
-        this.#addPending(tagText)
+        this.#pending.add(tagText)
         return index
       }
-      this.#addPending(tagText.slice(0, inner))
+      this.#pending.add(tagText.slice(0, inner))
       return this.#reread(tagText, inner, inText, text, index)
     }
     if (whole && this.#pending.length === 0 && structure.state.kind === 'outside' && !hasBar(tagText)) {
@@ -369,15 +364,15 @@ export class Scanner {
         // it is a partial tag cut short by that start, pending like any other.
         const before = tagText.slice(0, offset)
         if (structure.producesText()) {
-          this.#addPending(before)
+          this.#pending.add(before)
         } else {
-          this.#flushPending()
+          this.#pending.release()
           structure.consumeText(before)
         }
         return this.#reread(tagText, offset, inText, text, index)
       }
     }
-    this.#flushPending()
+    this.#pending.release()
     structure.consumeText(tagText)
     return index
   }
@@ -515,42 +510,6 @@ export class Scanner {
       this.#gate.finish()
       if (this.#gateDecided('', 0) < 0) this.#drainQueue()
     }
-  }
-
-  // ── pending partial tags ──────────────────────────────────────────────
-
-  #addPending(tagText: string): void {
-    this.#pending.append(tagText)
-    if (this.#pending.length <= this.#maxPendingChars) return
-    // Past the cap the chain is removed, never released: released, its tail
-    // could join the text after the next tag into a marker.
-    const structure = this.#structure
-    const chain = this.#pending.take()
-    structure.giveUp()
-    if (structure.producesText()) {
-      this.#output.diagnose('hold-limit', chain, `Partial DSML tags passed maxHoldChars (${this.#maxPendingChars} for this chain); removed and reported`)
-    } else {
-      structure.consumeText(chain)
-    }
-  }
-
-  /**
-   * `text` from `start` to `end`, every character a `<`, as that many
-   * one-character partial tags added in turn (`#addPending`): the chain
-   * passes the cap exactly where one added at a time would.
-   */
-  #addPendingLessThans(text: string, start: number, end: number): void {
-    for (let at = start; at < end; ) {
-      const next = Math.min(end, at + this.#maxPendingChars + 1 - this.#pending.length)
-      this.#addPending(text.slice(at, next))
-      at = next
-    }
-  }
-
-  #flushPending(): void {
-    if (this.#pending.length === 0) return
-    const text = this.#pending.take()
-    this.#structure.consumeText(text)
   }
 }
 

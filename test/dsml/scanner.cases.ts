@@ -1,14 +1,14 @@
 /**
  * scanner.ts through the engine: the fast paths (what the grammar clears is
- * emitted whole), pending partial tags at junctions, re-reads across chunks,
- * and the regressions of issue 8 (a marker reaching the output at the tag
- * limit, and through a capped pending chain). Markers are built at run time.
+ * emitted whole), re-reads across chunks, and the regressions of issue 8 (a
+ * marker reaching the output at the tag limit, and through a capped pending
+ * chain). The pending chain itself: pending-tags.cases.ts. Markers are built
+ * at run time.
  */
 import { containsDsmlSentinel, createDsmlSanitizer, sanitizeText } from '../../src/dsml/index.ts'
 import { assert, assertEqual } from '../support/assert.ts'
 import { assertChunkInvariant, callsOf, normalizeEvents, reassemble, runChunks, textOf } from '../support/chunking.ts'
 import { block, BOX_BAR, DOUBLE_BAR, FW_BAR, invoke, marker, open, param, WORD } from '../support/dsml-builders.ts'
-import { kindsOf } from '../support/dsml-checks.ts'
 import { defineSuite } from '../support/harness.ts'
 
 const BASH = { name: 'bash', arguments: { command: 'ls' } }
@@ -32,26 +32,6 @@ export const suite = defineSuite('dsml/scanner', (test) => {
     assertChunkInvariant(input, { maxHoldChars: 300 }, assertEqual)
   })
 
-  test('stream-surrounding (junction): partial tags cut short by markup go with it, however many', () => {
-    for (const count of [1, 2, 30, 31, 32, 33, 40]) {
-      const input = `<${FW_BAR}DS${'<'.repeat(count)}${bashBlock()}ML${FW_BAR}tool_calls>`
-      const result = sanitizeText(input)
-      assert(!containsDsmlSentinel(result.text), `${count} partial tags: a marker was joined in the output ${JSON.stringify(result.text)}`)
-      assertEqual(result.calls.length, 1, `${count}: the call`)
-      assertEqual(reassemble(runChunks([input])), input, `${count}: conservation`)
-    }
-  })
-
-  test('stream-surrounding (junction): a pending chain past its cap is removed and reported, never released', () => {
-    const maxHoldChars = 256 // 32 characters of pending partial tags
-    const input = `<${FW_BAR}DS${'<'.repeat(40)}${bashBlock()}ML${FW_BAR}tool_calls>`
-    const events = runChunks([input], { maxHoldChars })
-    assert(!containsDsmlSentinel(textOf(events)), `a marker was joined: ${JSON.stringify(textOf(events))}`)
-    assert(kindsOf(events.flatMap((event) => (event.type === 'diagnostic' ? [event.diagnostic] : []))).includes('hold-limit'), 'hold-limit reported')
-    assertEqual(reassemble(events), input, 'conservation')
-    assertChunkInvariant(input, { maxHoldChars }, assertEqual)
-  })
-
   test('stream-text-passthrough: a long run of "<" in prose comes out unchanged', () => {
     const input = `arrows ${'<'.repeat(100)} and ${'<<'.repeat(20)}- more`
     assertEqual(sanitizeText(input).text, input)
@@ -72,29 +52,6 @@ export const suite = defineSuite('dsml/scanner', (test) => {
       const cut = candidate.length + pad + head.length
       assertEqual(normalizeEvents(runChunks([input.slice(0, cut), input.slice(cut)])), whole, `pad ${pad}: split after ${JSON.stringify(head)}`)
       assertEqual(reassemble(runChunks([input])), input, `pad ${pad}: conservation`)
-    }
-  })
-
-  test('stream-text-passthrough (hold cap): a chain of partial tags past its cap is removed whole or split alike', () => {
-    // Read whole, the fast path must not pass a chain that streaming would have to cut at the cap.
-    for (const [input, maxHoldChars] of [
-      [`${'<'.repeat(40)}${'x'.repeat(30)}`, 256],
-      [`${'x'.repeat(60)}${'< '.repeat(20)}y`, 256],
-      [`${'x'.repeat(100)}${'<i'.repeat(40)}y and more prose after it`, 256],
-      [`${'x'.repeat(100)}${'<'.repeat(5000)}y`, undefined],
-    ] as const) {
-      const options = maxHoldChars === undefined ? {} : { maxHoldChars }
-      const whole = runChunks([input], options)
-      assert(
-        whole.some((event) => event.type === 'diagnostic' && event.diagnostic.kind === 'hold-limit'),
-        `${JSON.stringify(input.slice(0, 70))}: the chain passes the cap and is reported`,
-      )
-      assertEqual(reassemble(whole), input, 'conservation')
-      for (const size of [1, 7, 64, 65]) {
-        const chunks: string[] = []
-        for (let index = 0; index < input.length; index += size) chunks.push(input.slice(index, index + size))
-        assertEqual(normalizeEvents(runChunks(chunks, options)), normalizeEvents(whole), `fed ${size} at a time`)
-      }
     }
   })
 
