@@ -34,6 +34,7 @@ import {
 import type { LanguageModelV4StreamPart } from '@ai-sdk/provider'
 import { resolveMiddlewareOptions } from '../src/ai-sdk/options.ts'
 import { createStreamRepair } from '../src/ai-sdk/stream-transformer.ts'
+import { createAnthropicRepair } from '../src/anthropic/repair.ts'
 import { AnthropicRepairStream } from '../src/anthropic/streams.ts'
 import { createChatCompletionsRepairCore } from '../src/chat-completions/repair.ts'
 import { ALL_SHORTCUTS, type DialectShortcuts, NO_SHORTCUTS } from '../src/dialect-kit/dialect-repair.ts'
@@ -571,6 +572,63 @@ print(`|---|${WORKLOADS.map(() => '---:|---:|---:').join('|')}|`)
 for (const row of dialectRows) print(`| ${row.name} | ${row.cells.map((cell) => `${fixed(cell.parse)} | ${fixed(cell.fused)} | ${fixed(cell.fused / cell.parse, 2)}`).join(' | ')} |`)
 print()
 print(`(${fixed((performance.now() - dialectStarted) / 1000)} s)`)
+print()
+
+// ── work in a stream vs the same work in a loop ────────────────────────
+
+/** A bare `TransformStream` (as (e)) that also runs `work` on each read, and passes the read on. */
+function bareWith(events: readonly Uint8Array[], work: (chunk: Uint8Array) => void): ReadableStream<Uint8Array> {
+  return source(events).pipeThrough(
+    new TransformStream<Uint8Array, Uint8Array>(
+      {
+        transform(chunk, controller) {
+          work(chunk)
+          controller.enqueue(chunk)
+        },
+      },
+      undefined,
+      ONE_CHUNK_AHEAD,
+    ),
+  )
+}
+
+const inStreamStarted = performance.now()
+const inStreamEvents = anthropicWorkload(textDeltasOf(WORKLOADS[0]!))
+let decodedLength = 0
+const IN_STREAM_RUNS: Array<[string, () => Promise<number>]> = [
+  ['one bare `TransformStream` (as (e))', () => drain(bareWith(inStreamEvents, () => {}))],
+  ['… that also decodes each read (`TextDecoder`)', () => {
+    const utf8 = new TextDecoder()
+    return drain(bareWith(inStreamEvents, (chunk) => (decodedLength += utf8.decode(chunk).length)))
+  }],
+  ['… that also feeds each read to the fused core (`createAnthropicRepair`)', () => {
+    const core = createAnthropicRepair()
+    return drain(bareWith(inStreamEvents, (chunk) => core.feed(chunk)))
+  }],
+  ['each read decoded, in a loop', async () => {
+    const utf8 = new TextDecoder()
+    for (const event of inStreamEvents) decodedLength += utf8.decode(event).length
+    return decodedLength
+  }],
+  ['each read fed to the fused core, in a loop', async () => {
+    const core = createAnthropicRepair()
+    for (const event of inStreamEvents) core.feed(event)
+    return core.end().length
+  }],
+]
+const inStreamSamples = await measureAsyncInterleaved(IN_STREAM_RUNS.map(([, run]) => run), ABLATION_MEASURE, 'minor')
+const inStream = inStreamSamples.map((sample) => median(sample.wall))
+print('## Work in a stream against the same work in a loop')
+print()
+print(`The Anthropic framing of the ${WORKLOADS[0]!.label} workload (${inStreamEvents.length.toLocaleString("en-US")} reads). What a piece of work adds to a bare`)
+print('`TransformStream`, beside what it costs run in a loop over the same reads: why a fused repair costs more in its stream than its')
+print('synchronous core does alone.')
+print()
+print('| Run | ms | added to the bare stream |')
+print('|---|---:|---:|')
+IN_STREAM_RUNS.forEach(([label], index) => print(`| ${label} | ${fixed(inStream[index]!)} | ${index === 1 || index === 2 ? fixed(inStream[index]! - inStream[0]!) : '—'} |`))
+print()
+print(`(${fixed((performance.now() - inStreamStarted) / 1000)} s)`)
 print()
 
 // The same streams after a full collection with nothing open: (b) and (d) only, as a cross-check.
