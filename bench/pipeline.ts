@@ -576,8 +576,8 @@ print()
 
 // ── work in a stream vs the same work in a loop ────────────────────────
 
-/** A bare `TransformStream` (as (e)) that also runs `work` on each read, and passes the read on. */
-function bareWith(events: readonly Uint8Array[], work: (chunk: Uint8Array) => void): ReadableStream<Uint8Array> {
+/** A bare `TransformStream` (as (e)) that also runs `work` on each read, and passes the read on; `done` at the end. */
+function bareWith(events: readonly Uint8Array[], work: (chunk: Uint8Array) => void, done: () => void = () => {}): ReadableStream<Uint8Array> {
   return source(events).pipeThrough(
     new TransformStream<Uint8Array, Uint8Array>(
       {
@@ -585,6 +585,7 @@ function bareWith(events: readonly Uint8Array[], work: (chunk: Uint8Array) => vo
           work(chunk)
           controller.enqueue(chunk)
         },
+        flush: done,
       },
       undefined,
       ONE_CHUNK_AHEAD,
@@ -603,7 +604,7 @@ const IN_STREAM_RUNS: Array<[string, () => Promise<number>]> = [
   }],
   ['… that also feeds each read to the fused core (`createAnthropicRepair`)', () => {
     const core = createAnthropicRepair()
-    return drain(bareWith(inStreamEvents, (chunk) => core.feed(chunk)))
+    return drain(bareWith(inStreamEvents, (chunk) => core.feed(chunk), () => consume(core.end().length)))
   }],
   ['each read decoded, in a loop', async () => {
     const utf8 = new TextDecoder()

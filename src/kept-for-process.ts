@@ -4,8 +4,7 @@
  * optimized code of its kind on. With none alive (a gateway between
  * requests), a full collection drops that code, and the next stream runs
  * slower until it is optimized again: measured in `bench/` (the pipeline
- * bench's table after a full `gc()`, and the substring-speed check, which
- * collects before each run). Each kind keeps one fresh instance, or one
+ * bench's table after a full `gc()`; docs/benchmarks.md). Each kind keeps one fresh instance, or one
  * that has read enough to build what it builds on demand.
  */
 

@@ -13,15 +13,15 @@
  */
 import { disturbsIdleSanitizer } from '../dsml/sanitizer.ts'
 import { BACKSLASH, QUOTE, SIMPLE_ESCAPES, UNICODE_ESCAPE_LETTER } from '../json-text.ts'
-import { REPLACEMENT_CHARACTER } from '../sse/utf8-round-trip.ts'
+import { mayNotEncodeBack } from '../sse/utf8-round-trip.ts'
 
 /**
  * Is `code` never plain inside a string: it could disturb an idle sanitizer,
- * it is a control character, or it is a U+FFFD (read from bytes that were
- * not UTF-8, it would not encode back to them: see `encodesBackAsRead`).
+ * it is a control character, or it may not encode back to the bytes it was
+ * read from (`mayNotEncodeBack`: a U+FFFD).
  */
 function refusedInString(code: number): boolean {
-  return code < 0x20 || code === REPLACEMENT_CHARACTER || disturbsIdleSanitizer(code)
+  return code < 0x20 || mayNotEncodeBack(code) || disturbsIdleSanitizer(code)
 }
 
 /** Per ASCII code inside a string: 0 plain, 1 quote, 2 backslash, 3 refused. */

@@ -169,9 +169,7 @@ class LazySanitizer implements DsmlSanitizer {
   /**
    * One sanitizer kept for the process (`keepForProcess`), having built its
    * engine and read a tag start, so that a full collection between streams
-   * keeps the sanitizer's and the engine's shapes (the substring-speed check,
-   * which collects before each run, measured fed-64 prose at 0.35-0.57 of
-   * its gate with only an engine kept, 0.53-0.71 with this one).
+   * keeps the sanitizer's and the engine's shapes (see `keepForProcess`).
    */
   static {
     const kept = keepForProcess(new LazySanitizer(resolveOptions()))

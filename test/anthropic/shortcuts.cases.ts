@@ -91,9 +91,9 @@ export const suite = defineSuite('anthropic/shortcuts', (test) => {
     const index = (piece: string): number => reads.findIndex((read) => read.includes(piece))
     assertEqual(shaped[index(' a < b')], undefined, 'a text that is not plain, read without parsing and written back unchanged: out as it came')
     assertEqual(shaped[index(' bad ')]?.includes('bad \uFFFD'), true, 'a U+FFFD read from bytes is written again, not forwarded as the bytes it came as')
-    // The bytes that go out, compared as bytes: a read forwarded as it came is its own bytes, 0xFF included.
+    // All the bytes that go out, as one sequence: a read forwarded as it came is its own bytes, 0xFF included.
     const bytesOut = (outputs: Array<string | undefined>): string =>
-      outputs.map((out, at) => Array.from(out === undefined ? (bytes[at] ?? new Uint8Array()) : utf8.encode(out)).join(',')).join(',')
+      outputs.flatMap((out, at) => Array.from(out === undefined ? (bytes[at] ?? new Uint8Array()) : utf8.encode(out))).join(',')
     assertEqual(bytesOut(shaped), bytesOut(run(NO_SHORTCUTS)), 'the same bytes as without shortcuts')
   })
 })

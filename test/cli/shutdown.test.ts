@@ -59,39 +59,48 @@ test('a third signal exits at once, the stream in flight cut', async () => {
   expect(await stream).not.toContain('data: [DONE]')
 }, 60_000)
 
-test('SIGTERM to the npm process of `npm start`: the stream in flight ends with [DONE] and nothing is left serving (the script execs the command, so npm\'s signal reaches the gateway)', async () => {
-  // Its own process group, so that whatever is left can be killed after the test.
-  const child = spawn('npm', ['start', '--', '--port', '0', '--delay', '15'], { cwd: root, detached: true })
-  try {
-    let output = ''
-    const url = await new Promise<string>((resolve, reject) => {
-      const read = (data: Buffer): void => {
-        output += data.toString()
-        const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
-        if (found !== null) resolve(found[1]!)
-      }
-      child.stdout.on('data', read)
-      child.stderr.on('data', read)
-      child.on('exit', (code) => reject(new Error(`npm start exited ${code}: ${output}`)))
-    })
-    const stream = fetch(`${url}/v1/chat/completions`, CHERRY_REQUEST).then((response) => response.text()).catch((error: Error) => `cut: ${error.message}`)
-    await new Promise((resolve) => setTimeout(resolve, 300))
-    process.kill(child.pid!, 'SIGTERM')
-    expect(await stream).toContain('data: [DONE]')
-    let serving = true
-    for (let tries = 0; tries < 40 && serving; tries++) {
-      await new Promise((resolve) => setTimeout(resolve, 250))
-      serving = await fetch(`${url}/health`).then(
-        () => true,
-        () => false,
-      )
-    }
-    expect(serving, 'the gateway still answers 10 s after npm was signalled').toBe(false)
-  } finally {
+/** `npm start` processes this file started, each in a process group of its own: killed whole after the tests, whatever happened. */
+const npmGroups: number[] = []
+afterAll(() => {
+  for (const group of npmGroups.splice(0)) {
     try {
-      process.kill(-child.pid!, 'SIGKILL')
+      process.kill(-group, 'SIGKILL')
     } catch {
       // The group has exited.
     }
   }
+})
+
+test('SIGTERM to the npm process of `npm start`: the stream in flight ends with [DONE], the gateway says it is closing, npm exits 0, and nothing is left serving (the script execs the command, so npm\'s signal reaches the gateway)', async () => {
+  const child = spawn('npm', ['start', '--', '--port', '0', '--delay', '15'], { cwd: root, detached: true })
+  npmGroups.push(child.pid!)
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  let output = ''
+  const url = await new Promise<string>((resolve, reject) => {
+    const read = (data: Buffer): void => {
+      output += data.toString()
+      const found = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)
+      if (found !== null) resolve(found[1]!)
+    }
+    child.stdout.on('data', read)
+    child.stderr.on('data', read)
+    child.on('exit', (code) => reject(new Error(`npm start exited ${code}: ${output}`)))
+    setTimeout(() => reject(new Error(`npm start printed no address within 30 s: ${output}`)), 30_000)
+  })
+  const stream = fetch(`${url}/v1/chat/completions`, CHERRY_REQUEST).then((response) => response.text()).catch((error: Error) => `cut: ${error.message}`)
+  await new Promise((resolve) => setTimeout(resolve, 300))
+  process.kill(child.pid!, 'SIGTERM')
+  expect(await stream).toContain('data: [DONE]')
+  expect(await exited).toBe(0)
+  // The gateway itself got the signal (an orphaned one would finish the stream too, and never say this).
+  expect(output).toContain('SIGTERM: closing the gateway')
+  let serving = true
+  for (let tries = 0; tries < 40 && serving; tries++) {
+    await new Promise((resolve) => setTimeout(resolve, 250))
+    serving = await fetch(`${url}/health`).then(
+      () => true,
+      () => false,
+    )
+  }
+  expect(serving, 'the gateway still answers 10 s after npm was signalled').toBe(false)
 }, 60_000)

@@ -1,11 +1,12 @@
 /**
- * encodesBackAsRead: a text read from UTF-8 bytes encodes back to them; a
- * text read from bytes that were not UTF-8 holds U+FFFD and does not. The
- * rule is checked against the decoder itself (its text, encoded again,
- * compared byte by byte).
+ * encodesBackAsRead and mayNotEncodeBack: a text read from UTF-8 bytes
+ * encodes back to them; a text read from bytes that were not UTF-8 holds
+ * U+FFFD and does not; a U+FFFD sent as its own bytes is refused all the
+ * same (the rule is conservative). Checked against the decoder itself (its
+ * text, encoded again, compared byte by byte).
  */
 import { createSseDecoderCore } from '../../src/sse/sse-decoder.ts'
-import { encodesBackAsRead, REPLACEMENT_CHARACTER } from '../../src/sse/utf8-round-trip.ts'
+import { encodesBackAsRead, mayNotEncodeBack } from '../../src/sse/utf8-round-trip.ts'
 import { assertEqual } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
 
@@ -31,9 +32,18 @@ export const suite = defineSuite('sse/utf8-round-trip', (test) => {
     for (const bad of [[0xff], [0xc3], [0xe4, 0xbd], [0x80]]) {
       const bytes = new Uint8Array([...utf8.encode('data: a'), ...bad, ...utf8.encode('b\n\n')])
       const read = readBack(bytes)
-      assertEqual(read.text.includes(String.fromCharCode(REPLACEMENT_CHARACTER)), true, `[${bad.join(',')}] is read as U+FFFD`)
+      assertEqual(read.text.includes('\uFFFD'), true, `[${bad.join(',')}] is read as U+FFFD`)
       assertEqual(read.same, false, `[${bad.join(',')}] does not encode back`)
       assertEqual(encodesBackAsRead(read.text), false, `the rule agrees for [${bad.join(',')}]`)
+      assertEqual([...read.text].some((character) => mayNotEncodeBack(character.charCodeAt(0))), true, `a character of it is refused for [${bad.join(',')}]`)
     }
+  })
+
+  test('a U+FFFD sent as its own three bytes encodes back, but the rule cannot tell it from a replaced one and refuses it: such a read takes the slower path', () => {
+    const read = readBack(utf8.encode('data: a\uFFFDb\n\n'))
+    assertEqual(read.same, true, 'EF BF BD comes back as EF BF BD')
+    assertEqual(encodesBackAsRead(read.text), false, 'refused all the same')
+    assertEqual(mayNotEncodeBack(0xfffd), true, 'the character is refused')
+    assertEqual(mayNotEncodeBack('a'.charCodeAt(0)) || mayNotEncodeBack(0xe9) || mayNotEncodeBack(0x4f60), false, 'other characters are not')
   })
 })
