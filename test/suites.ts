@@ -57,6 +57,7 @@ import * as dsmlScanner from './dsml/scanner.cases.ts'
 import * as dsmlSentinel from './dsml/sentinel.cases.ts'
 import * as dsmlStream from './dsml/stream.cases.ts'
 import * as dsmlTagLexer from './dsml/tag-lexer.cases.ts'
+import * as dsmlToolNameBody from './dsml/tool-name-body.cases.ts'
 import * as dsmlToolSchema from './dsml/tool-schema.cases.ts'
 import * as dsmlUnrecoveredNotes from './dsml/unrecovered-notes.cases.ts'
 import * as dsmlWildCaptures from './dsml/wild-captures.cases.ts'
@@ -146,6 +147,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/sentinel.cases.ts': dsmlSentinel,
   './dsml/stream.cases.ts': dsmlStream,
   './dsml/tag-lexer.cases.ts': dsmlTagLexer,
+  './dsml/tool-name-body.cases.ts': dsmlToolNameBody,
   './dsml/tool-schema.cases.ts': dsmlToolSchema,
   './dsml/unrecovered-notes.cases.ts': dsmlUnrecoveredNotes,
   './dsml/wild-captures.cases.ts': dsmlWildCaptures,

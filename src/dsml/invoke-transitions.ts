@@ -8,6 +8,7 @@ import { setArgument, typeValue } from './arguments.ts'
 import { isStringFlag, isToolNameElement } from './grammar.ts'
 import { inParameter, inWrappedTool, type Invoke, newField, newInvoke, newParameter } from './states.ts'
 import type { Tag } from './tag.ts'
+import { closeBodyElement } from './tool-name-body.ts'
 import { isToolNameTag, type TagMeaning } from './tag-meaning.ts'
 import type { InvokeState, ParameterState, ToolNameTagState, TransitionContext } from './transition-context.ts'
 
@@ -135,7 +136,7 @@ export function toolNameTag(context: TransitionContext, state: ToolNameTagState,
   } else if (!tag.closing && !tag.selfClosing && isToolNameTag(tag, meaning)) {
     context.state = inParameter(region, invoke, 'tool-name-tag', newField(tag))
   } else if (tag.closing && (meaning === 'parameter' || meaning === 'empty')) {
-    markup.closeBodyElement(invoke)
+    closeBodyElement(invoke)
   }
   // Anything else marked (fragments, stray closers) is junk, removed with it.
   return true

@@ -10,7 +10,6 @@ import {
   parseJsonInTagCall,
   parseJsonObjectBody,
   parseSpecialTokenCall,
-  parseXmlChildren,
   setArgument,
   toolNameElementOf,
   typeValue,
@@ -18,6 +17,7 @@ import {
 import { isToolName, TOOL_NAME_CARRIER } from './grammar.ts'
 import { TextBuilder } from '../text-builder.ts'
 import { CallStreaming } from './call-streaming.ts'
+import { readToolNameBody } from './tool-name-body.ts'
 import type { ResolvedOptions } from './options.ts'
 import type { Output } from './output.ts'
 import {
@@ -316,39 +316,11 @@ export class Markup {
   }
 
   /**
-   * A tool-name tag's generic parameter closer (`</‹DSML›parameter>`) with no
-   * field open: it closes the plain element its text opened last
-   * (`<path>C:/x</‹DSML›parameter>`). The text so far (complete elements, and
-   * that open one) becomes arguments; text that is not elements stays in the body.
-   */
-  closeBodyElement(invoke: Invoke): void {
-    if (invoke.overflowed || invoke.bodyUnreadable) return
-    const children = parseXmlChildren(invoke.body.join(''), true)
-    if (children === undefined) {
-      // Text that is not elements: more text cannot make it so; not read again at every closer.
-      invoke.bodyUnreadable = true
-      return
-    }
-    for (const [name, value] of Object.entries(children)) {
-      setArgument(invoke.args, name, value)
-      invoke.argumentCount++
-    }
-    invoke.body = []
-  }
-
-  /**
    * A tool-name tag's end: its fields (DSML-marked, or plain elements), or a
    * JSON object as its whole body, are the arguments.
    */
   finishToolNameTag(region: Region, invoke: Invoke): State {
-    let reason: string | undefined = invoke.overflowed ? 'DSML tag named after a tool removed: it passed maxHoldChars' : undefined
-    const body = invoke.body.join('')
-    if (reason === undefined && invoke.bodyUnreadable) reason = 'DSML tag named after a tool removed: its body is neither elements nor a JSON object'
-    if (reason === undefined && body.trim() !== '') {
-      const children = parseXmlChildren(body) ?? (invoke.argumentCount === 0 ? parseJsonObjectBody(body) : undefined)
-      if (children === undefined) reason = 'DSML tag named after a tool removed: its body is neither elements nor a JSON object'
-      else for (const [name, value] of Object.entries(children)) setArgument(invoke.args, name, value)
-    }
+    let reason = invoke.overflowed ? 'DSML tag named after a tool removed: it passed maxHoldChars' : readToolNameBody(invoke)
     reason ??= this.#nameUnnamed(invoke) ?? this.#acceptance.argumentsRejection(invoke.name!, invoke.args)
     if (reason === undefined && !this.#resolved.rescues.toolNameTag) reason = 'Tool-name tag removed: the toolNameTag rescue is off'
     if (reason !== undefined) this.#drop(reason, invoke.name)

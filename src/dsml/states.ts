@@ -50,7 +50,7 @@ export interface Invoke {
   implied: boolean
   /** A parameter of it was cut short by an invoke or block tag: it never closed, so neither did the invoke. */
   cut: boolean
-  /** A tool-name tag's text held something that is not elements (`Markup.closeBodyElement`). */
+  /** A tool-name tag's text held something that is not elements (`closeBodyElement`, tool-name-body.ts). */
   bodyUnreadable: boolean
   /** The compact form's one unnamed argument (`<‹‹DSML››m>…`), named at the end by the declared schema. */
   unnamed: { value: unknown } | undefined
