@@ -172,6 +172,8 @@ class Repair implements DialectRepair {
   #shape: Shape | undefined = undefined
   #strings = new PlainStringScanner()
   #forwarding = new Forwarding()
+  /** The message a whole read of the shape was read as (`#readShape`), until `#wroteRead` compares what the encoder wrote with it. */
+  #wholeRead: SseEvent | undefined = undefined
   /** The number of the message `#bodyEnd` last read (undefined for an uncounted shape). */
   #counter: number | undefined = undefined
 
@@ -194,7 +196,7 @@ class Repair implements DialectRepair {
     if (shape !== undefined && sse.ready()) {
       const found = this.#readWhole(text, shape)
       if (found === FORWARDED) return undefined
-      if (found === REPAIRED) return this.#wroteRead(text, shape) ? undefined : encodeAll(this.#written)
+      if (found === REPAIRED) return this.#wroteRead(shape) ? undefined : encodeAll(this.#written)
     }
     const messages = sse.parse(text)
     let unchanged = sse.verbatim()
@@ -274,19 +276,21 @@ class Repair implements DialectRepair {
   /**
    * After a whole read of the shape was read without parsing: did the
    * encoder write it back as it came — one message, of the shape's event,
-   * with the read's data, which holds no U+FFFD (bytes that were not UTF-8
-   * would not come back the same)? Its SSE text is then the read's
-   * (`readPrefix` and `readSuffix` are the encoder's frame), so the read
-   * goes out as it came instead of being encoded again.
+   * with the read's data (`#wholeRead`'s, a slice of the read: when the
+   * encoder wrote that very string, the comparison is immediate), which
+   * holds no U+FFFD (bytes that were not UTF-8 would not come back the
+   * same)? Its SSE text is then the read's (`readPrefix` and `readSuffix`
+   * are the encoder's frame), so the read goes out as it came instead of
+   * being encoded again.
    */
-  #wroteRead(text: string, shape: Shape): boolean {
+  #wroteRead(shape: Shape): boolean {
+    const read = this.#wholeRead!
+    this.#wholeRead = undefined
     const written = this.#written
     if (written.length !== 1) return false
     const only = written[0]!
     if (isSseComment(only) || only.event !== shape.event || only.id !== undefined || only.retry !== undefined) return false
-    const data = only.data
-    const dataStart = shape.readPrefix.length - shape.before.length
-    return data.length === text.length - shape.readSuffix.length - dataStart && text.startsWith(data, dataStart) && encodesBackAsRead(data)
+    return only.data === read.data && encodesBackAsRead(only.data)
   }
 
   /**
@@ -312,7 +316,7 @@ class Repair implements DialectRepair {
     if (!this.#shapedMessages || !this.#shapeWritten(shape)) return NO_FIT
     const text = found === BODY_PLAIN ? source.substring(bodyStart, bodyEnd) : stringBodyValue(source, bodyStart, bodyEnd)
     if (text === undefined) return NO_FIT
-    const read: SseEvent = message ?? messageOf(shape.event, source.substring(dataStart, dataEnd))
+    const read: SseEvent = message ?? (this.#wholeRead = messageOf(shape.event, source.substring(dataStart, dataEnd)))
     this.#written = []
     for (const part of this.#decoder.shapedParts!(read, text, shape, this.#counter)) this.#parts.feed(part)
     return REPAIRED

@@ -197,20 +197,35 @@ function hexValue(data: string, index: number): number {
  * The value of the JSON string body `data[start, end)` (the text between its
  * quotes), or undefined when it is no string body: a raw quote or control
  * character in it, or an escape JSON does not have. A body without escapes
- * is its own value; one with escapes is read by `JSON.parse`.
+ * is its own value; the simple escapes (`SIMPLE_ESCAPES`) are decoded here,
+ * in the same pass; a body with a `\u` escape, or a backslash that ends it,
+ * is read by `JSON.parse`.
  */
 export function stringBodyValue(data: string, start: number, end: number): string | undefined {
+  let value = ''
+  /** Where the stretch since the last escape begins. */
+  let stretch = start
   for (let index = start; index < end; index++) {
     const code = data.charCodeAt(index)
     if (code === BACKSLASH) {
-      try {
-        const value: unknown = JSON.parse(`"${data.substring(start, end)}"`)
-        return typeof value === 'string' ? value : undefined
-      } catch {
-        return undefined
-      }
+      const decoded = index + 1 < end ? SIMPLE_ESCAPES.get(data.charCodeAt(index + 1)) : undefined
+      if (decoded === undefined) return parsedBody(data, start, end)
+      value += data.substring(stretch, index) + decoded
+      index++
+      stretch = index + 1
+    } else if (code === QUOTE || code < 0x20) {
+      return undefined
     }
-    if (code === QUOTE || code < 0x20) return undefined
   }
-  return data.substring(start, end)
+  return stretch === start ? data.substring(start, end) : value + data.substring(stretch, end)
+}
+
+/** `stringBodyValue` by `JSON.parse`: for a body with a `\u` escape, or one JSON refuses. */
+function parsedBody(data: string, start: number, end: number): string | undefined {
+  try {
+    const value: unknown = JSON.parse(`"${data.substring(start, end)}"`)
+    return typeof value === 'string' ? value : undefined
+  } catch {
+    return undefined
+  }
 }

@@ -3,10 +3,12 @@
  * in its event: the span of the string after the one occurrence of a key,
  * when that string spells the text — however it is escaped (the simple
  * escapes, `\u` in either case, a backslash run before a quote) — and
- * nothing when it does not, or when the key is not there once.
+ * nothing when it does not, or when the key is not there once. And
+ * `stringBodyValue`, the value of a string body the fused shortcuts read
+ * without parsing: `JSON.parse`'s, for any body.
  */
 import fc from 'fast-check'
-import { stringSpanAfter } from '../../src/dialect-kit/plain-json-string.ts'
+import { stringBodyValue, stringSpanAfter } from '../../src/dialect-kit/plain-json-string.ts'
 import { assertEqual } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
 
@@ -21,6 +23,16 @@ function escapedEverywhere(text: string, upper: boolean): string {
     }
   }
   return body
+}
+
+/** What `JSON.parse` reads a body as, the body between quotes: its string, or undefined when it is no string body. */
+function parsedAsJson(body: string): string | undefined {
+  try {
+    const value: unknown = JSON.parse(`"${body}"`)
+    return typeof value === 'string' ? value : undefined
+  } catch {
+    return undefined
+  }
 }
 
 export const suite = defineSuite('dialect-kit/plain-json-string', (test) => {
@@ -46,5 +58,28 @@ export const suite = defineSuite('dialect-kit/plain-json-string', (test) => {
     assertEqual(stringSpanAfter('{"text":"a\\\\"}', '"text":"', 'a\\'), [9, 12], 'an escaped backslash before the closing quote')
     assertEqual(stringSpanAfter('{"text":"a\\x"}', '"text":"', 'ax'), undefined, 'an escape JSON does not have')
     assertEqual(stringSpanAfter('{"text":"a\\u00g9"}', '"text":"', 'a\u00e9'), undefined, 'a \\u escape with a digit that is not hex')
+  })
+
+  test('stringBodyValue: what JSON.parse reads the body as, for any body, within any text (property)', () => {
+    // Raw quotes and control characters, every escape letter JSON has and some it has not, `\u` with and without four hex digits, lone surrogates.
+    const bodies = fc.string({ maxLength: 30, unit: fc.constantFrom('a', ' ', '"', '\\', '\n', '\\', '\\', 'n', 't', 'u', 'x', '0', '0', 'e', '9', '/', '\u0001', '\t', '\u00e9', '\ud83d', '\ufffd') })
+    fc.assert(
+      fc.property(bodies, fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), (body, before, after) => {
+        const data = before + body + after
+        assertEqual(stringBodyValue(data, before.length, before.length + body.length), parsedAsJson(body), JSON.stringify(body))
+      }),
+      { numRuns: 2000 },
+    )
+  })
+
+  test('stringBodyValue: each kind of body', () => {
+    assertEqual(stringBodyValue('xab y', 1, 4), 'ab ', 'no escape: the body itself')
+    assertEqual(stringBodyValue('a\\nb\\tc\\"d\\\\e\\/f', 0, 16), 'a\nb\tc"d\\e/f', 'simple escapes, decoded in the same pass')
+    assertEqual(stringBodyValue('\\n\\n', 0, 4), '\n\n', 'nothing but escapes')
+    assertEqual(stringBodyValue('a\\u00e9\\n', 0, 9), 'a\u00e9\n', 'a \\u escape: read by JSON.parse')
+    assertEqual(stringBodyValue('a\\', 0, 2), undefined, 'a backslash that ends the body takes its closing quote')
+    assertEqual(stringBodyValue('a\\q', 0, 3), undefined, 'an escape JSON does not have')
+    assertEqual(stringBodyValue('a\\nb"c', 0, 6), undefined, 'a raw quote after an escape')
+    assertEqual(stringBodyValue('a\nb', 0, 3), undefined, 'a raw control character')
   })
 })
