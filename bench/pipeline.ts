@@ -445,6 +445,7 @@ const ABLATIONS: Array<[string, Readonly<DialectShortcuts>]> = [
   ['every shortcut (as shipped)', ALL_SHORTCUTS],
   ['no whole-event reads (every read through eventsource-parser)', { ...ALL_SHORTCUTS, wholeEvents: false }],
   ['no shaped chunks (a changed chunk parsed and stringified)', { ...ALL_SHORTCUTS, shapedMessages: false }],
+  ['no passed texts (a text the sanitizer passes as it is read as a shaped chunk)', { ...ALL_SHORTCUTS, passedTexts: false }],
   ['no plain chunks (every chunk parsed and decoded)', { ...ALL_SHORTCUTS, plainMessages: false }],
   ['none', NO_SHORTCUTS],
 ]

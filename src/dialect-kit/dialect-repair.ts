@@ -27,6 +27,13 @@
  *   the encoder can write any message of the shape from them (`writesShape`;
  *   its `ShapedOrigin` parses the message only if the encoder asks). A
  *   whole read the encoder writes back as it came goes out as it came.
+ * - **passed texts** (`passedTexts`). A message of the shape whose string
+ *   is not plain by the scanner's reading (a line break, a backtick, a `<`;
+ *   or the pipeline not idle, at a line start) goes by as it came all the
+ *   same when the sanitizer, reading its text, would pass that text as it is
+ *   (`passesAsItIs`: nothing held before or after), the text encodes back as
+ *   read, and the encoder agrees (`forwarded`). The pipeline then reads the
+ *   text (`passedText`) without parts being made of it or written again.
  * - **whole events** (`wholeEvents`). A read that is one event of the shape,
  *   whole (the SSE decoder `ready` for it), skips the SSE parser too.
  * Any other message decoded drops the shape.
@@ -109,11 +116,12 @@ export interface DialectRepairOptions {
 export interface DialectShortcuts {
   plainMessages: boolean
   shapedMessages: boolean
+  passedTexts: boolean
   wholeEvents: boolean
 }
 
-export const ALL_SHORTCUTS: Readonly<DialectShortcuts> = { plainMessages: true, shapedMessages: true, wholeEvents: true }
-export const NO_SHORTCUTS: Readonly<DialectShortcuts> = { plainMessages: false, shapedMessages: false, wholeEvents: false }
+export const ALL_SHORTCUTS: Readonly<DialectShortcuts> = { plainMessages: true, shapedMessages: true, passedTexts: true, wholeEvents: true }
+export const NO_SHORTCUTS: Readonly<DialectShortcuts> = { plainMessages: false, shapedMessages: false, passedTexts: false, wholeEvents: false }
 
 /** The fused repair of one dialect: bytes or text of an upstream SSE body in, repaired SSE text out. */
 export interface DialectRepair {
@@ -167,6 +175,7 @@ class Repair implements DialectRepair {
   #written: SseMessage[] = []
   #plainMessages: boolean
   #shapedMessages: boolean
+  #passedTexts: boolean
   /** Shapes are learned from decoded text deltas too (`textSpan`). */
   #learnsFromText: boolean
   #shape: Shape | undefined = undefined
@@ -185,6 +194,7 @@ class Repair implements DialectRepair {
     this.#parts = createPartRepair(partOptions, { emit: (part) => this.#encode(part) })
     this.#plainMessages = shortcuts.plainMessages
     this.#shapedMessages = shortcuts.plainMessages && shortcuts.shapedMessages && decoder.shapedParts !== undefined && encoder.writesShape !== undefined
+    this.#passedTexts = this.#shapedMessages && shortcuts.passedTexts
     this.#learnsFromText = shortcuts.plainMessages && decoder.textSpan !== undefined
   }
 
@@ -316,10 +326,28 @@ class Repair implements DialectRepair {
     if (!this.#shapedMessages || !this.#shapeWritten(shape)) return NO_FIT
     const text = found === BODY_PLAIN ? source.substring(bodyStart, bodyEnd) : stringBodyValue(source, bodyStart, bodyEnd)
     if (text === undefined) return NO_FIT
+    if (this.#passedTexts && this.#passesAsItIs(source, dataStart, dataEnd, bodyStart, bodyEnd, found === BODY_PLAIN, text)) return FORWARDED
     const read: SseEvent = message ?? (this.#wholeRead = messageOf(shape.event, source.substring(dataStart, dataEnd)))
     this.#written = []
     for (const part of this.#decoder.shapedParts!(read, text, shape, this.#counter)) this.#parts.feed(part)
     return REPAIRED
+  }
+
+  /**
+   * A message of the shape whose text is not plain by the scanner's reading
+   * (a line break, a `<`, the pipeline not idle: a line start): it goes by
+   * as it came all the same when the pipeline would pass its text as it is
+   * (`passesAsItIs`: the sanitizer reads the text), the text encodes back as
+   * read, and the encoder agrees (`forwarded`); the pipeline then reads the
+   * text as it would have read its part.
+   */
+  #passesAsItIs(source: string, dataStart: number, dataEnd: number, bodyStart: number, bodyEnd: number, plain: boolean, text: string): boolean {
+    if (!encodesBackAsRead(text) || !this.#parts.passesAsItIs(text)) return false
+    const forwarding = this.#forwarding
+    forwarding.set(source, dataStart, dataEnd, this.#counter, bodyStart, bodyEnd, plain, text)
+    if (this.#encoder.forwarded !== undefined && !this.#encoder.forwarded(forwarding)) return false
+    this.#parts.passedText(text)
+    return true
   }
 
   /**

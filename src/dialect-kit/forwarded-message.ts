@@ -29,8 +29,11 @@ export class Forwarding implements ForwardedMessage {
   #bodyStart = 0
   #bodyEnd = 0
   #plain = true
+  /** The text, when the machine read it already. */
+  #text: string | undefined = undefined
 
-  set(source: string, start: number, end: number, counter: number | undefined, bodyStart: number, bodyEnd: number, plain: boolean): void {
+  /** `plain`: the body has no escape. `text`: its value, when already read (else read on demand). */
+  set(source: string, start: number, end: number, counter: number | undefined, bodyStart: number, bodyEnd: number, plain: boolean, text?: string): void {
     this.source = source
     this.start = start
     this.end = end
@@ -38,9 +41,11 @@ export class Forwarding implements ForwardedMessage {
     this.#bodyStart = bodyStart
     this.#bodyEnd = bodyEnd
     this.#plain = plain
+    this.#text = text
   }
 
   text(): string | undefined {
+    if (this.#text !== undefined) return this.#text
     // A body without escapes is its own value.
     return this.#plain ? this.source.substring(this.#bodyStart, this.#bodyEnd) : stringBodyValue(this.source, this.#bodyStart, this.#bodyEnd)
   }

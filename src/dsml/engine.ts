@@ -6,7 +6,7 @@
  */
 import type { CallAcceptance } from './acceptance.ts'
 import type { FenceBacklog } from './fence-backlog.ts'
-import { SHORT_TEXT } from './markup-starts.ts'
+import { SHORT_TEXT, type TagContext } from './markup-starts.ts'
 import { LESS_THAN } from './grammar.ts'
 import { plainPieceUntil, tagStartAhead } from './partial-tags.ts'
 import type { ResolvedOptions } from './options.ts'
@@ -43,12 +43,12 @@ export class Engine {
     } else {
       this.#readTail()
     }
-    if (short && this.#structure.idle && this.#scanner.idle) {
+    const context = short ? this.#shortChunkContext() : undefined
+    if (context !== undefined) {
       // A short chunk, outside markup, nothing held: the part of it nothing could be held in is text as it is, and
       // the scanner reads only the rest (as if the chunk had been split there); a rest that is only a tag start the
       // chunk's end left undecided waits for the next chunk (`#tail`). Longer chunks are cleared as fast by the
       // scanner's own search.
-      const context = this.#structure.context()
       const plain = plainPieceUntil(chunk, context)
       if (plain === chunk.length) {
         if (chunk.length === 0) return []
@@ -64,6 +64,31 @@ export class Engine {
     }
     this.#scanner.scan(chunk)
     return this.#output.take()
+  }
+
+  /**
+   * The context a short chunk (at most `SHORT_TEXT` characters) read now is
+   * read in first, by `plainPieceUntil`: outside markup, with nothing held;
+   * undefined when something is held (the scanner reads it all).
+   */
+  #shortChunkContext(): TagContext | undefined {
+    return this.#structure.idle && this.#scanner.idle ? this.#structure.context() : undefined
+  }
+
+  /**
+   * Would `chunk`, fed now, come out as it is, as one text event, with
+   * nothing held before or after it? (See `DsmlSanitizerCore.passesAsItIs`.)
+   * Changes nothing.
+   */
+  passesAsItIs(chunk: string): boolean {
+    if (chunk.length === 0 || chunk.length > SHORT_TEXT || this.#tail.length > 0) return false
+    const context = this.#shortChunkContext()
+    return context !== undefined && plainPieceUntil(chunk, context) === chunk.length
+  }
+
+  /** `chunk`, which `passesAsItIs` accepted, went by as it is: read as `feed` reads it, its event not made. */
+  passed(chunk: string): void {
+    this.#output.passed(chunk)
   }
 
   /** The tag start the last short chunk ended in, read by the scanner now. */

@@ -39,6 +39,28 @@ export function createDsmlSanitizer(options: DsmlSanitizerOptions | ResolvedDsml
 }
 
 /**
+ * The sanitizer with what the fused repairs ask it (internal; not exported
+ * from the package): a text they read without parsing may go by as it came
+ * when the sanitizer would pass it as it is.
+ */
+export interface DsmlSanitizerCore extends DsmlSanitizer {
+  /**
+   * Would `chunk`, fed now, come out as it is, as one text event, with
+   * nothing held before or after it? Unlike `idle`, it reads the chunk, so a
+   * chunk at a line start, or with a line break or a `<` decided as text
+   * within it, may pass. Changes nothing.
+   */
+  passesAsItIs(chunk: string): boolean
+  /** `chunk`, which `passesAsItIs` just accepted, went by as it is: the sanitizer reads it as `feed` would, and gives nothing out. */
+  passed(chunk: string): void
+}
+
+/** `createDsmlSanitizer`, with the fused repairs' questions (`DsmlSanitizerCore`). */
+export function createDsmlSanitizerCore(options: DsmlSanitizerOptions | ResolvedDsmlSanitizerOptions = {}): DsmlSanitizerCore {
+  return new LazySanitizer(resolveOptions(options))
+}
+
+/**
  * Can this character disturb an idle sanitizer? A text holding none of these
  * passes an idle sanitizer unchanged and leaves it exactly as it was (see
  * `DsmlSanitizer.idle`): a `<`, a bar, or what the fence tracker follows
@@ -50,7 +72,7 @@ export function disturbsIdleSanitizer(code: number): boolean {
 }
 
 /** A sanitizer whose engine is built on demand (a class: its methods cost nothing per instance). */
-class LazySanitizer implements DsmlSanitizer {
+class LazySanitizer implements DsmlSanitizerCore {
   #resolved: ResolvedOptions
   #engine: Engine | undefined
   /**
@@ -112,12 +134,27 @@ class LazySanitizer implements DsmlSanitizer {
     if (this.#resolved.mode === 'off') return chunk.length > 0 ? [{ type: 'text', text: chunk }] : []
     if (this.#engine !== undefined) return this.#engine.feed(chunk)
     if (chunk.length === 0) return []
-    const fences = (this.#fences ??= new FenceBacklog())
-    if (!couldHoldMarkup(chunk, this.#resolved.maxPendingChars)) {
-      fences.add(chunk)
+    if (this.#passesWithoutEngine(chunk)) {
+      this.passed(chunk)
       return [{ type: 'text', text: chunk }]
     }
     return this.#buildEngine().feed(chunk)
+  }
+
+  passesAsItIs(chunk: string): boolean {
+    // A note waiting for the next text would be written before this one.
+    if (this.#ended || this.#resolved.mode === 'off' || chunk.length === 0 || this.#notes?.waiting === true) return false
+    return this.#engine === undefined ? this.#passesWithoutEngine(chunk) : this.#engine.passesAsItIs(chunk)
+  }
+
+  passed(chunk: string): void {
+    if (this.#engine !== undefined) this.#engine.passed(chunk)
+    else (this.#fences ??= new FenceBacklog()).add(chunk)
+  }
+
+  /** With no engine built yet: a chunk that could hold no markup passes as it is (the engine is built for the first that could). */
+  #passesWithoutEngine(chunk: string): boolean {
+    return !couldHoldMarkup(chunk, this.#resolved.maxPendingChars)
   }
 
   /** Builds the engine, on the fences read so far and the calls already accepted. */

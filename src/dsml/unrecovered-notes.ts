@@ -123,6 +123,11 @@ export class RemovalRun {
 export class UnrecoveredNotes {
   #run = new RemovalRun()
 
+  /** A run is open: the next text event gets the run's note (if it has one) before it. */
+  get waiting(): boolean {
+    return this.#run.open
+  }
+
   /** `events` with the notes of the runs they close; `atEnd`: they are the end of the text, which closes the last run. */
   read(events: SanitizerEvent[], atEnd: boolean): SanitizerEvent[] {
     let out: SanitizerEvent[] | undefined

@@ -12,7 +12,7 @@
  */
 import { countersFor, DiagnosticReporter } from '../dsml/diagnostic-counters.ts'
 import type { Channel, Part } from './part.ts'
-import { createDsmlPartSanitizer, type DsmlPartSanitizer, type DsmlPartSanitizerOptions } from './part-sanitizer.ts'
+import { createDsmlPartSanitizerCore, type DsmlPartSanitizerCore, type DsmlPartSanitizerOptions } from './part-sanitizer.ts'
 import { createToolCallSynthesizer, type ToolCallSynthesizer, type ToolCallSynthesizerOptions } from './synthesizer.ts'
 
 export interface PartRepairOptions extends DsmlPartSanitizerOptions, ToolCallSynthesizerOptions {
@@ -40,6 +40,14 @@ export interface PartRepair {
   /** The sanitizer would pass a plain answer-text part through and stay as it is (`DsmlPartSanitizer.idle`). */
   readonly idle: boolean
   /**
+   * Would an answer-text part of `text`, fed now, come out as it is and
+   * alone (the sanitizer passes it: `DsmlPartSanitizerCore.passesAsItIs`;
+   * the synthesizer passes any text part)? Changes nothing.
+   */
+  passesAsItIs(text: string): boolean
+  /** An answer text `passesAsItIs` just accepted went by as it is, not fed: the pipeline reads it as it would its part. */
+  passedText(text: string): void
+  /**
    * The runaway guard stopped the message (`runawayRepeat`): it was ended
    * with a `length` finish and the terminator, and nothing fed from now on
    * comes out. The upstream should be cancelled.
@@ -53,7 +61,7 @@ export function createPartRepair(options: PartRepairOptions, sink: PartRepairSin
 
 /** A class, so that one per open stream pays for its fields only and every instance shares one map. */
 class Repair implements PartRepair {
-  #sanitizer: DsmlPartSanitizer
+  #sanitizer: DsmlPartSanitizerCore
   #synthesizer: ToolCallSynthesizer
   #sink: PartRepairSink
   #lengthFinishReason: string
@@ -65,7 +73,7 @@ class Repair implements PartRepair {
     // The engines report nothing: what the pipeline gives out is reported once, after the settlement decided it.
     const { onDiagnostic: hook, meter } = options
     const reports = hook !== undefined || meter !== undefined
-    this.#sanitizer = createDsmlPartSanitizer(reports ? { ...options, onDiagnostic: undefined, meter: undefined } : options)
+    this.#sanitizer = createDsmlPartSanitizerCore(reports ? { ...options, onDiagnostic: undefined, meter: undefined } : options)
     this.#synthesizer = createToolCallSynthesizer(options)
     this.#lengthFinishReason = options.lengthFinishReason ?? 'length'
     if (!reports) {
@@ -103,6 +111,14 @@ class Repair implements PartRepair {
 
   get idle(): boolean {
     return this.#sanitizer.idle
+  }
+
+  passesAsItIs(text: string): boolean {
+    return !this.#stopped && this.#sanitizer.passesAsItIs(text)
+  }
+
+  passedText(text: string): void {
+    this.#sanitizer.passedText(text)
   }
 
   get stopped(): boolean {

@@ -17,7 +17,7 @@
  */
 import type { Channel, Part } from './part.ts'
 import { type DsmlSanitizerOptions, type ResolvedDsmlSanitizerOptions, type ResolvedOptions, resolveOptions } from '../dsml/options.ts'
-import { createDsmlSanitizer } from '../dsml/sanitizer.ts'
+import { createDsmlSanitizer, createDsmlSanitizerCore, type DsmlSanitizerCore } from '../dsml/sanitizer.ts'
 import type { DsmlSanitizer, NativeToolCall, SanitizerEvent } from '../dsml/types.ts'
 
 export interface DsmlPartSanitizerOptions extends DsmlSanitizerOptions {
@@ -54,6 +54,23 @@ export interface DsmlPartSanitizer {
  * cleaned (one engine per channel) and recovered calls as `tool-call` parts.
  */
 export function createDsmlPartSanitizer(options: DsmlPartSanitizerOptions | ResolvedDsmlSanitizerOptions = {}): DsmlPartSanitizer {
+  return createDsmlPartSanitizerCore(options)
+}
+
+/**
+ * The part sanitizer with what the fused repairs ask it (internal; not
+ * exported from the package): an answer text read without parsing may go
+ * by as it came (`DsmlSanitizerCore.passesAsItIs`).
+ */
+export interface DsmlPartSanitizerCore extends DsmlPartSanitizer {
+  /** Would an answer-text part of `text`, fed now, come out as it is, with nothing held on either channel? Changes nothing. */
+  passesAsItIs(text: string): boolean
+  /** An answer text `passesAsItIs` just accepted went by as it is: read as `feed` would read its part. */
+  passedText(text: string): void
+}
+
+/** `createDsmlPartSanitizer`, with the fused repairs' questions (`DsmlPartSanitizerCore`). */
+export function createDsmlPartSanitizerCore(options: DsmlPartSanitizerOptions | ResolvedDsmlSanitizerOptions = {}): DsmlPartSanitizerCore {
   const recoverFromReasoning = (options as DsmlPartSanitizerOptions).recoverFromReasoning ?? true
   if (typeof recoverFromReasoning !== 'boolean') {
     throw new TypeError(`Cannot use option "recoverFromReasoning": expected a boolean, got ${typeof recoverFromReasoning}`)
@@ -64,13 +81,13 @@ export function createDsmlPartSanitizer(options: DsmlPartSanitizerOptions | Reso
 }
 
 /** A class, so that one per open stream pays for its fields only and every instance shares one map. */
-class PartSanitizer implements DsmlPartSanitizer {
-  #textEngine: DsmlSanitizer
+class PartSanitizer implements DsmlPartSanitizerCore {
+  #textEngine: DsmlSanitizerCore
   #reasoningEngine: DsmlSanitizer
 
 
   constructor(resolved: ResolvedOptions, reasoningResolved: ResolvedOptions) {
-    this.#textEngine = createDsmlSanitizer(resolved)
+    this.#textEngine = createDsmlSanitizerCore(resolved)
     this.#reasoningEngine = createDsmlSanitizer(reasoningResolved)
   }
 
@@ -154,6 +171,15 @@ class PartSanitizer implements DsmlPartSanitizer {
 
   get idle(): boolean {
     return this.#textEngine.idle && this.#reasoningEngine.heldChars === 0
+  }
+
+  passesAsItIs(text: string): boolean {
+    // As for `idle`: nothing held on the reasoning channel either.
+    return this.#reasoningEngine.heldChars === 0 && this.#textEngine.passesAsItIs(text)
+  }
+
+  passedText(text: string): void {
+    this.#textEngine.passed(text)
   }
 
   /** The channel is interrupted: resolves what it holds (`flush`: a tag start not yet decided waits for its next text). */
