@@ -52,6 +52,7 @@ import * as dsmlPositions from './dsml/positions.cases.ts'
 import * as dsmlProperties from './dsml/properties.cases.ts'
 import * as dsmlRepair from './dsml/repair.cases.ts'
 import * as dsmlRunawayGuard from './dsml/runaway-guard.cases.ts'
+import * as dsmlSanitizerCore from './dsml/sanitizer-core.cases.ts'
 import * as dsmlSanitizerStream from './dsml/sanitizer-stream.cases.ts'
 import * as dsmlScanner from './dsml/scanner.cases.ts'
 import * as dsmlSentinel from './dsml/sentinel.cases.ts'
@@ -142,6 +143,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/properties.cases.ts': dsmlProperties,
   './dsml/repair.cases.ts': dsmlRepair,
   './dsml/runaway-guard.cases.ts': dsmlRunawayGuard,
+  './dsml/sanitizer-core.cases.ts': dsmlSanitizerCore,
   './dsml/sanitizer-stream.cases.ts': dsmlSanitizerStream,
   './dsml/scanner.cases.ts': dsmlScanner,
   './dsml/sentinel.cases.ts': dsmlSentinel,

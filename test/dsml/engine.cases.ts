@@ -4,13 +4,10 @@
  * (the tail) instead of going to the scanner: it counts as held, the next
  * short chunk is read after it, and a long chunk, `flush` and `end` hand it
  * to the scanner first. Fed in short chunks, a text gives the events it
- * gives whole; and in a code fence nothing waits. And `passesAsItIs`, which
- * asks the same path of a chunk without feeding it (the fused repairs
- * forward a text it accepts as it came), with `passed`, which then reads it.
+ * gives whole; and in a code fence nothing waits.
  */
 import fc from 'fast-check'
 import { createDsmlSanitizer } from '../../src/dsml/index.ts'
-import { createDsmlSanitizerCore } from '../../src/dsml/sanitizer.ts'
 import type { DsmlSanitizer, SanitizerEvent } from '../../src/dsml/types.ts'
 import { assertEqual } from '../support/assert.ts'
 import { normalizeEvents, textOf } from '../support/chunking.ts'
@@ -25,11 +22,8 @@ function run(chunks: readonly string[], sanitizer: DsmlSanitizer = createDsmlSan
   return events
 }
 
-/** A real call, recovered outside a fence or a code span. */
-const CALL = block([invoke('read', [param('path', '/a')])])
-
 /** Pieces that end chunks inside tag starts: markerless openers cut short, their look-alikes, a real block. */
-const PIECES = ['see ', '<para', 'meters>', '<param ', 'name="x">', '</param>', '<invoke', ' name="read">', '<', '<<', 'a < b', '\n', '```\n', '`', '|', 'x'.repeat(30), CALL]
+const PIECES = ['see ', '<para', 'meters>', '<param ', 'name="x">', '</param>', '<invoke', ' name="read">', '<', '<<', 'a < b', '\n', '```\n', '`', '|', 'x'.repeat(30), block([invoke('read', [param('path', '/a')])])]
 
 export const suite = defineSuite('dsml/engine', (test) => {
   test('a tag start a short chunk ends in waits as held, and the next chunk decides it', () => {
@@ -81,55 +75,5 @@ export const suite = defineSuite('dsml/engine', (test) => {
       }),
       { numRuns: 400 },
     )
-  })
-  test('passesAsItIs (property): a chunk it accepts, fed instead, comes out as it is; passed reads it as feeding does; asking changes nothing', () => {
-    const options = { knownTools: ['read'], generateId: () => 'call' }
-    const chunks = fc.array(fc.constantFrom(...PIECES, ' word', '\n\n', 'a\nb', '  ', '~~~\n', 'C:\\x'), { minLength: 0, maxLength: 6 })
-    fc.assert(
-      // The chunk asked about often opens or closes a fence or a code span, and a call follows it: reading it or not shows.
-      fc.property(chunks, fc.constantFrom(...PIECES, ' word', '\n', 'x\n', ' `y` ', '```', '```\n', '\n```\n', 'a `', '\n~~~\n'), chunks, (before, chunk, following) => {
-        const after = [...following, '\n', CALL]
-        const asked = createDsmlSanitizerCore(options)
-        const fed = createDsmlSanitizer(options)
-        const untouched = createDsmlSanitizer(options)
-        const events = [before.flatMap((piece) => asked.feed(piece)), before.flatMap((piece) => fed.feed(piece)), before.flatMap((piece) => untouched.feed(piece))]
-        const passes = asked.passesAsItIs(chunk)
-        if (passes) {
-          assertEqual(fed.feed(chunk), [{ type: 'text', text: chunk }], `fed instead: ${JSON.stringify([...before, chunk])}`)
-          asked.passed(chunk)
-        } else {
-          // Asking took nothing: the sanitizer reads the chunk as one never asked does.
-          assertEqual(asked.feed(chunk), fed.feed(chunk), `not accepted, then fed: ${JSON.stringify([...before, chunk])}`)
-        }
-        untouched.feed(chunk)
-        const rest = [after.flatMap((piece) => asked.feed(piece)).concat(asked.end()), after.flatMap((piece) => fed.feed(piece)).concat(fed.end())]
-        assertEqual(normalizeEvents(rest[0]!), normalizeEvents(rest[1]!), `what follows reads the same: ${JSON.stringify([before, chunk, after])}`)
-        assertEqual(events[0], events[1], 'the same sanitizers before')
-      }),
-      { numRuns: 1500 },
-    )
-  })
-
-  test('passesAsItIs: a line start, a line break and a `<` decided as text pass; a tag start held, a waiting note, a sanitizer off or ended do not', () => {
-    const after = (text: string, options = {}): ReturnType<typeof createDsmlSanitizerCore> => {
-      const sanitizer = createDsmlSanitizerCore(options)
-      sanitizer.feed(text)
-      return sanitizer
-    }
-    // A sanitizer at a line start is not idle (a line may begin a fence), but the chunk is read: it passes.
-    const lineStart = after('one <b>two</b>\n')
-    assertEqual([lineStart.idle, lineStart.passesAsItIs(' word')], [false, true], 'at a line start')
-    assertEqual(after('one <b>').passesAsItIs('a\nb < 10'), true, 'a line break, and a `<` the next characters decide as text')
-    assertEqual(after('one <b>').passesAsItIs('a <'), false, 'a `<` at the end, undecided')
-    assertEqual(after('one <').passesAsItIs(' b'), false, 'a tag start waits from the last chunk')
-    assertEqual(after('x').passesAsItIs(''), false, 'nothing to pass')
-    assertEqual(after('x', { mode: 'off' }).passesAsItIs('y'), false, 'off: no shortcut asked for')
-    const ended = after('x')
-    ended.end()
-    assertEqual(ended.passesAsItIs('y'), false, 'ended')
-    const marker = '\uFF5CDSML\uFF5C'
-    const noted = after(`<${marker}tool_calls><${marker}invoke name="nope"><${marker}parameter name="a">1</${marker}parameter></${marker}invoke></${marker}tool_calls>`, { unrecoveredNote: true, knownTools: ['read'] })
-    assertEqual(noted.passesAsItIs(' after'), false, 'a note waits for the next text')
-    assertEqual(textOf(noted.feed(' after')).endsWith(' after'), true, 'and the next text takes it')
   })
 })
