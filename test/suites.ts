@@ -52,8 +52,8 @@ import * as dsmlPositions from './dsml/positions.cases.ts'
 import * as dsmlProperties from './dsml/properties.cases.ts'
 import * as dsmlRepair from './dsml/repair.cases.ts'
 import * as dsmlRunawayGuard from './dsml/runaway-guard.cases.ts'
-import * as dsmlSanitizerCore from './dsml/sanitizer-core.cases.ts'
 import * as dsmlSanitizerStream from './dsml/sanitizer-stream.cases.ts'
+import * as dsmlSanitizer from './dsml/sanitizer.cases.ts'
 import * as dsmlScanner from './dsml/scanner.cases.ts'
 import * as dsmlSentinel from './dsml/sentinel.cases.ts'
 import * as dsmlStream from './dsml/stream.cases.ts'
@@ -143,8 +143,8 @@ const modules: Record<string, CasesModule> = {
   './dsml/properties.cases.ts': dsmlProperties,
   './dsml/repair.cases.ts': dsmlRepair,
   './dsml/runaway-guard.cases.ts': dsmlRunawayGuard,
-  './dsml/sanitizer-core.cases.ts': dsmlSanitizerCore,
   './dsml/sanitizer-stream.cases.ts': dsmlSanitizerStream,
+  './dsml/sanitizer.cases.ts': dsmlSanitizer,
   './dsml/scanner.cases.ts': dsmlScanner,
   './dsml/sentinel.cases.ts': dsmlSentinel,
   './dsml/stream.cases.ts': dsmlStream,

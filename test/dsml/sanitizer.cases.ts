@@ -1,10 +1,10 @@
 /**
- * sanitizer.ts and engine.ts: `DsmlSanitizerCore`, what the fused repairs
- * ask a sanitizer. `passesAsItIs` asks, without feeding it, whether a chunk
- * would come out as it is (the short-chunk path of the engine, or a chunk
- * that could hold no markup before the engine is built); the fused repairs
- * forward a text it accepts as it came, and `passed` then reads it as
- * feeding would.
+ * sanitizer.ts: `DsmlSanitizerCore`, what the fused repairs ask a
+ * sanitizer (its engine, `engine.ts`, answers once it is built).
+ * `passesAsItIs` asks, without feeding it, whether a chunk would come out
+ * as it is (the engine's short-chunk path, or a chunk that could hold no
+ * markup before the engine is built); the fused repairs forward a text it
+ * accepts as it came, and `passed` then reads it as feeding would.
  */
 import fc from 'fast-check'
 import { createDsmlSanitizer } from '../../src/dsml/index.ts'
@@ -20,7 +20,7 @@ const CALL = block([invoke('read', [param('path', '/a')])])
 /** Pieces that end chunks inside tag starts, open fences and code spans, and a real call. */
 const PIECES = ['see ', '<para', 'meters>', '<param ', 'name="x">', '</param>', '<invoke', ' name="read">', '<', '<<', 'a < b', '\n', '```\n', '`', '|', 'x'.repeat(30), CALL]
 
-export const suite = defineSuite('dsml/sanitizer-core', (test) => {
+export const suite = defineSuite('dsml/sanitizer', (test) => {
   test('passesAsItIs (property): a chunk it accepts, fed instead, comes out as it is; passed reads it as feeding does; asking changes nothing', () => {
     const options = { knownTools: ['read'], generateId: () => 'call' }
     const chunks = fc.array(fc.constantFrom(...PIECES, ' word', '\n\n', 'a\nb', '  ', '~~~\n', 'C:\\x'), { minLength: 0, maxLength: 6 })
