@@ -10,7 +10,7 @@ import type { Part } from '../parts/part.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
 import { type ChatChoice, type ChatCompletionChunk, DONE_DATA, isChatCompletionChunk } from './types.ts'
 import { closeGroup, NOT_JSON, notJsonParts, originOf, parseData, ShapedOrigin } from '../dialect-kit/chunk-origin.ts'
-import type { DialectDecoder } from '../dialect-kit/dialect-repair.ts'
+import type { DialectDecoder } from '../dialect-kit/dialect-hooks.ts'
 import type { TextShape } from '../dialect-kit/text-shape.ts'
 import { PlainJsonScanner } from './json-scan.ts'
 

@@ -12,7 +12,7 @@ import type { SseMessage } from '../sse/types.ts'
 import { primaryChoice } from './decoder.ts'
 import { type ChatChoice, type ChatCompletionChunk, type ChatToolCallDelta, DONE_DATA, isChatCompletionChunk } from './types.ts'
 import { sameParts, ShapedOrigin, withOrigin } from '../dialect-kit/chunk-origin.ts'
-import type { DialectEncoder } from '../dialect-kit/dialect-repair.ts'
+import type { DialectEncoder } from '../dialect-kit/dialect-hooks.ts'
 import type { ForwardedMessage } from '../dialect-kit/forwarded-message.ts'
 import { LastShape, type TextShape } from '../dialect-kit/text-shape.ts'
 

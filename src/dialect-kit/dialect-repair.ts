@@ -41,67 +41,14 @@
 import { isAsciiDigit } from '../json-text.ts'
 import { createPartRepair, type PartRepair, type PartRepairOptions } from '../parts/part-repair.ts'
 import type { Part } from '../parts/part.ts'
+import type { DialectDecoder, DialectEncoder } from './dialect-hooks.ts'
 import { BODY_OTHER, BODY_PLAIN, BODY_PLAIN_ESCAPED, PlainStringScanner, stringBodyValue } from './plain-json-string.ts'
-import { type ForwardedMessage, Forwarding } from './forwarded-message.ts'
-import { makeShape, type Shape, type TextShape } from './text-shape.ts'
+import { Forwarding } from './forwarded-message.ts'
+import { makeShape, type Shape } from './text-shape.ts'
 import { createSseDecoderCore, type SseDecoderCore } from '../sse/sse-decoder.ts'
 import { encodesBackAsRead } from '../sse/utf8-round-trip.ts'
 import { encodeSseMessage } from '../sse/sse-encoder.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
-
-/** A dialect's decoder: one SSE message → its parts, and what the machine may ask it. */
-export interface DialectDecoder {
-  feed(message: SseMessage): Part[]
-  /**
-   * Before decoding, read without parsing: would `message` decode to nothing
-   * but one answer text part that an idle pipeline passes as it came? Then
-   * the span `[start, end)` of that text's string body in the data, or
-   * `null` when it has no text; otherwise undefined (decode it). Without it:
-   * every message is decoded before it can be known plain.
-   */
-  plainSpan?(message: SseEvent): readonly [number, number] | null | undefined
-  /**
-   * Just after `feed(message)`: when the message was a text delta (its parts
-   * one text part), the span `[start, end)` of that text's string body in
-   * `message.data`; otherwise undefined. A decoder without it learns shapes
-   * only from `plainSpan`.
-   */
-  textSpan?(message: SseMessage): readonly [number, number] | undefined
-  /**
-   * With `textSpan`, for formats that number their events: the span of the
-   * event's number (its digits), after the text. A shape then has two
-   * holes: the text, and the number.
-   */
-  counterSpan?(message: SseMessage): readonly [number, number] | undefined
-  /**
-   * A message of `shape` whose text is `text` (and, for a counted shape,
-   * whose number is `counter`): the parts `feed` would make, without parsing
-   * it (their origin a `ShapedOrigin`, whose chunk is parsed only when
-   * asked). Only for shapes the encoder `writesShape`.
-   */
-  shapedParts?(message: SseEvent, text: string, shape: TextShape, counter: number | undefined): Part[]
-}
-
-/** A dialect's encoder: parts → SSE messages, and what the machine may ask it. */
-export interface DialectEncoder {
-  feed(part: Part): SseMessage[]
-  end(): SseMessage[]
-  /**
-   * A message goes by as it came, not decoded (a plain one, or one of the
-   * shape with another plain text): an encoder that keeps state about what
-   * it wrote (numbering, texts it repeats later, the envelope of chunks it
-   * makes up) notes it and says yes, or says no when it would not write the
-   * message as it came (the machine then decodes it). Without it: yes.
-   */
-  forwarded?(message: ForwardedMessage): boolean
-  /**
-   * Can every message of `shape` be written from the parts `shapedParts`
-   * makes, with any text (reading the message's chunk from its
-   * `ShapedOrigin` only where it must)? Asked once per shape. Without it: no
-   * shaped reads.
-   */
-  writesShape?(shape: TextShape): boolean
-}
 
 export interface DialectRepairOptions {
   /** Longest SSE line or event, in characters. */
