@@ -22,6 +22,7 @@ import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseMessage } from '../sse/types.ts'
 import { type AnthropicEvent, isAnthropicEvent } from './types.ts'
 import { sameParts, ShapedOrigin, withOrigin } from '../dialect-kit/chunk-origin.ts'
+import type { ForwardedMessage } from '../dialect-kit/forwarded-message.ts'
 import { LastShape, type TextShape } from '../dialect-kit/text-shape.ts'
 import { parseBoundedJson } from '../json-text.ts'
 
@@ -31,6 +32,12 @@ export interface AnthropicEncoder {
   end(): SseMessage[]
   /** Can every event of `shape` be written from its text part alone? When it is a `text_delta` (see `DialectEncoder.writesShape`). */
   writesShape(shape: TextShape): boolean
+  /**
+   * A text delta of the shape goes by as it came (see `DialectEncoder.forwarded`): yes while the text block it
+   * belongs to is open, its start written, under its own number. A call streamed as it forms ends that block (the
+   * text after it opens it again at the next number): then no, and the delta is written from its parts.
+   */
+  forwarded(message: ForwardedMessage): boolean
 }
 
 /**
@@ -95,6 +102,13 @@ class Encoder implements AnthropicEncoder {
     const out = this.#out
     this.#out = []
     return out
+  }
+
+  forwarded(): boolean {
+    // The shape is learned from a delta of the open text block written as it came, and any event that opens another
+    // block is decoded, which drops the shape: a delta of the shape is the open text block's.
+    const text = this.#text
+    return text !== undefined && text.started && this.#indexes.get(text.index) === text.index
   }
 
   writesShape(shape: TextShape): boolean {

@@ -96,4 +96,21 @@ export const suite = defineSuite('anthropic/shortcuts', (test) => {
       outputs.flatMap((out, at) => Array.from(out === undefined ? (bytes[at] ?? new Uint8Array()) : utf8.encode(out))).join(',')
     assertEqual(bytesOut(shaped), bytesOut(run(NO_SHORTCUTS)), 'the same bytes as without shortcuts')
   })
+
+  test('a call streamed as it forms ends the text block: a later delta of the shape, plain or passed as it is, goes to the block that follows it', () => {
+    // The text after a streamed call opens the text block again at the next number; forwarded as it came, a delta
+    // would write to the block the call ended.
+    for (const after of [' more', '\nmore', ' more\n', '\n\nmore']) {
+      const reads = perEvent(message(textBlock(0, ['Lead', ' in', block([invoke('bash', [param('command', 'ls')])]), 'hello', after, ' end'])))
+      const run = (shapes: boolean): string => {
+        const core = createDialectRepair(createAnthropicDecoder(), createAnthropicEncoder(), anthropicPartOptions({ streamToolCalls: true, generateId: toolUseIds() }), {}, shapes ? ALL_SHORTCUTS : NO_SHORTCUTS)
+        let output = ''
+        for (const read of reads) output += core.feed(read) ?? core.text()
+        return output + core.end()
+      }
+      const withShapes = run(true)
+      assertEqual(fold(withShapes).faults, [], `${JSON.stringify(after)}: every delta to an open block`)
+      assertEqual(withShapes, run(false), `${JSON.stringify(after)}: the same bytes as without shortcuts`)
+    }
+  })
 })
