@@ -28,12 +28,13 @@
  *   its `ShapedOrigin` parses the message only if the encoder asks). A
  *   whole read the encoder writes back as it came goes out as it came.
  * - **passed texts** (`passedTexts`). A message of the shape whose string
- *   is not plain by the scanner's reading (a line break, a backtick, a `<`;
- *   or the pipeline not idle, at a line start) goes by as it came all the
- *   same when the sanitizer, reading its text, would pass that text as it is
- *   (`passesAsItIs`: nothing held before or after), the text encodes back as
- *   read, and the encoder agrees (`forwarded`). The pipeline then reads the
- *   text (`passedText`) without parts being made of it or written again.
+ *   is not plain by the scanner's reading (a line break, a backtick, a
+ *   backslash, a `<`; or the pipeline not idle, at a line start) goes by as
+ *   it came all the same when the sanitizer, reading its text, would pass
+ *   that text as it is (`passesAsItIs`: nothing held before or after), the
+ *   text encodes back as read, and the encoder agrees (`forwarded`). The
+ *   pipeline then reads the text (`passedText`) without parts being made of
+ *   it or written again.
  * - **whole events** (`wholeEvents`). A read that is one event of the shape,
  *   whole (the SSE decoder `ready` for it), skips the SSE parser too.
  * Any other message decoded drops the shape.
@@ -282,8 +283,7 @@ class Repair implements DialectRepair {
 
   /**
    * A message of the shape whose text is not plain by the scanner's reading
-   * (a line break, a `<`, the pipeline not idle: a line start): it goes by
-   * as it came all the same when the pipeline would pass its text as it is
+   * (see `passedTexts` above): it goes by as it came all the same when the pipeline would pass its text as it is
    * (`passesAsItIs`: the sanitizer reads the text), the text encodes back as
    * read, and the encoder agrees (`forwarded`); the pipeline then reads the
    * text as it would have read its part.
