@@ -267,9 +267,7 @@ class Repair implements DialectRepair {
     const found = this.#strings.readBody(source, bodyStart, bodyEnd)
     if (found === BODY_OTHER) return NO_FIT
     if (found <= BODY_PLAIN_ESCAPED && this.#parts.idle) {
-      const forwarding = this.#forwarding
-      forwarding.set(source, dataStart, dataEnd, this.#counter, bodyStart, bodyEnd, found === BODY_PLAIN)
-      return this.#encoder.forwarded === undefined || this.#encoder.forwarded(forwarding) ? FORWARDED : NO_FIT
+      return this.#encoderTakes(source, dataStart, dataEnd, this.#counter, bodyStart, bodyEnd, found === BODY_PLAIN, undefined) ? FORWARDED : NO_FIT
     }
     if (!this.#shapedMessages || !this.#shapeWritten(shape)) return NO_FIT
     const text = found === BODY_PLAIN ? source.substring(bodyStart, bodyEnd) : stringBodyValue(source, bodyStart, bodyEnd)
@@ -283,18 +281,30 @@ class Repair implements DialectRepair {
 
   /**
    * A message of the shape whose text is not plain by the scanner's reading
-   * (see `passedTexts` above): it goes by as it came all the same when the pipeline would pass its text as it is
-   * (`passesAsItIs`: the sanitizer reads the text), the text encodes back as
-   * read, and the encoder agrees (`forwarded`); the pipeline then reads the
-   * text as it would have read its part.
+   * (see `passedTexts` above): it goes by as it came all the same when the
+   * pipeline would pass its text as it is (`passesAsItIs`: the sanitizer
+   * reads the text), the text encodes back as read, and the encoder agrees
+   * (`forwarded`); the pipeline then reads the text as it would have read
+   * its part.
    */
   #passesAsItIs(source: string, dataStart: number, dataEnd: number, bodyStart: number, bodyEnd: number, plain: boolean, text: string): boolean {
     if (!encodesBackAsRead(text) || !this.#parts.passesAsItIs(text)) return false
-    const forwarding = this.#forwarding
-    forwarding.set(source, dataStart, dataEnd, this.#counter, bodyStart, bodyEnd, plain, text)
-    if (this.#encoder.forwarded !== undefined && !this.#encoder.forwarded(forwarding)) return false
+    if (!this.#encoderTakes(source, dataStart, dataEnd, this.#counter, bodyStart, bodyEnd, plain, text)) return false
     this.#parts.passedText(text)
     return true
+  }
+
+  /**
+   * A message goes by as it came (its data `source[start, end)`, its text's
+   * string body `[bodyStart, bodyEnd)`, `plain` when that has no escape,
+   * `text` its value when already read): the encoder is told
+   * (`forwarded`), and says whether it takes it so. Without the hook: yes.
+   */
+  #encoderTakes(source: string, start: number, end: number, counter: number | undefined, bodyStart: number, bodyEnd: number, plain: boolean, text: string | undefined): boolean {
+    if (this.#encoder.forwarded === undefined) return true
+    const forwarding = this.#forwarding
+    forwarding.set(source, start, end, counter, bodyStart, bodyEnd, plain, text)
+    return this.#encoder.forwarded(forwarding)
   }
 
   /**
@@ -333,10 +343,8 @@ class Repair implements DialectRepair {
     const span = this.#decoder.plainSpan!(message)
     if (span === undefined) return false
     const data = message.data
-    const forwarding = this.#forwarding
-    if (span === null) forwarding.set(data, 0, data.length, undefined, 0, 0, true)
-    else forwarding.set(data, 0, data.length, undefined, span[0], span[1], false)
-    if (this.#encoder.forwarded !== undefined && !this.#encoder.forwarded(forwarding)) return false
+    // No text: an empty body, plain.
+    if (!this.#encoderTakes(data, 0, data.length, undefined, span?.[0] ?? 0, span?.[1] ?? 0, span === null, undefined)) return false
     this.#shape = span === null ? undefined : makeShape(message.event, data, span, undefined)
     return true
   }

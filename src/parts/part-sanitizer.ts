@@ -170,12 +170,16 @@ class PartSanitizer implements DsmlPartSanitizerCore {
   }
 
   get idle(): boolean {
-    return this.#textEngine.idle && this.#reasoningEngine.heldChars === 0
+    return this.#textEngine.idle && this.#reasoningHoldsNothing()
   }
 
   passesAsItIs(text: string): boolean {
-    // As for `idle`: nothing held on the reasoning channel either.
-    return this.#reasoningEngine.heldChars === 0 && this.#textEngine.passesAsItIs(text)
+    return this.#reasoningHoldsNothing() && this.#textEngine.passesAsItIs(text)
+  }
+
+  /** What an answer text may pass by as it is asks of the other channel: that it holds nothing. */
+  #reasoningHoldsNothing(): boolean {
+    return this.#reasoningEngine.heldChars === 0
   }
 
   passedText(text: string): void {
