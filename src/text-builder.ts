@@ -87,6 +87,24 @@ export class TextBuilder {
     this.#length = 0
   }
 
+  /**
+   * Is the whole text `text`? Compared block by block, never joined: a long
+   * text that turns out the same is not copied into a new string (a copy of
+   * hundreds of thousands of characters is the costly part of reading it).
+   */
+  equals(text: string): boolean {
+    if (text.length !== this.#length) return false
+    const pieces = this.#pieces
+    let at = 0
+    for (let index = 0; index < pieces.length; index++) {
+      const piece = pieces[index]!
+      // Equality of a substring (a view, compared as memory), not `startsWith`, which V8 compares a character at a time.
+      if (text.substring(at, at + piece.length) !== piece) return false
+      at += piece.length
+    }
+    return true
+  }
+
   /** The whole text (one flat string, kept: reading it again costs nothing). */
   toString(): string {
     const pieces = this.#pieces

@@ -3,7 +3,7 @@
  * across block boundaries, however it was cut, and as often as it is read;
  * `take` hands the text over and empties the builder; `takePieces` hands it
  * over as its blocks, a piece of `PIECE_KEPT_WHOLE` characters or more as it came; `clear`
- * drops it.
+ * drops it; `equals` answers as comparing with the text read would.
  */
 import fc from 'fast-check'
 import { PIECE_KEPT_WHOLE, TextBuilder } from '../src/text-builder.ts'
@@ -95,5 +95,30 @@ export const suite = defineSuite('text-builder', (test) => {
       { numRuns: 100 },
     )
   })
-})
 
+  test('property: equals answers as comparing with the text read, for the text, a text one character off anywhere, shorter and longer ones', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.oneof(fc.string({ maxLength: 5 }), fc.integer({ min: PIECE_KEPT_WHOLE, max: 2 * PIECE_KEPT_WHOLE }).map((length) => 'W'.repeat(length))), { maxLength: 600 }),
+        fc.nat(),
+        fc.boolean(),
+        (pieces, at, readFirst) => {
+          const builder = new TextBuilder()
+          for (const piece of pieces) builder.append(piece)
+          const text = pieces.join('')
+          if (readFirst) assertEqual(builder.toString(), text, 'read before comparing')
+          assertEqual(builder.equals(text), true, 'the text')
+          if (text.length > 0) {
+            const index = at % text.length
+            const changed = `${text.slice(0, index)}${text[index] === 'x' ? 'y' : 'x'}${text.slice(index + 1)}`
+            assertEqual(builder.equals(changed), false, `one character off at ${index}`)
+            assertEqual(builder.equals(text.slice(0, index)), false, `cut at ${index}`)
+          }
+          assertEqual(builder.equals(`${text}x`), false, 'longer')
+          assertEqual(builder.toString(), text, 'unchanged by comparing')
+        },
+      ),
+      { numRuns: 200 },
+    )
+  })
+})

@@ -158,7 +158,8 @@ function bodySpells(data: string, start: number, end: number, text: string): boo
     const stretchEnd = escape === -1 || escape > end ? end : escape
     const length = stretchEnd - index
     if (length > 0) {
-      if (at + length > text.length || !data.startsWith(text.substring(at, at + length), index)) return false
+      // Substrings compared (views of both, compared as memory), not `startsWith`, which V8 compares a character at a time.
+      if (at + length > text.length || data.substring(index, stretchEnd) !== text.substring(at, at + length)) return false
       at += length
       index = stretchEnd
       if (index === end) break

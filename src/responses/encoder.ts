@@ -78,6 +78,15 @@ function isDelta(event: ResponsesEvent): boolean {
 
 const keyOf = (itemId: string, kind: string, index: number): string => `${itemId}\u0000${kind}\u0000${index}`
 
+/**
+ * Is the text an event carries the clean text written? Compared without
+ * reading the clean text into one string: a long answer that came through
+ * unchanged is not copied again for each event that repeats it.
+ */
+function isText(clean: TextBuilder, carried: unknown): boolean {
+  return typeof carried === 'string' && clean.equals(carried)
+}
+
 /** The key of an event's text: its place's, when the place is that text's (`#notePlace` made it), or made. */
 function keyIn(place: Place | undefined, itemId: unknown, kind: string, index: number): string {
   return place !== undefined && place.itemId === itemId && place.index === index && place.kind === kind ? place.key : keyOf(String(itemId), kind, index)
@@ -276,26 +285,24 @@ class Encoder implements ResponsesEncoder {
         return this.#write(origin, event, undefined)
       case 'response.output_text.done':
       case 'response.reasoning_text.done': {
-        const key = keyOf(String(itemId), 'content', event.content_index ?? 0)
         // The part's clean text is now known, even when nothing of it was left: the events after it repeat it.
-        const clean = this.#cleanText(key)
+        const clean = this.#cleanText(keyOf(String(itemId), 'content', event.content_index ?? 0))
         if (event.type === 'response.output_text.done') this.#text = undefined
         else this.#reasoning = undefined
-        return this.#write(origin, event, clean === event.text ? undefined : { text: clean })
+        return this.#write(origin, event, isText(clean, event.text) ? undefined : { text: clean.toString() })
       }
       case 'response.reasoning_summary_text.done': {
-        const key = keyOf(String(itemId), 'summary', event.summary_index ?? 0)
-        const clean = this.#cleanText(key)
+        const clean = this.#cleanText(keyOf(String(itemId), 'summary', event.summary_index ?? 0))
         this.#reasoning = undefined
-        return this.#write(origin, event, clean === event.text ? undefined : { text: clean })
+        return this.#write(origin, event, isText(clean, event.text) ? undefined : { text: clean.toString() })
       }
       case 'response.content_part.done':
       case 'response.reasoning_summary_part.done': {
         const kind = event.type === 'response.content_part.done' ? 'content' : 'summary'
-        const clean = this.#texts.get(keyOf(String(itemId), kind, (kind === 'content' ? event.content_index : event.summary_index) ?? 0))?.toString()
+        const clean = this.#texts.get(keyOf(String(itemId), kind, (kind === 'content' ? event.content_index : event.summary_index) ?? 0))
         const part = event.part
-        if (!isRecord(part) || clean === undefined || typeof part.text !== 'string' || part.text === clean) return this.#write(origin, event, undefined)
-        return this.#write(origin, event, { part: { ...part, text: clean } })
+        if (!isRecord(part) || clean === undefined || typeof part.text !== 'string' || isText(clean, part.text)) return this.#write(origin, event, undefined)
+        return this.#write(origin, event, { part: { ...part, text: clean.toString() } })
       }
       case 'response.output_item.done': {
         const item = event.item === undefined || event.item === null ? event.item : this.#cleanItem(event.item)
@@ -322,7 +329,7 @@ class Encoder implements ResponsesEncoder {
     const output: ResponsesItem[] = []
     const place = this.#text
     if (place !== undefined) {
-      const text = this.#cleanText(place.key)
+      const text = this.#cleanText(place.key).toString()
       const part = { type: 'output_text', text, annotations: [] }
       const item: ResponsesItem = { id: place.itemId, type: 'message', status: 'incomplete', role: 'assistant', content: [part] }
       const at = { item_id: place.itemId, output_index: place.outputIndex, content_index: place.index }
@@ -344,10 +351,10 @@ class Encoder implements ResponsesEncoder {
   }
 
   /** The clean text written for a part, known from now on even when nothing of it was left (the events after its `.done` repeat it). */
-  #cleanText(key: string): string {
+  #cleanText(key: string): TextBuilder {
     let builder = this.#texts.get(key)
     if (builder === undefined) this.#texts.set(key, (builder = new TextBuilder()))
-    return builder.toString()
+    return builder
   }
 
   /** The item with the clean texts written for it (the same object when nothing changed, or when it is not an item). */
@@ -358,10 +365,10 @@ class Encoder implements ResponsesEncoder {
     const mapTexts = (entries: unknown, kind: string): ResponsesItem['content'] => {
       if (!Array.isArray(entries)) return undefined
       return entries.map((entry, index) => {
-        const clean = this.#texts.get(keyOf(id, kind, index))?.toString()
-        if (clean === undefined || !isRecord(entry) || typeof entry.text !== 'string' || entry.text === clean) return entry
+        const clean = this.#texts.get(keyOf(id, kind, index))
+        if (clean === undefined || !isRecord(entry) || typeof entry.text !== 'string' || isText(clean, entry.text)) return entry
         changed = true
-        return { ...entry, text: clean }
+        return { ...entry, text: clean.toString() }
       })
     }
     const content = mapTexts(item.content, 'content')
