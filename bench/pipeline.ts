@@ -37,8 +37,12 @@ import { createStreamRepair } from '../src/ai-sdk/stream-transformer.ts'
 import { createAnthropicRepair } from '../src/anthropic/repair.ts'
 import { AnthropicRepairStream } from '../src/anthropic/streams.ts'
 import { createChatCompletionsRepairCore } from '../src/chat-completions/repair.ts'
-import { ALL_SHORTCUTS, type DialectShortcuts, NO_SHORTCUTS } from '../src/dialect-kit/dialect-repair.ts'
+import { ALL_SHORTCUTS, createDialectRepair, type DialectShortcuts, NO_SHORTCUTS } from '../src/dialect-kit/dialect-repair.ts'
 import { ResponsesRepairStream } from '../src/responses/streams.ts'
+import { createResponsesDecoder } from '../src/responses/decoder.ts'
+import { createResponsesEncoder } from '../src/responses/encoder.ts'
+import { responsesPartOptions } from '../src/responses/repair.ts'
+import { repairTransformer } from '../src/dialect-kit/dialect-streams.ts'
 import { anthropicWorkload, textDeltasOf, responsesWorkload } from './dialect-inputs.ts'
 import type { DsmlSanitizerOptions } from '../src/dsml/index.ts'
 import { SseDecoderStream, SseEncoderStream } from '../src/sse/index.ts'
@@ -538,6 +542,17 @@ const DIALECTS: Array<{ name: string; target: boolean; frame: (deltas: readonly 
   { name: 'Anthropic Messages (`AnthropicRepairStream`)', target: true, frame: anthropicWorkload, fused: () => new AnthropicRepairStream() as unknown as TransformStream<Uint8Array, Uint8Array> },
   { name: 'OpenAI Responses (`ResponsesRepairStream`)', target: true, frame: responsesWorkload, fused: () => new ResponsesRepairStream() as unknown as TransformStream<Uint8Array, Uint8Array> },
   {
+    name: '… the same, without repeated texts (each closing event decoded and parsed whole; not a target)',
+    target: false,
+    frame: responsesWorkload,
+    fused: () =>
+      new TransformStream(
+        repairTransformer(createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({}), {}, { ...ALL_SHORTCUTS, repeatedTexts: false })),
+        undefined,
+        ONE_CHUNK_AHEAD,
+      ) as TransformStream<Uint8Array, Uint8Array>,
+  },
+  {
     name: '… the same Responses stream without its four closing events (each repeats the whole text; not a target)',
     target: false,
     frame: (deltas) => responsesWorkload(deltas).slice(0, -4),
@@ -565,8 +580,10 @@ print('The workloads\' content deltas framed as each dialect streams them (`benc
 print('`EventSourceParserStream` over the same events. Target ≤ 0.75, as for Chat Completions.')
 print()
 print('A Responses stream ends with four events that each repeat the whole text (`output_text.done`, `content_part.done`,')
-print('`output_item.done`, `response.completed`). The baseline only splits them into lines; a repair must decode and parse')
-print('them to know whether they carry markup, and rewrite them when they do. The last row shows the same stream without them.')
+print('`output_item.done`, `response.completed`). The baseline only splits them into lines; a repair must know whether the')
+print('text they repeat is the clean text, and rewrite them when it is not. After the `.done`, the fused repair finds that text\'s')
+print('bytes in each of the three others and decodes only around them (repeated texts); the second row turns that off, the')
+print('last shows the same stream without the four events.')
 print()
 print(`| Dialect | ${WORKLOADS.map((workload) => `${workload.label}: SSE parse ms | fused ms | ratio`).join(' | ')} |`)
 print(`|---|${WORKLOADS.map(() => '---:|---:|---:').join('|')}|`)

@@ -39,23 +39,66 @@ const STAND_IN_START = '\u0000\u0001'
 /** Digits read of a stand-in's number: more than any list of known strings needs. */
 const MAX_INDEX_DIGITS = 6
 
+/**
+ * A JSON text given as the stretches around known strings, never joined:
+ * `around[0]`, `known[0].written`, `around[1]`, …, `known[n-1].written`,
+ * `around[n]` (one more stretch than strings). A reader that found the known
+ * strings elsewhere than in a string (in bytes) gives the text so.
+ */
+export interface JsonAroundKnown {
+  readonly around: readonly string[]
+  readonly known: readonly KnownJsonString[]
+}
+
+/** The whole text of `text`. */
+export function joinedJson(text: JsonAroundKnown): string {
+  let joined = text.around[0] ?? ''
+  for (let index = 0; index < text.known.length; index++) joined += text.known[index]!.written + (text.around[index + 1] ?? '')
+  return joined
+}
+
 /** `parseBoundedJson(text)`, reading the `known` strings found in it without parsing them (see the file's doc). */
 export function parseBoundedJsonKnowing(text: string, known: readonly KnownJsonString[]): { value: unknown } | undefined {
   if (known.length === 0 || text.includes(STAND_IN_ESCAPES)) return parseBoundedJson(text)
   const found = occurrences(text, known)
   if (found.length === 0) return parseBoundedJson(text)
-  const pieces: string[] = []
+  const around: string[] = []
   let last = 0
-  for (const { start, end, index } of found) {
-    pieces.push(text.slice(last, start), `"${STAND_IN_ESCAPES}${index}"`)
+  for (const { start, end } of found) {
+    around.push(text.slice(last, start))
     last = end
   }
-  pieces.push(text.slice(last))
-  const swapped = parseBoundedJson(pieces.join(''))
-  if (swapped === undefined) return parseBoundedJson(text)
+  around.push(text.slice(last))
+  return parseWithStandIns(around, found.map(({ index }) => known[index]!)) ?? parseBoundedJson(text)
+}
+
+/**
+ * `parseBoundedJson` of the text `text` gives whole, its known strings read
+ * without parsing them (the same stand-ins as `parseBoundedJsonKnowing`).
+ * A stand-in's escapes cannot begin in one stretch and end in a known
+ * string (the written form of a string begins and ends with a quote, which
+ * the escapes do not hold), so only the stretches are searched for them.
+ */
+export function parseBoundedJsonAround(text: JsonAroundKnown): { value: unknown } | undefined {
+  if (text.known.length === 0 || text.around.some((stretch) => stretch.includes(STAND_IN_ESCAPES))) return parseBoundedJson(joinedJson(text))
+  return parseWithStandIns(text.around, text.known) ?? parseBoundedJson(joinedJson(text))
+}
+
+/**
+ * The stretches `around` joined with a stand-in for each of `known` (the
+ * nth for the nth), parsed, and each stand-in read back put back; undefined
+ * when the swapped text is not JSON or a stand-in was not read back whole,
+ * once, in place (the caller then parses the text as it is). The stretches
+ * hold no stand-in escapes.
+ */
+function parseWithStandIns(around: readonly string[], known: readonly KnownJsonString[]): { value: unknown } | undefined {
+  let swapped = around[0]!
+  for (let index = 0; index < known.length; index++) swapped += `"${STAND_IN_ESCAPES}${index}"${around[index + 1]!}`
+  const parsed = parseBoundedJson(swapped)
+  if (parsed === undefined) return undefined
   const restorer = new Restorer(known)
-  const value = restorer.restore(swapped.value)
-  return restorer.intact && restorer.count === found.length ? { value } : parseBoundedJson(text)
+  const value = restorer.restore(parsed.value)
+  return restorer.intact && restorer.count === known.length ? { value } : undefined
 }
 
 /** Where the known strings' written forms occur in `text`, in order, none overlapping an earlier one. */

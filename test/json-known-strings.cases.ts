@@ -3,10 +3,12 @@
  * with the long strings it repeats known gives exactly what
  * `parseBoundedJson` gives — wherever the known strings fall (values, keys,
  * inside longer strings, across the structure), however they are spelled,
- * and when the text already holds the stand-ins' escapes or is not JSON.
+ * and when the text already holds the stand-ins' escapes or is not JSON;
+ * and `parseBoundedJsonAround`, the text given as the stretches around known
+ * strings, gives what `parseBoundedJson` gives for the text joined.
  */
 import fc from 'fast-check'
-import { knownJsonString, parseBoundedJsonKnowing } from '../src/json-known-strings.ts'
+import { joinedJson, type KnownJsonString, knownJsonString, parseBoundedJsonAround, parseBoundedJsonKnowing } from '../src/json-known-strings.ts'
 import { parseBoundedJson } from '../src/json-text.ts'
 import { assertEqual } from './support/assert.ts'
 import { defineSuite } from './support/harness.ts'
@@ -71,5 +73,51 @@ export const suite = defineSuite('json-known-strings', (test) => {
       }),
       { numRuns: 1000 },
     )
+  })
+
+  test('parseBoundedJsonAround: any text cut around known strings at any places (values, keys, inside strings, across tokens, one twice) reads as parseBoundedJson of the joined text, parsing only the stretches', () => {
+    const piece = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('"', '\\', '\\u0000\\u0001', ',"a":', '{', '}', '[', ']', LONG))
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 3 }), fc.array(fc.array(piece, { maxLength: 3 }).map((pieces) => pieces.join('')), { minLength: 1, maxLength: 3 }), fc.array(fc.nat(), { maxLength: 4 }), fc.nat(), (value, strings, places, cut) => {
+        const known = strings.map(knownJsonString)
+        const whole = JSON.stringify({ value, strings, again: [strings[0]] })
+        const text = cut % 4 === 0 ? whole.slice(0, cut % (whole.length + 1)) : whole
+        // Each known string's written form where the text has it (its first occurrences from a place), or cut in at a place.
+        const around: string[] = []
+        const inOrder: KnownJsonString[] = []
+        let from = 0
+        for (const [index, place] of places.entries()) {
+          const string = known[index % known.length]!
+          const found = text.indexOf(string.written, from)
+          const at = found !== -1 && place % 2 === 0 ? found : from + (place % (text.length - from + 1))
+          around.push(text.slice(from, at))
+          inOrder.push(string)
+          from = found === at ? at + string.written.length : at
+        }
+        around.push(text.slice(from))
+        const given = { around, known: inOrder }
+        const expected = parseBoundedJson(joinedJson(given))
+        const actual = parseBoundedJsonAround(given)
+        assertEqual(actual === undefined ? 'not JSON' : JSON.stringify(actual.value), expected === undefined ? 'not JSON' : JSON.stringify(expected.value), joinedJson(given).slice(0, 80))
+      }),
+      { numRuns: 1000 },
+    )
+    // Found where the text has them, the parser reads only the stretches.
+    const text = JSON.stringify({ type: 'response.completed', response: { output: [{ content: [{ text: LONG }] }] }, again: LONG })
+    const [before, middle, after] = text.split(JSON.stringify(LONG))
+    const parse = JSON.parse
+    const read: number[] = []
+    JSON.parse = ((source: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+      read.push(source.length)
+      return parse(source, reviver)
+    }) as typeof JSON.parse
+    let value: unknown
+    try {
+      value = parseBoundedJsonAround({ around: [before!, middle!, after!], known: [knownJsonString(LONG), knownJsonString(LONG)] })?.value
+    } finally {
+      JSON.parse = parse
+    }
+    assertEqual(value, JSON.parse(text), 'the value')
+    assertEqual(read, [before!.length + middle!.length + after!.length + 2 * 15], 'one parse, of the stretches and two stand-ins')
   })
 })

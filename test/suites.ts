@@ -29,6 +29,7 @@ import * as cliLogText from './cli/log-text.cases.ts'
 import * as composition from './composition.cases.ts'
 import * as dialectKitPlainJsonString from './dialect-kit/plain-json-string.cases.ts'
 import * as dialectKitRepairBody from './dialect-kit/repair-body.cases.ts'
+import * as dialectKitRepeatedBytes from './dialect-kit/repeated-bytes.cases.ts'
 import * as dialectKitRunawayStop from './dialect-kit/runaway-stop.cases.ts'
 import * as dsmlArguments from './dsml/arguments.cases.ts'
 import * as dsmlCallStreaming from './dsml/call-streaming.cases.ts'
@@ -120,6 +121,7 @@ const modules: Record<string, CasesModule> = {
   './composition.cases.ts': composition,
   './dialect-kit/plain-json-string.cases.ts': dialectKitPlainJsonString,
   './dialect-kit/repair-body.cases.ts': dialectKitRepairBody,
+  './dialect-kit/repeated-bytes.cases.ts': dialectKitRepeatedBytes,
   './dialect-kit/runaway-stop.cases.ts': dialectKitRunawayStop,
   './dsml/arguments.cases.ts': dsmlArguments,
   './dsml/call-streaming.cases.ts': dsmlCallStreaming,

@@ -6,11 +6,26 @@
 import type { Part } from '../parts/part.ts'
 import type { ForwardedMessage } from './forwarded-message.ts'
 import type { TextShape } from './text-shape.ts'
+import type { RepeatedAt } from './repeated-bytes.ts'
+import type { JsonAroundKnown } from '../json-known-strings.ts'
 import type { SseEvent, SseMessage } from '../sse/types.ts'
 
 /** A dialect's decoder: one SSE message → its parts, and what the machine may ask it. */
 export interface DialectDecoder {
-  feed(message: SseMessage): Part[]
+  /**
+   * The parts of `message`. With `data`: the message's data as the
+   * stretches around known strings (`repeatedIn` found in its bytes),
+   * for reading it without parsing them; the data itself is those joined.
+   */
+  feed(message: SseMessage, data?: JsonAroundKnown): Part[]
+  /**
+   * Before decoding a read of bytes: where long texts the decoder knows the
+   * messages to come may repeat whole occur in it (`findRepeated`), or
+   * none. A read that is one event holding them is decoded around them and
+   * fed with where they are (`feed`'s `data`). Without it: every read is
+   * decoded whole.
+   */
+  repeatedIn?(read: Uint8Array): readonly RepeatedAt[]
   /**
    * Before decoding, read without parsing: would `message` decode to nothing
    * but one answer text part that an idle pipeline passes as it came? Then

@@ -37,6 +37,12 @@
  *   it or written again.
  * - **whole events** (`wholeEvents`). A read that is one event of the shape,
  *   whole (the SSE decoder `ready` for it), skips the SSE parser too.
+ * - **repeated texts** (`repeatedTexts`). A read of bytes in which the
+ *   decoder finds texts it knows (`repeatedIn`) and that is one whole
+ *   event (`eventAround`) is decoded around them and fed with where
+ *   they are: a long text the read repeats is compared as bytes, not
+ *   decoded and parsed again. When the encoder writes the message back as it
+ *   came, the read goes out as it came.
  * Any other message decoded drops the shape.
  */
 import { isAsciiDigit } from '../json-text.ts'
@@ -46,7 +52,8 @@ import type { DialectDecoder, DialectEncoder } from './dialect-hooks.ts'
 import { BODY_OTHER, BODY_PLAIN, BODY_PLAIN_ESCAPED, PlainStringScanner, stringBodyValue } from './plain-json-string.ts'
 import { Forwarding } from './forwarded-message.ts'
 import { makeShape, type Shape } from './text-shape.ts'
-import { createSseDecoderCore, type SseDecoderCore } from '../sse/sse-decoder.ts'
+import { type BytesReadAs, createSseDecoderCore, type SseDecoderCore } from '../sse/sse-decoder.ts'
+import type { JsonAroundKnown } from '../json-known-strings.ts'
 import { encodesBackAsRead } from '../sse/utf8-round-trip.ts'
 import { encodeSseMessage } from '../sse/sse-encoder.ts'
 import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
@@ -66,10 +73,11 @@ export interface DialectShortcuts {
   shapedMessages: boolean
   passedTexts: boolean
   wholeEvents: boolean
+  repeatedTexts: boolean
 }
 
-export const ALL_SHORTCUTS: Readonly<DialectShortcuts> = { plainMessages: true, shapedMessages: true, passedTexts: true, wholeEvents: true }
-export const NO_SHORTCUTS: Readonly<DialectShortcuts> = { plainMessages: false, shapedMessages: false, passedTexts: false, wholeEvents: false }
+export const ALL_SHORTCUTS: Readonly<DialectShortcuts> = { plainMessages: true, shapedMessages: true, passedTexts: true, wholeEvents: true, repeatedTexts: true }
+export const NO_SHORTCUTS: Readonly<DialectShortcuts> = { plainMessages: false, shapedMessages: false, passedTexts: false, wholeEvents: false, repeatedTexts: false }
 
 /** The fused repair of one dialect: bytes or text of an upstream SSE body in, repaired SSE text out. */
 export interface DialectRepair {
@@ -126,6 +134,8 @@ class Repair implements DialectRepair {
   #passedTexts: boolean
   /** Shapes are learned from decoded text deltas too (`textSpan`). */
   #learnsFromText: boolean
+  /** Reads of bytes are searched for the decoder's repeated texts (`repeatedIn`). */
+  #findsRepeated: boolean
   #shape: Shape | undefined = undefined
   #strings = new PlainStringScanner()
   #forwarding = new Forwarding()
@@ -144,10 +154,16 @@ class Repair implements DialectRepair {
     this.#shapedMessages = shortcuts.plainMessages && shortcuts.shapedMessages && decoder.shapedParts !== undefined && encoder.writesShape !== undefined
     this.#passedTexts = this.#shapedMessages && shortcuts.passedTexts
     this.#learnsFromText = shortcuts.plainMessages && decoder.textSpan !== undefined
+    this.#findsRepeated = wholeEvents && shortcuts.repeatedTexts && decoder.repeatedIn !== undefined
   }
 
   feed(chunk: string | Uint8Array): string | undefined {
     if (this.#parts.stopped) return ''
+    if (this.#findsRepeated && chunk instanceof Uint8Array) {
+      const found = this.#readRepeating(chunk)
+      if (found === FORWARDED) return undefined
+      if (found === REPAIRED) return encodeAll(this.#written)
+    }
     const sse = this.#sse
     const text = sse.decode(chunk)
     const shape = this.#shape
@@ -209,11 +225,33 @@ class Repair implements DialectRepair {
       }
       if (this.#decoder.plainSpan !== undefined && this.#parts.idle && this.#forwardsPlain(message)) return undefined
     }
+    return this.#decoded(message, undefined)
+  }
+
+  /** `message` decoded (its data given as the stretches around known strings, or not) and through the chain: what the encoder wrote for it. */
+  #decoded(message: SseMessage, data: JsonAroundKnown | undefined): readonly SseMessage[] {
     this.#written = []
-    for (const part of this.#decoder.feed(message)) this.#parts.feed(part)
+    for (const part of this.#decoder.feed(message, data)) this.#parts.feed(part)
     if (this.#learnsFromText) this.#learnFromText(message, this.#written)
     else this.#shape = undefined
     return this.#written
+  }
+
+  /**
+   * A read of bytes that repeats texts the decoder knows, and is one whole
+   * event: decoded around them (`eventAround`) and through the chain, fed
+   * with where they are. FORWARDED when the encoder wrote it back as it came
+   * (the same data string: the texts are never joined into it for a
+   * comparison), REPAIRED when `#written` holds what it wrote instead.
+   */
+  #readRepeating(read: Uint8Array): number {
+    const found = this.#decoder.repeatedIn!(read)
+    if (found.length === 0) return NO_FIT
+    const spans: BytesReadAs[] = found.map((at) => ({ start: at.start, end: at.end, text: at.text.known.written }))
+    const event = this.#sse.eventAround(read, spans)
+    if (event === undefined) return NO_FIT
+    const written = this.#decoded(event.message, { around: event.around, known: found.map((at) => at.text.known) })
+    return written.length === 1 && sameMessage(written[0]!, event.message) ? FORWARDED : REPAIRED
   }
 
   /**

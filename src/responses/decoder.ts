@@ -24,10 +24,14 @@ import { LastShape, type TextShape } from '../dialect-kit/text-shape.ts'
 import { parseBoundedJson } from '../json-text.ts'
 import { afterOnlyKey, stringSpanAfter } from '../dialect-kit/plain-json-string.ts'
 import { RepeatedTexts } from './repeated-texts.ts'
-import { parseBoundedJsonKnowing } from '../json-known-strings.ts'
+import { type JsonAroundKnown, parseBoundedJsonAround, parseBoundedJsonKnowing } from '../json-known-strings.ts'
+import type { RepeatedAt } from '../dialect-kit/repeated-bytes.ts'
 
 export interface ResponsesDecoder {
-  feed(message: SseMessage): Part[]
+  /** The parts of `message` (with `data`, its data as the stretches around known texts: see `DialectDecoder.feed`). */
+  feed(message: SseMessage, data?: JsonAroundKnown): Part[]
+  /** Where the long texts of the `.done` events so far, which the closing events repeat, occur in a read (see `DialectDecoder.repeatedIn`). */
+  repeatedIn(read: Uint8Array): readonly RepeatedAt[]
   /** Just after `feed(message)`: where the text of an `output_text.delta` sits in the message's data (see `DialectDecoder.textSpan`). */
   textSpan(message: SseMessage): readonly [number, number] | undefined
   /** …and where its `sequence_number` digits sit, after the text. */
@@ -88,16 +92,25 @@ class Decoder implements ResponsesDecoder {
     return closeGroup(origin, [{ type: 'text', text, origin }])
   }
 
-  feed(message: SseMessage): Part[] {
+  repeatedIn(read: Uint8Array): readonly RepeatedAt[] {
+    return this.#repeated.foundIn(read)
+  }
+
+  feed(message: SseMessage, data?: JsonAroundKnown): Part[] {
     this.#textDelta = undefined
     if (isSseComment(message)) return [{ type: 'comment', comment: message.comment }]
-    const known = this.#repeated.knownFor(message)
-    const event = known.length === 0 ? parseData(message) : parseData(message, (data) => parseBoundedJsonKnowing(data, known))
+    const event = data !== undefined ? parseData(message, () => parseBoundedJsonAround(data)) : this.#parsed(message)
     if (event === NOT_JSON) return notJsonParts(message)
     const origin = originOf(message, event)
     if (!isResponsesEvent(event)) return closeGroup(origin, [{ type: 'passthrough', origin }])
     if (event.type === 'response.output_text.delta' && typeof event.delta === 'string') this.#textDelta = { message, text: event.delta, event }
     return closeGroup(origin, this.#parts(event, origin, message))
+  }
+
+  /** What `message`'s data parses to, the texts it may repeat read without parsing them. */
+  #parsed(message: SseEvent): unknown {
+    const known = this.#repeated.knownFor(message)
+    return known.length === 0 ? parseData(message) : parseData(message, (data) => parseBoundedJsonKnowing(data, known))
   }
 
   #parts(event: ResponsesEvent, origin: ChunkOrigin, message: SseEvent): Part[] {

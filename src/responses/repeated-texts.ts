@@ -5,11 +5,15 @@
  * `output_item.done`, `response.completed`, and their reasoning kin). Such an
  * event is parsed knowing those texts (`parseBoundedJsonKnowing`): each found
  * as one string value is compared, not parsed again, so a long answer is
- * parsed in its deltas and its `.done`, and not three times more.
+ * parsed in its deltas and its `.done`, and not three times more. Read as
+ * bytes, such an event is not even decoded whole: the machine finds the
+ * texts' bytes in it (`foundIn`) and decodes around them.
  */
 import { stringSpanAfter } from '../dialect-kit/plain-json-string.ts'
 import type { KnownJsonString } from '../json-known-strings.ts'
 import type { SseEvent } from '../sse/types.ts'
+import { findRepeated, type RepeatedAt, type RepeatedText } from '../dialect-kit/repeated-bytes.ts'
+import { bytesReadAs } from '../sse/utf8-round-trip.ts'
 
 /** Events that may repeat a part's whole text, by their SSE event name. */
 const REPEATING_EVENTS: ReadonlySet<string> = new Set([
@@ -35,6 +39,10 @@ export class RepeatedTexts {
    * of them).
    */
   #texts = new Map<string, KnownJsonString>()
+  /** The texts with their bytes (`#withBytes`), made when first asked after a text is learned. */
+  #repeated: RepeatedText[] | undefined = undefined
+  /** Each text's bytes once made (null: no bytes read as it), so that a text learned later does not make them again. */
+  #bytes = new Map<KnownJsonString, RepeatedText | null>()
 
   /**
    * A `.done` event of the part `key` was parsed from `message` to `text`:
@@ -44,7 +52,9 @@ export class RepeatedTexts {
   learn(key: string, message: SseEvent, text: unknown): void {
     if (typeof text !== 'string' || text.length < KNOWN_TEXT_FROM) return
     const span = stringSpanAfter(message.data, TEXT_KEY, text)
-    if (span !== undefined) this.#texts.set(key, { value: text, written: message.data.substring(span[0] - 1, span[1] + 1) })
+    if (span === undefined) return
+    this.#texts.set(key, { value: text, written: message.data.substring(span[0] - 1, span[1] + 1) })
+    this.#repeated = undefined
   }
 
   /** The texts `message` may repeat, when it is an event that repeats texts. */
@@ -52,6 +62,39 @@ export class RepeatedTexts {
     if (this.#texts.size === 0 || message.event === undefined || !REPEATING_EVENTS.has(message.event) || message.data.length < KNOWN_TEXT_FROM) return NONE
     return [...this.#texts.values()]
   }
+
+  /**
+   * Where the texts kept occur in a read of bytes (`findRepeated`; the
+   * machine asks before decoding it: `DialectDecoder.repeatedIn`). None
+   * before a text is kept, and none in a read shorter than the shortest.
+   */
+  foundIn(read: Uint8Array): readonly RepeatedAt[] {
+    if (this.#texts.size === 0 || read.length < KNOWN_TEXT_FROM) return NOWHERE
+    return findRepeated(read, this.#withBytes())
+  }
+
+  /**
+   * Every text kept, with the bytes read as its JSON string (made once, when
+   * first asked: only a stream read as bytes asks). A text no bytes are read
+   * as is left out.
+   */
+  #withBytes(): readonly RepeatedText[] {
+    if (this.#repeated !== undefined) return this.#repeated
+    const texts: RepeatedText[] = []
+    const made = new Map<KnownJsonString, RepeatedText | null>()
+    for (const known of this.#texts.values()) {
+      let text = this.#bytes.get(known)
+      if (text === undefined) {
+        const bytes = bytesReadAs(known.written)
+        text = bytes === undefined ? null : { known, bytes }
+      }
+      made.set(known, text)
+      if (text !== null) texts.push(text)
+    }
+    this.#bytes = made
+    return (this.#repeated = texts)
+  }
 }
 
 const NONE: readonly KnownJsonString[] = []
+const NOWHERE: readonly RepeatedAt[] = []

@@ -20,7 +20,7 @@
  */
 import { createParser, type EventSourceParser, type ParseError } from 'eventsource-parser'
 import { StreamLimitError } from './errors.ts'
-import type { SseMessage } from './types.ts'
+import type { SseEvent, SseMessage } from './types.ts'
 import { encodesBackAsRead } from './utf8-round-trip.ts'
 
 export interface SseDecoderOptions {
@@ -74,7 +74,32 @@ export interface SseDecoderCore extends SseDecoder {
   ready(): boolean
   /** For a text that is one such event: are its lines within `maxBufferSize`, as the parser counts them? */
   withinCap(text: string): boolean
+  /**
+   * Instead of `decode` and `parse`, for a read of bytes in which the caller
+   * found, at each span (in order, none overlapping), the UTF-8 bytes of its
+   * `text` (`bytesReadAs`), each span starting and ending with an ASCII
+   * byte: when nothing is held or carried in and the read is one event as
+   * `ready` describes it, every span inside its data and within
+   * `maxBufferSize`, the read is taken as `decode` and `parse` would take it
+   * (`verbatim`, `text`, the state after) without decoding the spans: the
+   * one message, and the stretches of its data around the texts (one more
+   * than the spans). Otherwise undefined, and nothing is changed.
+   */
+  eventAround(read: Uint8Array, spans: readonly BytesReadAs[]): EventAround | undefined
   readonly maxBufferSize: number
+}
+
+/** Bytes `[start, end)` of a read, which the decoder would read as `text`. */
+export interface BytesReadAs {
+  readonly start: number
+  readonly end: number
+  readonly text: string
+}
+
+/** A read taken by `eventAround`: its one message, whose data is `around[0]`, the first span's text, `around[1]`, …, `around[n]`. */
+export interface EventAround {
+  readonly message: SseEvent
+  readonly around: readonly string[]
 }
 
 /**
@@ -205,6 +230,63 @@ class Decoder implements SseDecoderCore {
 
   verbatim(): boolean {
     return this.#verbatim
+  }
+
+  eventAround(read: Uint8Array, spans: readonly BytesReadAs[]): EventAround | undefined {
+    const length = read.length
+    if (!this.#clean || !this.#wholeEventsAllowed || this.#bomPrefix !== undefined || this.#failure !== undefined || !this.#bytesClean) return undefined
+    if (spans.length === 0 || length < 8 || read[length - 1] !== LINE_FEED || read[length - 2] !== LINE_FEED) return undefined
+    const decoder = (this.#decoder ??= new TextDecoder('utf-8', { ignoreBOM: true }))
+    // The read's stretches around the spans, each decoded alone: every span starts and ends with an ASCII byte, so they read as the whole would.
+    const stretches: string[] = []
+    let at = 0
+    let spanLength = 0
+    for (const span of spans) {
+      const text = span.text
+      if (span.start < at || text.indexOf('\n') !== -1 || text.indexOf('\r') !== -1 || !encodesBackAsRead(text)) return undefined
+      stretches.push(decoder.decode(read.subarray(at, span.start)))
+      spanLength += text.length
+      at = span.end
+    }
+    stretches.push(decoder.decode(read.subarray(at)))
+    for (const stretch of stretches) if (stretch.indexOf('\r') !== -1 || !encodesBackAsRead(stretch)) return undefined
+    // The first stretch: an optional `event: NAME` line, then the data line's start; the last: the data line's end and the blank line; none other holds a line end.
+    const head = stretches[0]!
+    let event: string | undefined
+    let dataStart = 0
+    if (isEventLine(head, 0)) {
+      const eventEnd = head.indexOf('\n', 7)
+      // An empty name is the default type (no `event` on the message).
+      if (eventEnd <= 7) return undefined
+      event = head.slice(7, eventEnd)
+      dataStart = eventEnd + 1
+    }
+    if (!isDataLine(head, dataStart) || head.indexOf('\n', dataStart) !== -1) return undefined
+    const last = stretches.length - 1
+    const tail = stretches[last]!
+    if (tail.indexOf('\n') !== tail.length - 2) return undefined
+    for (let index = 1; index < last; index++) if (stretches[index]!.indexOf('\n') !== -1) return undefined
+    let dataLine = head.length - dataStart + spanLength + tail.length - 2
+    for (let index = 1; index < last; index++) dataLine += stretches[index]!.length
+    // A line or an event past the cap: the slow path reports it.
+    if (dataStart + dataLine - (event === undefined ? 0 : 1) > this.maxBufferSize) return undefined
+    const around = stretches.slice()
+    around[0] = head.slice(dataStart + 6)
+    around[last] = tail.slice(0, -2)
+    let data = around[0]
+    let text = head
+    for (let index = 0; index < spans.length; index++) {
+      data += spans[index]!.text + around[index + 1]!
+      text += spans[index]!.text + stretches[index + 1]!
+    }
+    // As `decode` and then the whole-event `parse` leave it: the read as it came, ending on an ASCII byte.
+    this.#pendingBytes = true
+    this.#bytesClean = true
+    this.#lastWasBytes = true
+    this.#lastBytesClean = true
+    this.#lastText = text
+    this.#verbatim = true
+    return { message: event === undefined ? { data } : { event, data }, around }
   }
 
   text(): string {

@@ -10,7 +10,9 @@
 import { createResponsesDecoder, createResponsesEncoder } from '../../src/responses/index.ts'
 import { responsesPartOptions } from '../../src/responses/repair.ts'
 import { ALL_SHORTCUTS, createDialectRepair, NO_SHORTCUTS } from '../../src/dialect-kit/dialect-repair.ts'
+import fc from 'fast-check'
 import { assert, assertEqual } from '../support/assert.ts'
+import { propertyRuns } from '../support/runs.ts'
 import { captures } from '../support/captures.ts'
 import { block, invoke, param, tokenChunks } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
@@ -137,5 +139,174 @@ export const suite = defineSuite('responses/shortcuts', (test) => {
       assertEqual(folded.faults, [], 'a well-formed stream')
       assertEqual(folded.allText.includes('DSML'), false, 'no marker in any event')
     }
+  })
+
+  test('closing events read as bytes (repeated texts): each event after a long .done that repeats its text, one per read, is decoded around the text\'s bytes, never decoding or parsing the text again; the bytes are the core\'s without shortcuts, and as read from strings (a leak or not; reads cut otherwise decode whole)', () => {
+    const line = 'A long answer: "quoted", a back\\slash, caf\u00e9 \u2014 \u{1F600} and more text to repeat.\n'
+    const encoder = new TextEncoder()
+    for (const leak of ['', block([invoke('bash', [param('command', 'ls')])])]) {
+      const pieces = [...Array.from({ length: 80 }, () => line), ...tokenChunks(leak), 'done.']
+      const events = responsesEvents('t', 'm', pieces, 5, 1)
+      const text = pieces.join('')
+      const closing = events.slice(-4).join('')
+      // One event per read; the closing events cut in the middle of each; all four in one read.
+      const cuts: Array<[string, string[]]> = [
+        ['one event per read', events],
+        ['closing events cut in two', [...events.slice(0, -4), ...events.slice(-4).flatMap((event) => [event.slice(0, event.length >> 1), event.slice(event.length >> 1)])]],
+        ['closing events in one read', [...events.slice(0, -4), closing]],
+      ]
+      const run = (reads: readonly string[], asBytes: boolean, shortcuts: typeof ALL_SHORTCUTS): { output: string; around: number; longestDecode: number; longestParse: number } => {
+        const decoder = createResponsesDecoder()
+        let around = 0
+        const counting = {
+          feed: (message: Parameters<typeof decoder.feed>[0], data?: Parameters<typeof decoder.feed>[1]) => (data === undefined ? 0 : around++, decoder.feed(message, data)),
+          textSpan: decoder.textSpan.bind(decoder),
+          counterSpan: decoder.counterSpan.bind(decoder),
+          shapedParts: decoder.shapedParts.bind(decoder),
+          repeatedIn: decoder.repeatedIn.bind(decoder),
+        }
+        const core = createDialectRepair(counting, createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), {}, shortcuts)
+        let output = ''
+        let longestDecode = 0
+        let longestParse = 0
+        const decode = TextDecoder.prototype.decode
+        const parse = JSON.parse
+        TextDecoder.prototype.decode = function (input?: AllowSharedBufferSource, options?: TextDecodeOptions) {
+          longestDecode = Math.max(longestDecode, input === undefined ? 0 : input.byteLength)
+          return decode.call(this, input, options)
+        }
+        JSON.parse = (source: string, reviver?: Parameters<typeof parse>[1]) => {
+          if (/^\{"type":"response\.(content_part\.done|output_item\.done|completed)"/.test(source)) longestParse = Math.max(longestParse, source.length)
+          return parse(source, reviver)
+        }
+        try {
+          for (const read of reads) output += core.feed(asBytes ? encoder.encode(read) : read) ?? core.text()
+          output += core.end()
+        } finally {
+          TextDecoder.prototype.decode = decode
+          JSON.parse = parse
+        }
+        return { output, around, longestDecode, longestParse }
+      }
+      const expected = run(events, false, NO_SHORTCUTS).output
+      for (const [name, reads] of cuts) {
+        const bytes = run(reads, true, ALL_SHORTCUTS)
+        assertEqual(bytes.output, expected, `${name}: the bytes without shortcuts`)
+        assertEqual(run(reads, false, ALL_SHORTCUTS).output, expected, `${name}: the bytes read from strings`)
+        assertEqual(run(reads, true, { ...ALL_SHORTCUTS, repeatedTexts: false }).output, expected, `${name}: the bytes without repeated texts`)
+        if (name === 'one event per read') {
+          assertEqual(bytes.around, 3, 'the three events after the .done read around the text')
+          // The longest read decoded is the .done's (its text is not known before it); none after it is decoded whole.
+          const doneBytes = encoder.encode(events.at(-4)!).length
+          assertEqual(bytes.longestDecode, doneBytes, `the longest read decoded is the .done (${bytes.longestDecode} bytes)`)
+          assert(bytes.longestParse > 0 && bytes.longestParse < text.length / 4, `the repeating events are parsed without the text (${bytes.longestParse} characters at most)`)
+        } else {
+          assertEqual(bytes.around, 0, `${name}: no read is one event that repeats the text: decoded whole`)
+        }
+      }
+      const folded = foldResponses(expected)
+      assertEqual(folded.faults, [], 'a well-formed stream')
+    }
+  })
+
+  test('repeated texts, two in one event: a reasoning summary and an answer, both long, both repeated by response.completed (the answer with a leak), read as bytes: the same bytes as without shortcuts, both texts found', () => {
+    const summary = `Thinking about it: ${'step "one", then caf\u00e9 \u2014 two. '.repeat(160)}`
+    const answer = `${'The answer, line by line.\n'.repeat(200)}${block([invoke('bash', [param('command', 'ls')])])} done.`
+    const reasoning = { id: 'rs_1', type: 'reasoning', summary: [{ type: 'summary_text', text: summary }] }
+    const message = { id: 'msg_1', type: 'message', status: 'completed', role: 'assistant', content: [{ type: 'output_text', text: answer, annotations: [] }] }
+    const events: Event[] = [
+      { type: 'response.created', response: { id: 'resp_1', status: 'in_progress', output: [] } },
+      { type: 'response.output_item.added', output_index: 0, item: { id: 'rs_1', type: 'reasoning', summary: [] } },
+      ...summary.match(/[\s\S]{1,40}/g)!.map((delta) => ({ type: 'response.reasoning_summary_text.delta', item_id: 'rs_1', output_index: 0, summary_index: 0, delta })),
+      { type: 'response.reasoning_summary_text.done', item_id: 'rs_1', output_index: 0, summary_index: 0, text: summary },
+      { type: 'response.reasoning_summary_part.done', item_id: 'rs_1', output_index: 0, summary_index: 0, part: { type: 'summary_text', text: summary } },
+      { type: 'response.output_item.done', output_index: 0, item: reasoning },
+      { type: 'response.output_item.added', output_index: 1, item: { id: 'msg_1', type: 'message', status: 'in_progress', role: 'assistant', content: [] } },
+      { type: 'response.content_part.added', item_id: 'msg_1', output_index: 1, content_index: 0, part: { type: 'output_text', text: '', annotations: [] } },
+      ...tokenChunks(answer).map((delta) => ({ type: 'response.output_text.delta', item_id: 'msg_1', output_index: 1, content_index: 0, delta, logprobs: [] })),
+      { type: 'response.output_text.done', item_id: 'msg_1', output_index: 1, content_index: 0, text: answer, logprobs: [] },
+      { type: 'response.content_part.done', item_id: 'msg_1', output_index: 1, content_index: 0, part: { type: 'output_text', text: answer, annotations: [] } },
+      { type: 'response.output_item.done', output_index: 1, item: message },
+      { type: 'response.completed', response: { id: 'resp_1', status: 'completed', output: [reasoning, message] } },
+    ]
+    const reads = frame(events).split(/(?<=\n\n)/)
+    const encoder = new TextEncoder()
+    const run = (shortcuts: typeof ALL_SHORTCUTS): { output: string; found: number[] } => {
+      const decoder = createResponsesDecoder()
+      const found: number[] = []
+      const counting = {
+        feed: (read: Parameters<typeof decoder.feed>[0], data?: Parameters<typeof decoder.feed>[1]) => (data === undefined ? 0 : found.push(data.known.length), decoder.feed(read, data)),
+        textSpan: decoder.textSpan.bind(decoder),
+        counterSpan: decoder.counterSpan.bind(decoder),
+        shapedParts: decoder.shapedParts.bind(decoder),
+        repeatedIn: decoder.repeatedIn.bind(decoder),
+      }
+      const core = createDialectRepair(counting, createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), {}, shortcuts)
+      let output = ''
+      for (const read of reads) output += core.feed(encoder.encode(read)) ?? core.text()
+      return { output: output + core.end(), found }
+    }
+    const shortcut = run(ALL_SHORTCUTS)
+    assertEqual(shortcut.output, run(NO_SHORTCUTS).output, 'the same bytes')
+    // The summary's part.done and item.done (one text each), the answer's two and response.completed (both texts).
+    assertEqual(shortcut.found, [1, 1, 1, 1, 2], 'the texts found in each event that repeats them')
+    const folded = foldResponses(shortcut.output)
+    assertEqual(folded.faults, [], 'a well-formed stream')
+    assertEqual(folded.allText.includes('DSML'), false, 'no marker in any event')
+  })
+
+  test('property: repeated texts are exact — any long text (a leak in it or not), closing events that repeat it, change it, carry it elsewhere, come twice, lose a field or are not JSON, read as bytes: the same bytes and diagnostics as the core without shortcuts', () => {
+    const leak = block([invoke('bash', [param('command', 'ls')])])
+    const piece = fc.constantFrom('plain words, ', 'caf\u00e9 \u2014 \u6f22\u5b57 ', '\u{1F600}', 'q"uote\\ ', 'line\n', 'tab\t', leak.slice(0, 9), leak.slice(9), ' <b>')
+    const item = { item_id: 'm', output_index: 0, content_index: 0 }
+    fc.assert(
+      fc.property(fc.array(piece, { minLength: 300, maxLength: 400 }), fc.array(fc.nat(9), { minLength: 4, maxLength: 4 }), (pieces, changes) => {
+        const text = pieces.join('')
+        const part = { type: 'output_text', text, annotations: [] }
+        const message = { id: 'm', type: 'message', status: 'completed', role: 'assistant', content: [part] }
+        /** Each closing event as it comes, or changed: another text, the text under another key too, twice, without its text, not JSON. */
+        const closing = (event: Event, change: number): string[] => {
+          const [written] = frame([event]).split('\n\n')
+          const named = written!.replace(/"sequence_number":\d+/, '"sequence_number":SEQ')
+          switch (change) {
+            case 1:
+              return [named.replaceAll(JSON.stringify(text), JSON.stringify(`${text}!`))]
+            case 2:
+              return [named.replace('{"type"', `{"echo":${JSON.stringify(text)},"type"`)]
+            case 3:
+              return [named, named]
+            case 4:
+              return [named.replaceAll(JSON.stringify(text), '""')]
+            case 5:
+              return [named.replace('{"type"', '{"type":')]
+            default:
+              return [named]
+          }
+        }
+        const opening: Event[] = [
+          { type: 'response.created', response: { id: 'r', status: 'in_progress', output: [] } },
+          { type: 'response.content_part.added', ...item, part: { type: 'output_text', text: '', annotations: [] } },
+          ...pieces.map((delta) => ({ type: 'response.output_text.delta', ...item, delta, logprobs: [] })),
+        ]
+        const ending: Event[] = [
+          { type: 'response.output_text.done', ...item, text, logprobs: [] },
+          { type: 'response.content_part.done', ...item, part },
+          { type: 'response.output_item.done', output_index: 0, item: message },
+          { type: 'response.completed', response: { id: 'r', status: 'completed', output: [message] } },
+        ]
+        const events = [...frame(opening).split(/(?<=\n\n)/), ...ending.flatMap((event, index) => closing(event, changes[index]!).map((written) => `${written}\n\n`))]
+        let sequence = opening.length
+        const reads = events.map((event) => new TextEncoder().encode(event.replace('SEQ', String(sequence++))))
+        const run = (shortcuts: typeof ALL_SHORTCUTS): { output: string; diagnostics: unknown[] } => {
+          const diagnostics: unknown[] = []
+          const core = createDialectRepair(createResponsesDecoder(), createResponsesEncoder(), responsesPartOptions({ generateId: callIds(), onDiagnostic: (diagnostic) => diagnostics.push(diagnostic) }), {}, shortcuts)
+          let output = ''
+          for (const read of reads) output += core.feed(read) ?? core.text()
+          return { output: output + core.end(), diagnostics }
+        }
+        assertEqual(run(ALL_SHORTCUTS), run(NO_SHORTCUTS))
+      }),
+      { numRuns: propertyRuns(40) },
+    )
   })
 })

@@ -11,8 +11,9 @@
  * WPT's timing-based retry tests become "retry is forwarded on the event".
  */
 import { createSseDecoder, DEFAULT_MAX_SSE_BUFFER, StreamLimitError } from '../../src/sse/index.ts'
-import { createSseDecoderCore, type SseDecoderOptions } from '../../src/sse/sse-decoder.ts'
-import type { SseMessage } from '../../src/sse/types.ts'
+import fc from 'fast-check'
+import { type BytesReadAs, createSseDecoderCore, type SseDecoderCore, type SseDecoderOptions } from '../../src/sse/sse-decoder.ts'
+import type { SseEvent, SseMessage } from '../../src/sse/types.ts'
 import { assert, assertEqual, assertThrows, thrownBy } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
 import { assertDecodesAsBytes, assertDecodesAsText, decodeChunks, units, utf8 } from './support.ts'
@@ -530,6 +531,97 @@ export const suites = [
         assertThrows(() => decoder.feed(chunk as never), TypeError, /string or Uint8Array/)
       }
       assertEqual(decoder.feed('\n'), [{ data: 'a' }])
+    })
+
+    test('eventAround (a read of bytes decoded around texts the caller found in it): the message, verbatim, text() and the state after are what decode and parse give, for any event, texts and places (property)', () => {
+      const character = fc.oneof(fc.constantFrom('a', ' ', '"', '\\', '{', '\u00e9', '\u2014', '\uff5c', '\u{1F600}'), fc.string({ unit: 'grapheme', maxLength: 3 }).filter((text) => !/[\r\n\uFFFD]/.test(text)))
+      const text = fc.array(character, { maxLength: 12 }).map((pieces) => pieces.join(''))
+      fc.assert(
+        fc.property(fc.option(fc.constantFrom('response.completed', 'x'), { nil: undefined }), fc.array(text, { minLength: 2, maxLength: 5 }), fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }), text, (event, stretches, marked, next) => {
+          // The data: stretches, every other one (from the second) a text found in the read as bytes; `marked` picks which of those are given.
+          const data = stretches.join('')
+          const read = utf8(`${event === undefined ? '' : `event: ${event}\n`}data: ${data}\n\n`)
+          const spans: BytesReadAs[] = []
+          let offset = utf8(`${event === undefined ? '' : `event: ${event}\n`}data: `).length
+          for (const [index, stretch] of stretches.entries()) {
+            const length = utf8(stretch).length
+            // A span must start and end with an ASCII byte (as a JSON string does, with its quotes).
+            const ascii = stretch.length > 0 && stretch.charCodeAt(0) < 0x80 && stretch.charCodeAt(stretch.length - 1) < 0x80
+            if (index % 2 === 1 && marked[index % 4]! && ascii) spans.push({ start: offset, end: offset + length, text: stretch })
+            offset += length
+          }
+          const around = createSseDecoderCore()
+          const whole = createSseDecoderCore()
+          // A read before it (a stream's first read is where its BOM check happens).
+          assertEqual(around.feed(utf8('data: first\n\n')), whole.feed(utf8('data: first\n\n')))
+          const taken = around.eventAround(read, spans)
+          const expected = whole.feed(read)
+          if (spans.length === 0) return assertEqual(taken, undefined, 'no span: not taken')
+          assertEqual(taken?.message, expected[0], 'the message')
+          assertEqual(expected.length, 1)
+          let joined = taken!.around[0]!
+          for (const [index, span] of spans.entries()) joined += span.text + taken!.around[index + 1]!
+          assertEqual(joined, (expected[0] as SseEvent).data, 'the stretches around the texts are the data')
+          assertEqual([around.verbatim(), around.text(), around.ready()], [whole.verbatim(), whole.text(), whole.ready()], 'verbatim, text(), ready()')
+          // The state after: the next reads (a whole event, then one cut inside a character) give the same.
+          const after = utf8(`data: ${next}\n\ndata: \u00e9${next}\n\n`)
+          for (const chunk of [after.subarray(0, after.length - 5), after.subarray(after.length - 5)]) assertEqual(around.feed(chunk), whole.feed(chunk), 'the reads after')
+          assertEqual(around.end(), whole.end(), 'end')
+        }),
+        { numRuns: 500 },
+      )
+    })
+
+    test('eventAround refuses, changing nothing, what decode and parse must read: a partial line held, a character carried in, a BOM check not over, two events, a CR, a span outside the data, a U+FFFD, a line past the cap', () => {
+      const text = `"${'long text '.repeat(3)}"`
+      const event = (data: string, name = 'response.completed'): string => `event: ${name}\ndata: {"a":${data}}\n\n`
+      const at = (read: Uint8Array, found: string): BytesReadAs[] => {
+        const bytes = utf8(found)
+        for (let start = 0; start + bytes.length <= read.length; start++) {
+          if (bytes.every((byte, index) => read[start + index] === byte)) return [{ start, end: start + bytes.length, text: found }]
+        }
+        return []
+      }
+      const cases: Array<[string, (decoder: SseDecoderCore) => void, string, number?]> = [
+        ['a partial line held', (decoder) => decoder.feed('data: x'), event(text)],
+        ['a character carried in', (decoder) => decoder.feed(utf8('data: x\n\n\u00e9').subarray(0, 10)), event(text)],
+        ['the BOM check not over', () => {}, event(text)],
+        ['two events in the read', (decoder) => decoder.feed('data: x\n\n'), `${event(text)}data: y\n\n`],
+        ['a CR', (decoder) => decoder.feed('data: x\n\n'), event(text).replace('\ndata', '\r\ndata')],
+        ['a span in the event line', (decoder) => decoder.feed('data: x\n\n'), event('1', text)],
+        ['a U+FFFD in the read', (decoder) => decoder.feed('data: x\n\n'), event(text).replace('"a"', '"\uFFFD"')],
+        ['an event past the cap (its data line within it)', (decoder) => decoder.feed('data: x\n\n'), event(text), 60],
+        ['no blank line at the end', (decoder) => decoder.feed('data: x\n\n'), event(text).slice(0, -1)],
+      ]
+      for (const [name, before, input, cap] of cases) {
+        const decoder = createSseDecoderCore(cap === undefined ? {} : { maxBufferSize: cap })
+        const whole = createSseDecoderCore(cap === undefined ? {} : { maxBufferSize: cap })
+        before(decoder)
+        before(whole)
+        const read = utf8(input)
+        const spans = at(read, text)
+        assert(spans.length === 1, `${name}: the text is in the read`)
+        assertEqual(decoder.eventAround(read, spans), undefined, `${name}: refused`)
+        let expected: unknown
+        let actual: unknown
+        try {
+          expected = whole.feed(read)
+        } catch (error) {
+          expected = String(error)
+        }
+        try {
+          actual = decoder.feed(read)
+        } catch (error) {
+          actual = String(error)
+        }
+        assertEqual(actual, expected, `${name}: then read as it would have been`)
+      }
+      const decoder = createSseDecoderCore()
+      decoder.feed('data: x\n\n')
+      const read = utf8(event(text))
+      assertEqual(decoder.eventAround(read, [{ ...at(read, text)[0]!, text: text.replace('long', 'l\uFFFDng') }]), undefined, 'a U+FFFD in a text')
+      assertEqual(decoder.eventAround(read, []), undefined, 'no span')
+      assertEqual(decoder.eventAround(read, at(read, text))?.message, { event: 'response.completed', data: `{"a":${text}}` }, 'the same read, taken')
     })
   }),
 ]
