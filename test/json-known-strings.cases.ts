@@ -21,6 +21,21 @@ function same(text: string, known: readonly string[], label: string): void {
   if (actual !== undefined && expected !== undefined) assertEqual(Object.keys(actual.value ?? {}).join(), Object.keys(expected.value ?? {}).join(), `${label}: the same own keys`)
 }
 
+/** What `run` gives, and the length of every text it gave `JSON.parse`. */
+function parsedLengths<T>(run: () => T): { value: T; read: number[] } {
+  const parse = JSON.parse
+  const read: number[] = []
+  JSON.parse = ((source: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+    read.push(source.length)
+    return parse(source, reviver)
+  }) as typeof JSON.parse
+  try {
+    return { value: run(), read }
+  } finally {
+    JSON.parse = parse
+  }
+}
+
 const LONG = `line one\n"quoted" \\ back\\slash \u00e9\u2014 \u{1F600} <tag>${'x'.repeat(50)}`
 const OTHER = 'another text, repeated'
 
@@ -29,17 +44,7 @@ export const suite = defineSuite('json-known-strings', (test) => {
     const text = JSON.stringify({ type: 'response.completed', text: LONG, response: { output: [{ content: [{ text: LONG }, { text: OTHER }] }] } })
     same(text, [LONG, OTHER], 'values')
     // The parser is given the text without the known strings: the longest text it reads is the rest.
-    const parse = JSON.parse
-    const read: number[] = []
-    JSON.parse = ((source: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
-      read.push(source.length)
-      return parse(source, reviver)
-    }) as typeof JSON.parse
-    try {
-      parseBoundedJsonKnowing(text, [knownJsonString(LONG), knownJsonString(OTHER)])
-    } finally {
-      JSON.parse = parse
-    }
+    const { read } = parsedLengths(() => parseBoundedJsonKnowing(text, [knownJsonString(LONG), knownJsonString(OTHER)]))
     assertEqual(read.length, 1, 'one parse')
     // Each of the three known strings in the text is a stand-in of 15 characters (`"\u0000\u0001N"`) there.
     const removed = 2 * (JSON.stringify(LONG).length - 15) + (JSON.stringify(OTHER).length - 15)
@@ -105,18 +110,7 @@ export const suite = defineSuite('json-known-strings', (test) => {
     // Found where the text has them, the parser reads only the stretches.
     const text = JSON.stringify({ type: 'response.completed', response: { output: [{ content: [{ text: LONG }] }] }, again: LONG })
     const [before, middle, after] = text.split(JSON.stringify(LONG))
-    const parse = JSON.parse
-    const read: number[] = []
-    JSON.parse = ((source: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
-      read.push(source.length)
-      return parse(source, reviver)
-    }) as typeof JSON.parse
-    let value: unknown
-    try {
-      value = parseBoundedJsonAround({ around: [before!, middle!, after!], known: [knownJsonString(LONG), knownJsonString(LONG)] })?.value
-    } finally {
-      JSON.parse = parse
-    }
+    const { value, read } = parsedLengths(() => parseBoundedJsonAround({ around: [before!, middle!, after!], known: [knownJsonString(LONG), knownJsonString(LONG)] })?.value)
     assertEqual(value, JSON.parse(text), 'the value')
     assertEqual(read, [before!.length + middle!.length + after!.length + 2 * 15], 'one parse, of the stretches and two stand-ins')
   })

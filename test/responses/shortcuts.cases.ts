@@ -10,6 +10,8 @@
 import { createResponsesDecoder, createResponsesEncoder } from '../../src/responses/index.ts'
 import { responsesPartOptions } from '../../src/responses/repair.ts'
 import { ALL_SHORTCUTS, createDialectRepair, NO_SHORTCUTS } from '../../src/dialect-kit/dialect-repair.ts'
+import type { DialectDecoder } from '../../src/dialect-kit/dialect-hooks.ts'
+import type { JsonAroundKnown } from '../../src/json-known-strings.ts'
 import fc from 'fast-check'
 import { assert, assertEqual } from '../support/assert.ts'
 import { propertyRuns } from '../support/runs.ts'
@@ -23,6 +25,21 @@ type Event = Record<string, unknown> & { type: string }
 /** Event objects as SSE, numbered in order. */
 function frame(events: readonly Event[]): string {
   return events.map((event, sequence) => `event: ${event.type}\ndata: ${JSON.stringify({ ...event, sequence_number: sequence })}\n\n`).join('')
+}
+
+/** A Responses decoder, every hook passed on, that tells `onFeed` what each message it is fed came with: the stretches around known texts, or nothing. */
+function watchedDecoder(onFeed: (data: JsonAroundKnown | undefined) => void): DialectDecoder {
+  const decoder = createResponsesDecoder()
+  return {
+    feed: (message, data) => {
+      onFeed(data)
+      return decoder.feed(message, data)
+    },
+    textSpan: decoder.textSpan.bind(decoder),
+    counterSpan: decoder.counterSpan.bind(decoder),
+    shapedParts: decoder.shapedParts.bind(decoder),
+    repeatedIn: decoder.repeatedIn.bind(decoder),
+  }
 }
 
 export const suite = defineSuite('responses/shortcuts', (test) => {
@@ -156,16 +173,9 @@ export const suite = defineSuite('responses/shortcuts', (test) => {
         ['closing events in one read', [...events.slice(0, -4), closing]],
       ]
       const run = (reads: readonly string[], asBytes: boolean, shortcuts: typeof ALL_SHORTCUTS): { output: string; around: number; longestDecode: number; longestParse: number } => {
-        const decoder = createResponsesDecoder()
         let around = 0
-        const counting = {
-          feed: (message: Parameters<typeof decoder.feed>[0], data?: Parameters<typeof decoder.feed>[1]) => (data === undefined ? 0 : around++, decoder.feed(message, data)),
-          textSpan: decoder.textSpan.bind(decoder),
-          counterSpan: decoder.counterSpan.bind(decoder),
-          shapedParts: decoder.shapedParts.bind(decoder),
-          repeatedIn: decoder.repeatedIn.bind(decoder),
-        }
-        const core = createDialectRepair(counting, createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), {}, shortcuts)
+        const decoder = watchedDecoder((data) => (around += data === undefined ? 0 : 1))
+        const core = createDialectRepair(decoder, createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), {}, shortcuts)
         let output = ''
         let longestDecode = 0
         let longestParse = 0
@@ -232,16 +242,9 @@ export const suite = defineSuite('responses/shortcuts', (test) => {
     const reads = frame(events).split(/(?<=\n\n)/)
     const encoder = new TextEncoder()
     const run = (shortcuts: typeof ALL_SHORTCUTS): { output: string; found: number[] } => {
-      const decoder = createResponsesDecoder()
       const found: number[] = []
-      const counting = {
-        feed: (read: Parameters<typeof decoder.feed>[0], data?: Parameters<typeof decoder.feed>[1]) => (data === undefined ? 0 : found.push(data.known.length), decoder.feed(read, data)),
-        textSpan: decoder.textSpan.bind(decoder),
-        counterSpan: decoder.counterSpan.bind(decoder),
-        shapedParts: decoder.shapedParts.bind(decoder),
-        repeatedIn: decoder.repeatedIn.bind(decoder),
-      }
-      const core = createDialectRepair(counting, createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), {}, shortcuts)
+      const decoder = watchedDecoder((data) => data !== undefined && found.push(data.known.length))
+      const core = createDialectRepair(decoder, createResponsesEncoder(), responsesPartOptions({ generateId: callIds() }), {}, shortcuts)
       let output = ''
       for (const read of reads) output += core.feed(encoder.encode(read)) ?? core.text()
       return { output: output + core.end(), found }
