@@ -37,12 +37,10 @@
  *   it or written again.
  * - **whole events** (`wholeEvents`). A read that is one event of the shape,
  *   whole (the SSE decoder `ready` for it), skips the SSE parser too.
- * - **repeated texts** (`repeatedTexts`). A read of bytes in which the
- *   decoder finds texts it knows (`repeatedIn`) and that is one whole
- *   event (`eventAround`) is decoded around them and fed with where
- *   they are: a long text the read repeats is compared as bytes, not
- *   decoded and parsed again. When the encoder writes the message back as it
- *   came, the read goes out as it came.
+ * - **repeated texts** (`repeatedTexts`). A read of bytes that is one event
+ *   holding long texts the decoder knows (`repeatedIn`, `eventAround`) is
+ *   decoded around them and fed with where they are: compared as bytes,
+ *   not decoded and parsed again.
  * Any other message decoded drops the shape.
  */
 import { isAsciiDigit } from '../json-text.ts'
@@ -52,11 +50,11 @@ import type { DialectDecoder, DialectEncoder } from './dialect-hooks.ts'
 import { BODY_OTHER, BODY_PLAIN, BODY_PLAIN_ESCAPED, PlainStringScanner, stringBodyValue } from './plain-json-string.ts'
 import { Forwarding } from './forwarded-message.ts'
 import { makeShape, type Shape } from './text-shape.ts'
-import { type BytesReadAs, createSseDecoderCore, type SseDecoderCore } from '../sse/sse-decoder.ts'
+import { createSseDecoderCore, type SseDecoderCore } from '../sse/sse-decoder.ts'
 import type { JsonAroundKnown } from '../json-known-strings.ts'
 import { encodesBackAsRead } from '../sse/utf8-round-trip.ts'
-import { encodeSseMessage } from '../sse/sse-encoder.ts'
-import { isSseComment, type SseEvent, type SseMessage } from '../sse/types.ts'
+import { encodeSseMessage, encodeSseMessages } from '../sse/sse-encoder.ts'
+import { isSseComment, sameSseMessage, type SseEvent, type SseMessage } from '../sse/types.ts'
 
 export interface DialectRepairOptions {
   /** Longest SSE line or event, in characters. */
@@ -102,12 +100,6 @@ export function createDialectRepair(
   shortcuts: Readonly<DialectShortcuts> = ALL_SHORTCUTS,
 ): DialectRepair {
   return new Repair(decoder, encoder, partOptions, options, shortcuts)
-}
-
-/** Is `written` the message `read` as it came? */
-function sameMessage(written: SseMessage, read: SseMessage): boolean {
-  if (isSseComment(written) || isSseComment(read)) return isSseComment(written) && isSseComment(read) && written.comment === read.comment
-  return written.data === read.data && written.event === read.event && written.id === read.id && written.retry === read.retry
 }
 
 // What reading a message (or a read) against the shape found.
@@ -162,7 +154,7 @@ class Repair implements DialectRepair {
     if (this.#findsRepeated && chunk instanceof Uint8Array) {
       const found = this.#readRepeating(chunk)
       if (found === FORWARDED) return undefined
-      if (found === REPAIRED) return encodeAll(this.#written)
+      if (found === REPAIRED) return encodeSseMessages(this.#written)
     }
     const sse = this.#sse
     const text = sse.decode(chunk)
@@ -170,7 +162,7 @@ class Repair implements DialectRepair {
     if (shape !== undefined && sse.ready()) {
       const found = this.#readWhole(text, shape)
       if (found === FORWARDED) return undefined
-      if (found === REPAIRED) return this.#wroteRead(shape) ? undefined : encodeAll(this.#written)
+      if (found === REPAIRED) return this.#wroteRead(shape) ? undefined : encodeSseMessages(this.#written)
     }
     const messages = sse.parse(text)
     let unchanged = sse.verbatim()
@@ -178,13 +170,13 @@ class Repair implements DialectRepair {
     for (let index = 0; index < messages.length; index++) {
       const message = messages[index]!
       const written = this.#repair(message)
-      if (unchanged && (written === undefined || (written.length === 1 && sameMessage(written[0]!, message)))) continue
+      if (unchanged && (written === undefined || (written.length === 1 && sameSseMessage(written[0]!, message)))) continue
       if (unchanged) {
         // The read changes after all: the messages before this one, as they came, then this one's output.
         unchanged = false
         for (let before = 0; before < index; before++) out += encodeSseMessage(messages[before]!)
       }
-      out += written === undefined ? encodeSseMessage(message) : encodeAll(written)
+      out += written === undefined ? encodeSseMessage(message) : encodeSseMessages(written)
       // Stopped by a runaway: the messages after it are not read.
       if (this.#parts.stopped) break
     }
@@ -204,12 +196,12 @@ class Repair implements DialectRepair {
     let out = ''
     for (const message of this.#sse.end()) {
       const written = this.#repair(message)
-      out += written === undefined ? encodeSseMessage(message) : encodeAll(written)
+      out += written === undefined ? encodeSseMessage(message) : encodeSseMessages(written)
     }
     this.#written = []
     this.#parts.end()
-    out += encodeAll(this.#written)
-    out += encodeAll(this.#encoder.end())
+    out += encodeSseMessages(this.#written)
+    out += encodeSseMessages(this.#encoder.end())
     return out
   }
 
@@ -247,11 +239,10 @@ class Repair implements DialectRepair {
   #readRepeating(read: Uint8Array): number {
     const found = this.#decoder.repeatedIn!(read)
     if (found.length === 0) return NO_FIT
-    const spans: BytesReadAs[] = found.map((at) => ({ start: at.start, end: at.end, text: at.text.known.written }))
-    const event = this.#sse.eventAround(read, spans)
+    const event = this.#sse.eventAround(read, found)
     if (event === undefined) return NO_FIT
-    const written = this.#decoded(event.message, { around: event.around, known: found.map((at) => at.text.known) })
-    return written.length === 1 && sameMessage(written[0]!, event.message) ? FORWARDED : REPAIRED
+    const written = this.#decoded(event.message, { around: event.around, known: found.map((at) => at.known) })
+    return written.length === 1 && sameSseMessage(written[0]!, event.message) ? FORWARDED : REPAIRED
   }
 
   /**
@@ -390,7 +381,7 @@ class Repair implements DialectRepair {
   /** A text delta that came out as it came becomes the shape; any other message drops it. */
   #learnFromText(message: SseMessage, written: readonly SseMessage[]): void {
     this.#shape = undefined
-    if (isSseComment(message) || written.length !== 1 || !sameMessage(written[0]!, message)) return
+    if (isSseComment(message) || written.length !== 1 || !sameSseMessage(written[0]!, message)) return
     const span = this.#decoder.textSpan!(message)
     if (span === undefined) return
     this.#shape = makeShape(message.event, message.data, span, this.#decoder.counterSpan?.(message))
@@ -406,11 +397,4 @@ class Repair implements DialectRepair {
 /** A message of `event` (or none) with `data`. */
 function messageOf(event: string | undefined, data: string): SseEvent {
   return event === undefined ? { data } : { event, data }
-}
-
-/** The SSE text of `messages`, one after another. */
-function encodeAll(messages: readonly SseMessage[]): string {
-  let out = ''
-  for (let index = 0; index < messages.length; index++) out += encodeSseMessage(messages[index]!)
-  return out
 }

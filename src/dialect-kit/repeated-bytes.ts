@@ -13,6 +13,7 @@
  * A text not found so is merely decoded with the read.
  */
 import type { KnownJsonString } from '../json-known-strings.ts'
+import type { BytesReadAs } from '../sse/sse-decoder.ts'
 
 /** A JSON string (quotes included) a decoder knows, and the UTF-8 bytes read as it (`bytesReadAs`). */
 export interface RepeatedText {
@@ -20,11 +21,9 @@ export interface RepeatedText {
   readonly bytes: Uint8Array
 }
 
-/** Where one of the texts occurs in a read: bytes `[start, end)`. */
-export interface RepeatedAt {
-  readonly start: number
-  readonly end: number
-  readonly text: RepeatedText
+/** Where one of the texts occurs in a read: bytes `[start, end)`, read as `text` (its JSON string), which spells `known`. */
+export interface RepeatedAt extends BytesReadAs {
+  readonly known: KnownJsonString
 }
 
 /** Candidates compared whole, per text and read: past them a text is not looked for further in that read. */
@@ -42,7 +41,7 @@ export function findRepeated(read: Uint8Array, texts: readonly RepeatedText[]): 
       if (start === -1 || compares === COMPARES_PER_READ) break
       compares++
       if (sameBytes(read, start, text.bytes)) {
-        found.push({ start, end: start + text.bytes.length, text })
+        found.push({ start, end: start + text.bytes.length, text: text.known.written, known: text.known })
         from = start + text.bytes.length
       } else {
         from = start + 1

@@ -22,6 +22,7 @@ import { createParser, type EventSourceParser, type ParseError } from 'eventsour
 import { StreamLimitError } from './errors.ts'
 import type { SseEvent, SseMessage } from './types.ts'
 import { encodesBackAsRead } from './utf8-round-trip.ts'
+import { eventAroundTexts, isEventLine, LINE_FEED, readWholeEvents } from './one-line-events.ts'
 
 export interface SseDecoderOptions {
   /**
@@ -110,7 +111,6 @@ export function createSseDecoder(options: SseDecoderOptions = {}): SseDecoder {
   return createSseDecoderCore(options)
 }
 
-const LINE_FEED = 0x0a
 const CARRIAGE_RETURNS = /\r\n?/g
 
 /**
@@ -124,23 +124,6 @@ function lineFeedsOnly(text: string, afterCarriageReturn: boolean): string {
   return text.slice(start).replace(CARRIAGE_RETURNS, '\n')
 }
 const STREAM: TextDecodeOptions = { stream: true }
-
-/** `event: ` at `at`. */
-function isEventLine(text: string, at: number): boolean {
-  return text.startsWith('event: ', at)
-}
-
-/** `data: ` at `at`. */
-function isDataLine(text: string, at: number): boolean {
-  return (
-    text.charCodeAt(at) === 0x64 &&
-    text.charCodeAt(at + 1) === 0x61 &&
-    text.charCodeAt(at + 2) === 0x74 &&
-    text.charCodeAt(at + 3) === 0x61 &&
-    text.charCodeAt(at + 4) === 0x3a &&
-    text.charCodeAt(at + 5) === 0x20
-  )
-}
 
 /** `wholeEvents`: whether a read of whole `data:` events may skip the parser (internal; the bench turns it off). */
 export function createSseDecoderCore(options: SseDecoderOptions = {}, wholeEvents = true): SseDecoderCore {
@@ -240,53 +223,22 @@ class Decoder implements SseDecoderCore {
     // The read's stretches around the spans, each decoded alone: every span starts and ends with an ASCII byte, so they read as the whole would.
     const stretches: string[] = []
     let at = 0
-    let spanLength = 0
     for (const span of spans) {
-      const text = span.text
-      if (span.start < at || text.indexOf('\n') !== -1 || text.indexOf('\r') !== -1 || !encodesBackAsRead(text)) return undefined
+      if (span.start < at) return undefined
       stretches.push(decoder.decode(read.subarray(at, span.start)))
-      spanLength += text.length
       at = span.end
     }
     stretches.push(decoder.decode(read.subarray(at)))
-    for (const stretch of stretches) if (stretch.indexOf('\r') !== -1 || !encodesBackAsRead(stretch)) return undefined
-    // The first stretch: an optional `event: NAME` line, then the data line's start; the last: the data line's end and the blank line; none other holds a line end.
-    const head = stretches[0]!
-    let event: string | undefined
-    let dataStart = 0
-    if (isEventLine(head, 0)) {
-      const eventEnd = head.indexOf('\n', 7)
-      // An empty name is the default type (no `event` on the message).
-      if (eventEnd <= 7) return undefined
-      event = head.slice(7, eventEnd)
-      dataStart = eventEnd + 1
-    }
-    if (!isDataLine(head, dataStart) || head.indexOf('\n', dataStart) !== -1) return undefined
-    const last = stretches.length - 1
-    const tail = stretches[last]!
-    if (tail.indexOf('\n') !== tail.length - 2) return undefined
-    for (let index = 1; index < last; index++) if (stretches[index]!.indexOf('\n') !== -1) return undefined
-    let dataLine = head.length - dataStart + spanLength + tail.length - 2
-    for (let index = 1; index < last; index++) dataLine += stretches[index]!.length
-    // A line or an event past the cap: the slow path reports it.
-    if (dataStart + dataLine - (event === undefined ? 0 : 1) > this.maxBufferSize) return undefined
-    const around = stretches.slice()
-    around[0] = head.slice(dataStart + 6)
-    around[last] = tail.slice(0, -2)
-    let data = around[0]
-    let text = head
-    for (let index = 0; index < spans.length; index++) {
-      data += spans[index]!.text + around[index + 1]!
-      text += spans[index]!.text + stretches[index + 1]!
-    }
+    const event = eventAroundTexts(stretches, spans, this.maxBufferSize)
+    if (event === undefined) return undefined
     // As `decode` and then the whole-event `parse` leave it: the read as it came, ending on an ASCII byte.
     this.#pendingBytes = true
     this.#bytesClean = true
     this.#lastWasBytes = true
     this.#lastBytesClean = true
-    this.#lastText = text
+    this.#lastText = event.text
     this.#verbatim = true
-    return { message: event === undefined ? { data } : { event, data }, around }
+    return { message: event.message, around: event.around }
   }
 
   text(): string {
@@ -319,7 +271,7 @@ class Decoder implements SseDecoderCore {
   parse(read: string): SseMessage[] {
     const text = this.#bomPrefix === undefined ? read : this.#withoutBom(read)
     if (this.#clean && this.#wholeEventsAllowed && this.#failure === undefined) {
-      const messages = this.#wholeEvents(text)
+      const messages = readWholeEvents(text, this.maxBufferSize)
       if (messages !== undefined) {
         // Bytes as they came: nothing carried in or out, no BOM taken, and (read from bytes) encoding back to them.
         this.#verbatim = text === read && this.#lastBytesClean && (!this.#lastWasBytes || encodesBackAsRead(text))
@@ -437,39 +389,5 @@ class Decoder implements SseDecoderCore {
       this.#previousWasCarriageReturn = !isLineFeed
       index = lineEnd + 1
     }
-  }
-
-  /**
-   * A read of whole events from a clean state, each an optional
-   * `event: NAME` line and one `data: X` line, then a blank line: the
-   * messages the parser would give, without the parser (it and the line
-   * counters end as clean as they started). Undefined for anything else.
-   */
-  #wholeEvents(text: string): SseMessage[] | undefined {
-    const length = text.length
-    if (length < 8 || text.charCodeAt(length - 1) !== LINE_FEED || text.charCodeAt(length - 2) !== LINE_FEED) return undefined
-    if (text.indexOf('\r') !== -1) return undefined
-    const messages: SseMessage[] = []
-    let at = 0
-    while (at < length) {
-      let event: string | undefined
-      /** Characters of the event's lines before its data line (the cap counts the whole event). */
-      let eventLine = 0
-      if (isEventLine(text, at)) {
-        const eventEnd = text.indexOf('\n', at + 7)
-        // An empty name is the default type (no `event` on the message).
-        if (eventEnd === at + 7) return undefined
-        eventLine = eventEnd - at
-        event = text.slice(at + 7, eventEnd)
-        at = eventEnd + 1
-      }
-      if (!isDataLine(text, at)) return undefined
-      const lineEnd = text.indexOf('\n', at + 6)
-      // A line or an event past the cap: the slow path reports it.
-      if (text.charCodeAt(lineEnd + 1) !== LINE_FEED || eventLine + (lineEnd - at) > this.maxBufferSize) return undefined
-      messages.push(event === undefined ? { data: text.slice(at + 6, lineEnd) } : { event, data: text.slice(at + 6, lineEnd) })
-      at = lineEnd + 2
-    }
-    return messages
   }
 }

@@ -78,3 +78,10 @@ export function encodeSseMessage(message: SseMessage): string {
   }
   return `${out}${prefixLines(DATA, message.data)}${LINE_END}`
 }
+
+/** The SSE text of `messages`, one after another. */
+export function encodeSseMessages(messages: readonly SseMessage[]): string {
+  let out = ''
+  for (let index = 0; index < messages.length; index++) out += encodeSseMessage(messages[index]!)
+  return out
+}

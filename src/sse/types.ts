@@ -21,6 +21,12 @@ export function isSseComment(message: SseMessage): message is SseComment {
   return (message as SseComment).comment !== undefined
 }
 
+/** Is `written` the message `read`, field for field (a fused repair asks whether it wrote a message back as it came)? */
+export function sameSseMessage(written: SseMessage, read: SseMessage): boolean {
+  if (isSseComment(written) || isSseComment(read)) return isSseComment(written) && isSseComment(read) && written.comment === read.comment
+  return written.data === read.data && written.event === read.event && written.id === read.id && written.retry === read.retry
+}
+
 /** Does a response with these headers carry a stream of server-sent events (`content-type: text/event-stream`)? */
 export function isEventStream(headers: Headers): boolean {
   return (headers.get('content-type') ?? '').includes('text/event-stream')

@@ -34,8 +34,9 @@ export const suite = defineSuite('dialect-kit/repeated-bytes', (test) => {
         let last = 0
         for (const at of found) {
           assert(at.start >= last, `in order, not overlapping (${at.start} after ${last})`)
-          assertEqual(at.end - at.start, at.text.bytes.length)
-          assert(occursAt(bytesOf(read), at.start, at.text.bytes), `an occurrence at ${at.start}`)
+          const text = given.find((candidate) => candidate.known === at.known)!
+          assertEqual([at.end - at.start, at.text], [text.bytes.length, text.known.written], 'the span and the text it is read as')
+          assert(occursAt(bytesOf(read), at.start, text.bytes), `an occurrence at ${at.start}`)
           last = at.end
         }
       }),
