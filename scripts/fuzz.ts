@@ -4,16 +4,17 @@
  * conservation, no marker outside fences, caps: `dsml/properties`), the
  * fused Chat Completions core's (the same bytes in every reading,
  * `chat-completions/fast-paths`), the dialects' (never a throw, the
- * shortcuts exact: `parts/dialect-fuzz`), and the part pipeline's
- * (interleaved channels: `parts/part-repair`, `parts/part-sanitizer`).
+ * shortcuts exact: `parts/dialect-fuzz`; Responses' repeated texts exact:
+ * `responses/shortcuts`), and the part pipeline's (interleaved channels:
+ * `parts/part-repair`, `parts/part-sanitizer`).
  * Each property runs its base count times a scale (`propertyRuns`), chosen
  * so the total reaches N. Prints the cases run, the time, and cases per
  * second; a counterexample fails the run with fast-check's report (make it a
  * regression test). CI runs `npm run fuzz -- 10000`.
  */
-const SUITES = ['dsml/properties', 'chat-completions/fast-paths', 'parts/dialect-fuzz', 'parts/part-repair', 'parts/part-sanitizer']
+const SUITES = ['dsml/properties', 'chat-completions/fast-paths', 'parts/dialect-fuzz', 'responses/shortcuts', 'parts/part-repair', 'parts/part-sanitizer']
 /** The cases of those properties at scale 1 (the sum of their base counts). */
-const BASE_CASES = 8_400
+const BASE_CASES = 8_440
 
 const requested = Number(process.argv[2] ?? 1_000_000)
 if (!Number.isInteger(requested) || requested < 1) {
