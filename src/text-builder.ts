@@ -88,12 +88,13 @@ export class TextBuilder {
   }
 
   /**
-   * Is the whole text `text`? Compared block by block, never joined: a long
-   * text that turns out the same is not copied into a new string (a copy of
-   * hundreds of thousands of characters is the costly part of reading it).
+   * Is `text` the whole text (false for anything but a string)? Compared
+   * block by block, never joined: a long text that turns out the same is not
+   * copied into a new string (a copy of hundreds of thousands of characters
+   * is the costly part of reading it).
    */
-  equals(text: string): boolean {
-    if (text.length !== this.#length) return false
+  equals(text: unknown): boolean {
+    if (typeof text !== 'string' || text.length !== this.#length) return false
     const pieces = this.#pieces
     let at = 0
     for (let index = 0; index < pieces.length; index++) {

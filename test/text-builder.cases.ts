@@ -115,6 +115,7 @@ export const suite = defineSuite('text-builder', (test) => {
             assertEqual(builder.equals(text.slice(0, index)), false, `cut at ${index}`)
           }
           assertEqual(builder.equals(`${text}x`), false, 'longer')
+          for (const other of [undefined, null, text.length, [text], { text }]) assertEqual(builder.equals(other), false, `not a string: ${typeof other}`)
           assertEqual(builder.toString(), text, 'unchanged by comparing')
         },
       ),

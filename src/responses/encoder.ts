@@ -78,15 +78,6 @@ function isDelta(event: ResponsesEvent): boolean {
 
 const keyOf = (itemId: string, kind: string, index: number): string => `${itemId}\u0000${kind}\u0000${index}`
 
-/**
- * Is the text an event carries the clean text written? Compared without
- * reading the clean text into one string: a long answer that came through
- * unchanged is not copied again for each event that repeats it.
- */
-function isText(clean: TextBuilder, carried: unknown): boolean {
-  return typeof carried === 'string' && clean.equals(carried)
-}
-
 /** The key of an event's text: its place's, when the place is that text's (`#notePlace` made it), or made. */
 function keyIn(place: Place | undefined, itemId: unknown, kind: string, index: number): string {
   return place !== undefined && place.itemId === itemId && place.index === index && place.kind === kind ? place.key : keyOf(String(itemId), kind, index)
@@ -289,19 +280,19 @@ class Encoder implements ResponsesEncoder {
         const clean = this.#cleanText(keyOf(String(itemId), 'content', event.content_index ?? 0))
         if (event.type === 'response.output_text.done') this.#text = undefined
         else this.#reasoning = undefined
-        return this.#write(origin, event, isText(clean, event.text) ? undefined : { text: clean.toString() })
+        return this.#write(origin, event, clean.equals(event.text) ? undefined : { text: clean.toString() })
       }
       case 'response.reasoning_summary_text.done': {
         const clean = this.#cleanText(keyOf(String(itemId), 'summary', event.summary_index ?? 0))
         this.#reasoning = undefined
-        return this.#write(origin, event, isText(clean, event.text) ? undefined : { text: clean.toString() })
+        return this.#write(origin, event, clean.equals(event.text) ? undefined : { text: clean.toString() })
       }
       case 'response.content_part.done':
       case 'response.reasoning_summary_part.done': {
         const kind = event.type === 'response.content_part.done' ? 'content' : 'summary'
         const clean = this.#texts.get(keyOf(String(itemId), kind, (kind === 'content' ? event.content_index : event.summary_index) ?? 0))
         const part = event.part
-        if (!isRecord(part) || clean === undefined || typeof part.text !== 'string' || isText(clean, part.text)) return this.#write(origin, event, undefined)
+        if (!isRecord(part) || clean === undefined || typeof part.text !== 'string' || clean.equals(part.text)) return this.#write(origin, event, undefined)
         return this.#write(origin, event, { part: { ...part, text: clean.toString() } })
       }
       case 'response.output_item.done': {
@@ -366,7 +357,7 @@ class Encoder implements ResponsesEncoder {
       if (!Array.isArray(entries)) return undefined
       return entries.map((entry, index) => {
         const clean = this.#texts.get(keyOf(id, kind, index))
-        if (clean === undefined || !isRecord(entry) || typeof entry.text !== 'string' || isText(clean, entry.text)) return entry
+        if (clean === undefined || !isRecord(entry) || typeof entry.text !== 'string' || clean.equals(entry.text)) return entry
         changed = true
         return { ...entry, text: clean.toString() }
       })
