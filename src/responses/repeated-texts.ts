@@ -39,9 +39,7 @@ export class RepeatedTexts {
    * of them).
    */
   #texts = new Map<string, KnownJsonString>()
-  /** The texts with their bytes (`#withBytes`), made when first asked after a text is learned. */
-  #repeated: RepeatedText[] | undefined = undefined
-  /** Each text's bytes once made (null: no bytes read as it), so that a text learned later does not make them again. */
+  /** Each text with the bytes read as its JSON string, once made (null: no bytes are read as it). */
   #bytes = new Map<KnownJsonString, RepeatedText | null>()
 
   /**
@@ -53,8 +51,9 @@ export class RepeatedTexts {
     if (typeof text !== 'string' || text.length < KNOWN_TEXT_FROM) return
     const span = stringSpanAfter(message.data, TEXT_KEY, text)
     if (span === undefined) return
+    const replaced = this.#texts.get(key)
+    if (replaced !== undefined) this.#bytes.delete(replaced)
     this.#texts.set(key, { value: text, written: message.data.substring(span[0] - 1, span[1] + 1) })
-    this.#repeated = undefined
   }
 
   /** The texts `message` may repeat, when it is an event that repeats texts. */
@@ -79,20 +78,16 @@ export class RepeatedTexts {
    * as is left out.
    */
   #withBytes(): readonly RepeatedText[] {
-    if (this.#repeated !== undefined) return this.#repeated
     const texts: RepeatedText[] = []
-    const made = new Map<KnownJsonString, RepeatedText | null>()
     for (const known of this.#texts.values()) {
       let text = this.#bytes.get(known)
       if (text === undefined) {
         const bytes = bytesReadAs(known.written)
-        text = bytes === undefined ? null : { known, bytes }
+        this.#bytes.set(known, (text = bytes === undefined ? null : { known, bytes }))
       }
-      made.set(known, text)
       if (text !== null) texts.push(text)
     }
-    this.#bytes = made
-    return (this.#repeated = texts)
+    return texts
   }
 }
 
