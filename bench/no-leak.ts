@@ -3,6 +3,7 @@
  * (`includes('DSML')` and each bar, then nothing when none is found): whole
  * and fed 64 characters at a time, at 1 MB and 4 MB, with no tool declared
  * and with 15 common tool names declared (markerless shapes are read then);
+ * 1 MB fed at other chunk sizes, either side of `SHORT_TEXT`;
  * then history repair of 30 MB request bodies against `JSON.parse` of the
  * same body. The engine is the one that ships (bundled from `src/` with
  * esbuild, as `dist/` is), timed in interleaved rounds in one process.
@@ -27,15 +28,15 @@ const gate = (text: string): number => (text.includes('DSML') || BAR_LIST.some((
 const COMMON_TOOLS = ['read', 'write', 'edit', 'bash', 'search', 'run', 'exec', 'get', 'set', 'test', 'function', 'tool', 'call', 'fetch', 'list']
 const DECLARED = { knownTools: COMMON_TOOLS }
 
-function fed64(text: string, each: (piece: string) => number): number {
+function fed(text: string, each: (piece: string) => number, size = 64): number {
   let total = 0
-  for (let index = 0; index < text.length; index += 64) total += each(text.slice(index, index + 64))
+  for (let index = 0; index < text.length; index += size) total += each(text.slice(index, index + size))
   return total
 }
 
-function sanitizedFed64(text: string, options?: { knownTools: string[] }): number {
-  const sanitizer = createDsmlSanitizer(options)
-  return fed64(text, (piece) => sanitizer.feed(piece).length) + sanitizer.end().length
+function sanitizedFed(text: string, size = 64): number {
+  const sanitizer = createDsmlSanitizer()
+  return fed(text, (piece) => sanitizer.feed(piece).length, size) + sanitizer.end().length
 }
 
 const wholeLength = (text: string, options?: { knownTools: string[] }): number => sanitizeText(text, options).text.length
@@ -66,12 +67,32 @@ for (const shape of SHAPES) {
     const text = shape.make(size)
     if (wholeLength(text) !== text.length || wholeLength(text, DECLARED) !== text.length) throw new Error(`${shape.label}: not text with no leak`)
     const [ours, declared, gated] = measureInterleaved([() => wholeLength(text), () => wholeLength(text, DECLARED), () => gate(text)], { warmup: 3, minRuns: 9, maxRuns: 41, budgetMs: 1500 })
-    const [oursFed, gateFed] = measureInterleaved([() => sanitizedFed64(text), () => fed64(text, gate)], { warmup: 2, minRuns: 7, maxRuns: 21, budgetMs: 2500 })
+    const [oursFed, gateFed] = measureInterleaved([() => sanitizedFed(text), () => fed(text, gate)], { warmup: 2, minRuns: 7, maxRuns: 21, budgetMs: 2500 })
     const ratio = (mine: number, theirs: number): string => fixed(theirs / mine, 2)
     print(
       `| ${shape.label} | ${size / MB} MB | ${rate(size, ours!)} | ${rate(size, declared!)} | ${rate(size, gated!)} | ${ratio(ours!, gated!)} (${ratio(declared!, gated!)}) | ${rate(size, oursFed!)} | ${rate(size, gateFed!)} | ${ratio(oursFed!, gateFed!)} |`,
     )
   }
+}
+print()
+
+// ── chunk sizes ─────────────────────────────────────────────────────────
+
+const CHUNK_SIZES = [16, 64, 65, 128, 256, 257, 1024]
+print('## Fed at other chunk sizes')
+print()
+print('MB/s of 1 MB fed in chunks of each size (no tool declared; medians of interleaved rounds). Up to `SHORT_TEXT` (256)')
+print('characters a chunk is read one tag start at a time; a longer one is searched (`src/dsml/markup-starts.ts`).')
+print()
+print(`| Input | ${CHUNK_SIZES.map((size) => `fed ${size}`).join(' | ')} |`)
+print(`|---|${CHUNK_SIZES.map(() => '---:').join('|')}|`)
+for (const shape of SHAPES) {
+  const text = shape.make(MB)
+  const times = measureInterleaved(
+    CHUNK_SIZES.map((size) => () => sanitizedFed(text, size)),
+    { warmup: 2, minRuns: 7, maxRuns: 21, budgetMs: 3000 },
+  )
+  print(`| ${shape.label} | ${times.map((ms) => rate(MB, ms)).join(' | ')} |`)
 }
 print()
 

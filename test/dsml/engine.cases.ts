@@ -8,6 +8,7 @@
  */
 import fc from 'fast-check'
 import { createDsmlSanitizer } from '../../src/dsml/index.ts'
+import { SHORT_TEXT } from '../../src/dsml/markup-starts.ts'
 import type { DsmlSanitizer, SanitizerEvent } from '../../src/dsml/types.ts'
 import { assertEqual } from '../support/assert.ts'
 import { normalizeEvents, textOf } from '../support/chunking.ts'
@@ -44,15 +45,15 @@ export const suite = defineSuite('dsml/engine', (test) => {
     const lessThan = createDsmlSanitizer()
     lessThan.feed('see <')
     assertEqual([textOf(lessThan.flush()), lessThan.heldChars], ['', 1], 'flush: a lone `<` may still begin a marker, and stays held')
-    const long = `meters>${'z'.repeat(100)}`
+    const long = `meters>${'z'.repeat(SHORT_TEXT)}`
     assertEqual(normalizeEvents(run(['see <para', long])), normalizeEvents(run([`see <para${long}`])), 'a long chunk after it')
   })
 
   test('a chunk longer than SHORT_TEXT with no tag start waiting is the scanner\'s, whole: not read as split before its first tag', () => {
-    // 75 characters: an unmatched backtick run, V4.1's opener that lost its marker, then a span holding a marked tag.
-    const chunk = `${'w'.repeat(40)} \`\`<calls>\`${'\uFF5C'}DSML${'\uFF5C'}invoke name="x">\``
-    assertEqual(chunk.length > 64, true)
-    assertEqual(normalizeEvents(run(['x'.repeat(90), chunk])), normalizeEvents(run([`${'x'.repeat(90)}${chunk}`])))
+    // An unmatched backtick run, V4.1's opener that lost its marker, then a span holding a marked tag.
+    const chunk = `${'w'.repeat(SHORT_TEXT - 24)} \`\`<calls>\`${'\uFF5C'}DSML${'\uFF5C'}invoke name="x">\``
+    assertEqual(chunk.length > SHORT_TEXT, true)
+    assertEqual(normalizeEvents(run(['x'.repeat(SHORT_TEXT + 26), chunk])), normalizeEvents(run([`${'x'.repeat(SHORT_TEXT + 26)}${chunk}`])))
   })
 
   test('in a code fence nothing waits: the tag start is text at once', () => {

@@ -34,6 +34,7 @@ import {
   indexOfMarkerlessOpener,
   LONGEST_BARLESS_TAG_START,
   lostMarkerOpenerBefore,
+  SHORT_TEXT,
 } from '../../src/dsml/markup-starts.ts'
 import { WordSet } from '../../src/dsml/word-set.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
@@ -158,7 +159,8 @@ export const suite = defineSuite('dsml/grammar', (test) => {
       'const m: Map<string, Array<Set<number>>> = new Map(); if (a<b && c>d) {} // done',
       '<param name="x">1</param><value>two</value> and then a long tail of prose',
     ]
-    for (const text of cleared) assertEqual(couldOpenMarkup(`${text} `.repeat(3)), false, JSON.stringify(text))
+    // Longer than a short text, which is cleared only without any `<` or bar: these are searched.
+    for (const text of cleared) assertEqual(couldOpenMarkup(`${text} `.repeat(Math.ceil(SHORT_TEXT / text.length) + 1)), false, JSON.stringify(text))
     assertEqual(couldOpenMarkup('a short text with a < in it'), true, 'a short text is cleared only without any "<" or bar')
     assertEqual(couldOpenMarkup('a short text'), false)
     const flagged = [
@@ -166,8 +168,8 @@ export const suite = defineSuite('dsml/grammar', (test) => {
       'a | pipe',
       'an <invoke name="x"> tag',
       'a <parameter name="y"> tag',
-      `${'long enough to be searched, '.repeat(3)}and it ends with a <`,
-      `${'long enough to be searched, '.repeat(3)}and it ends with <function_cal`,
+      `${'long enough to be searched, '.repeat(10)}and it ends with a <`,
+      `${'long enough to be searched, '.repeat(10)}and it ends with <function_cal`,
       `${DOUBLE_BAR}`,
       '<parameters> holds a needle: the lexer decides it is not markup',
     ]
@@ -186,7 +188,7 @@ export const suite = defineSuite('dsml/grammar', (test) => {
   })
 
   test('reject-not-dsml, whole: a text read to its end opens nothing at a tag it ends inside that has no bar and no whole opener name', () => {
-    const prose = 'long enough to be searched, '.repeat(3)
+    const prose = 'long enough to be searched, '.repeat(10)
     for (const tail of ['<', '< ', '</', '< /', '<function_cal', '<inv', '<param', '< cal', '<tool_', '<<<']) {
       assertEqual(couldOpenMarkup(`${prose}${tail}`), true, `${JSON.stringify(tail)}: a stream's piece may go on`)
       assertEqual(couldOpenMarkup(`${prose}${tail}`, true), false, `${JSON.stringify(tail)}: a whole text ends there`)
@@ -217,7 +219,7 @@ export const suite = defineSuite('dsml/grammar', (test) => {
     const leaks = [call, '<invoke name="bash"><parameter name="command">ls</parameter></invoke>', '<function_calls>\n<invoke name="bash">', `< calls>${marked.invoke('bash', [marked.param('command', 'ls')])}`]
     for (const leak of leaks) {
       for (let cut = 0; cut <= leak.length; cut++) {
-        const text = `Some prose first, long enough to be searched. ${leak.slice(0, cut)}`
+        const text = `${'Some prose first, long enough to be searched. '.repeat(6)}${leak.slice(0, cut)}`
         for (const options of [{}, { knownTools: ['bash'] }]) {
           const sanitizer = createDsmlSanitizer(options)
           const streamed = [...sanitizer.feed(text), ...sanitizer.end()]

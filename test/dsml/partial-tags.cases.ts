@@ -5,7 +5,7 @@
  * reading it split does (DESIGN.md §5.5, the hold cap).
  */
 import fc from 'fast-check'
-import { ALL_NAMES, NO_NAMES, OPENERS } from '../../src/dsml/markup-starts.ts'
+import { ALL_NAMES, NO_NAMES, OPENERS, SHORT_TEXT } from '../../src/dsml/markup-starts.ts'
 import { createDsmlSanitizer } from '../../src/dsml/sanitizer.ts'
 import { couldHoldMarkup, isTextTagStart, PartialTagChains, plainPieceUntil } from '../../src/dsml/partial-tags.ts'
 import { acceptsMarkerless } from '../../src/dsml/acceptance.ts'
@@ -80,10 +80,10 @@ export const suite = defineSuite('dsml/partial-tags', (test) => {
 
   test('couldHoldMarkup, short pieces (property): a piece it clears, fed to a sanitizer whose engine runs idle, comes out as it is, and the stream reads as the whole text does', () => {
     // Long enough to be searched, with a "<" near its end: the engine is built, and idle after it.
-    const before = `${'Some words first, long enough to be searched. '.repeat(2)}a <b> `
+    const before = `${'Some words first, long enough to be searched. '.repeat(6)}a <b> `
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...PIECES, '<p>', '< b', 'invoke', '|', '>', 'calls', 'DSML'), { maxLength: 16 }), (pieces) => {
-        const text = pieces.join('').slice(0, 64)
+        const text = pieces.join('').slice(0, SHORT_TEXT)
         if (couldHoldMarkup(text, 4096)) return
         const options = { knownTools: ['invoke', 'x'] }
         const sanitizer = createDsmlSanitizer(options)
@@ -98,7 +98,7 @@ export const suite = defineSuite('dsml/partial-tags', (test) => {
   })
 
   test('couldHoldMarkup, whole, no tool declared: only a bar that may be a marker\'s opens markup (acceptsMarkerless)', () => {
-    const prose = 'long enough to be searched, '.repeat(3)
+    const prose = 'long enough to be searched, '.repeat(10)
     const FW = '\uFF5C'
     const markerless = ['<function_calls>\n<invoke name="bash">', '<invoke name="x"><parameter name="a">1</parameter></invoke>', '<function>{"name":"x","arguments":{}}</function>', '< calls>\n']
     for (const leak of markerless) {
@@ -151,10 +151,10 @@ export const suite = defineSuite('dsml/partial-tags', (test) => {
 
   test('plainPieceUntil (property): the part of a short piece before it is plain by itself, and a stream fed such pieces reads as the whole text', () => {
     // The engine emits that part at once and scans only the rest, as if the piece had been split there.
-    const before = `${'Some words first, long enough to be searched. '.repeat(2)}a <b> `
+    const before = `${'Some words first, long enough to be searched. '.repeat(6)}a <b> `
     fc.assert(
       fc.property(fc.array(fc.constantFrom(...PIECES, '<p>', '< b', '<invoke name="x">', '|', '\uFF5CDSML\uFF5C', '>', 'calls', '</parameter>'), { maxLength: 16 }), (pieces) => {
-        const text = pieces.join('').slice(0, 64)
+        const text = pieces.join('').slice(0, SHORT_TEXT)
         const plain = plainPieceUntil(text)
         assertEqual(plainPieceUntil(text.slice(0, plain)), plain, `${JSON.stringify(text)}: the part before ${plain} is plain by itself`)
         const options = { knownTools: ['invoke', 'x'] }
