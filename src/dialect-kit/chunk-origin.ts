@@ -8,7 +8,7 @@
  * dialect (`parseData`, `notJsonParts`).
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
-import type { SseEvent, SseMessage } from '../sse/types.ts'
+import { type SseEvent, sseEventWith, type SseMessage } from '../sse/types.ts'
 import type { TextShape } from './text-shape.ts'
 import { MAX_JSON_DEPTH, parseBoundedJson } from '../json-text.ts'
 
@@ -36,11 +36,7 @@ export function sameParts(group: readonly Part[], origin: ChunkOrigin): boolean 
 
 /** A message with `data` and the origin's own event, id and retry. */
 export function withOrigin(origin: ChunkOrigin, data: string): SseMessage {
-  const message: SseEvent = { data }
-  if (origin.event !== undefined) message.event = origin.event
-  if (origin.id !== undefined) message.id = origin.id
-  if (origin.retry !== undefined) message.retry = origin.retry
-  return message
+  return sseEventWith(data, origin)
 }
 
 /** What a message's data parses to, or NOT_JSON (a dialect decoder then forwards it, see `notJsonParts`). */

@@ -21,6 +21,7 @@
  */
 import type { ChunkOrigin, Part } from '../parts/part.ts'
 import type { SseMessage } from '../sse/types.ts'
+import { jsonDataEvent } from '../sse/sse-encoder.ts'
 import { INCOMPLETE_PREFIX, isResponsesEvent, type ResponsesEvent, type ResponsesItem, type ResponsesObject } from './types.ts'
 import { sameParts, ShapedOrigin, withOrigin } from '../dialect-kit/chunk-origin.ts'
 import type { ForwardedMessage } from '../dialect-kit/forwarded-message.ts'
@@ -250,11 +251,12 @@ class Encoder implements ResponsesEncoder {
 
   #write(origin: ChunkOrigin | undefined, event: ResponsesEvent, changes: Partial<ResponsesEvent> | undefined): void {
     const sequence = this.#sequence++
-    const data =
-      origin !== undefined && changes === undefined && (event.sequence_number === sequence || event.sequence_number === undefined)
-        ? origin.data
-        : JSON.stringify({ ...event, ...changes, ...(event.sequence_number === undefined && origin !== undefined ? {} : { sequence_number: sequence }) })
-    this.#out.push(origin === undefined ? { event: event.type, data } : withOrigin(origin, data))
+    if (origin !== undefined && changes === undefined && (event.sequence_number === sequence || event.sequence_number === undefined)) {
+      this.#out.push(withOrigin(origin, origin.data))
+      return
+    }
+    const written = { ...event, ...changes, ...(event.sequence_number === undefined && origin !== undefined ? {} : { sequence_number: sequence }) }
+    this.#out.push(jsonDataEvent(written, origin ?? { event: event.type }))
   }
 
   /** An upstream event, its sequence number and the texts it repeats made current. */

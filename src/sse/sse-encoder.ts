@@ -7,7 +7,7 @@
  * of a one-line message, for the fused repairs that compare a read with it.
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#interpreting-an-event-stream
  */
-import { isSseComment, type SseMessage } from './types.ts'
+import { isSseComment, type SseEvent, type SseEventFields, sseEventWith, type SseMessage } from './types.ts'
 
 /** The field names as written, each with the space after its colon; a comment's line starts with `COMMENT`. */
 const DATA = 'data: '
@@ -27,8 +27,9 @@ function hasLineBreak(text: string): boolean {
   return text.includes('\n') || text.includes('\r')
 }
 
-function prefixLines(prefix: string, text: string): string {
-  if (!hasLineBreak(text)) return `${prefix}${text}${LINE_END}`
+/** `text` as lines each after `prefix`; `oneLine`: `text` is known to hold no line break (not looked for). */
+function prefixLines(prefix: string, text: string, oneLine = false): string {
+  if (oneLine || !hasLineBreak(text)) return `${prefix}${text}${LINE_END}`
   let out = ''
   let start = 0
   for (let index = 0; index < text.length; index++) {
@@ -76,7 +77,36 @@ export function encodeSseMessage(message: SseMessage): string {
     }
     out += `retry: ${message.retry}${LINE_END}`
   }
-  return `${out}${prefixLines(DATA, message.data)}${LINE_END}`
+  const data = message.data
+  return `${out}${prefixLines(DATA, data, data.length > LONG_DATA && JSON_DATA.get(message) === data)}${LINE_END}`
+}
+
+/**
+ * Data longer than this is looked up in `JSON_DATA` before it is searched
+ * for line breaks: a search of a long text that `JSON.stringify` left in
+ * pieces joins it first, a copy of all of it, where the look-up costs the
+ * same at any length (shorter data is searched at once).
+ */
+const LONG_DATA = 4096
+
+/**
+ * The data `jsonDataEvent` wrote, longer than `LONG_DATA`, by event: one
+ * line by construction, while the event still holds that very string (data
+ * set on it since is searched as any other).
+ */
+const JSON_DATA = new WeakMap<SseEvent, string>()
+
+/**
+ * An event with `fields` (its event name, id and retry) whose data is
+ * `value` written as JSON: one line by construction (`JSON.stringify`, not
+ * indented, escapes every CR and LF inside its strings and writes none
+ * between them), so `encodeSseMessage` writes it as one `data:` line without
+ * looking for line breaks in it.
+ */
+export function jsonDataEvent(value: object, fields: SseEventFields): SseEvent {
+  const message = sseEventWith(JSON.stringify(value), fields)
+  if (message.data.length > LONG_DATA) JSON_DATA.set(message, message.data)
+  return message
 }
 
 /** The SSE text of `messages`, one after another. */

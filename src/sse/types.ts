@@ -9,6 +9,18 @@ export interface SseEvent {
   retry?: number
 }
 
+/** The fields of an event besides its data (a message read, or a chunk's origin, has them). */
+export type SseEventFields = Pick<SseEvent, 'event' | 'id' | 'retry'>
+
+/** An event of `data` with the event name, id and retry `fields` has (each only when it has it). */
+export function sseEventWith(data: string, fields: SseEventFields): SseEvent {
+  const message: SseEvent = { data }
+  if (fields.event !== undefined) message.event = fields.event
+  if (fields.id !== undefined) message.id = fields.id
+  if (fields.retry !== undefined) message.retry = fields.retry
+  return message
+}
+
 /** A comment line (`: keep-alive`): the text after the colon, one leading space removed. */
 export interface SseComment {
   comment: string

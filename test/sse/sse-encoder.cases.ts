@@ -7,8 +7,8 @@
  */
 import fc from 'fast-check'
 import { createSseDecoder, encodeSseMessage } from '../../src/sse/index.ts'
-import { singleLineFrame } from '../../src/sse/sse-encoder.ts'
-import type { SseComment, SseEvent, SseMessage } from '../../src/sse/types.ts'
+import { jsonDataEvent, singleLineFrame } from '../../src/sse/sse-encoder.ts'
+import { type SseComment, type SseEvent, sseEventWith, type SseMessage } from '../../src/sse/types.ts'
 import { assertEqual, assertThrows } from '../support/assert.ts'
 import { defineSuite } from '../support/harness.ts'
 import { chunksAt, decodeChunks, decodedForm, utf8 } from './support.ts'
@@ -180,6 +180,31 @@ export const suite = defineSuite('sse/encoder', (test) => {
       }),
       { numRuns: RUNS },
     )
+  })
+
+  test('sseEventWith: the data, and each of event, id and retry only when the fields have it', () => {
+    assertEqual(sseEventWith('x', {}), { data: 'x' })
+    assertEqual(sseEventWith('x', { event: 'e', id: undefined, retry: 3 }), { data: 'x', event: 'e', retry: 3 })
+    assertEqual(Object.keys(sseEventWith('x', { event: undefined, id: '7' })), ['data', 'id'], 'no key for a field it does not have')
+  })
+
+  test('jsonDataEvent: the data is JSON.stringify of the value, with the fields, and is written as encodeSseMessage writes the same message', () => {
+    // Long (past the length from which it is not searched) and short, with escaped line breaks, quotes and a U+2028 inside.
+    for (const text of ['short\nline', `long ${'a\r\nb "q" \u2028 '.repeat(2000)}`]) {
+      const value = { type: 'response.output_text.done', text, nested: { list: [1, 'two\n'] } }
+      const message = jsonDataEvent(value, { event: 'response.output_text.done', id: 'i1' })
+      assertEqual(message, { data: JSON.stringify(value), event: 'response.output_text.done', id: 'i1' })
+      const written = encodeSseMessage(message)
+      assertEqual(written, encodeSseMessage({ ...message }), 'the same text as a plain message with the same fields')
+      assertEqual(written.split('\n').length, 5, 'event, id, one data line, a blank line')
+      assertEqual(decodeChunks([written]), [message], 'decodes back to the message')
+    }
+  })
+
+  test('jsonDataEvent: data set on its event afterwards is searched for line breaks as any other', () => {
+    const message = jsonDataEvent({ text: 'x'.repeat(5000) }, { event: 'e' })
+    message.data = `${'y'.repeat(5000)}\nsecond line`
+    assertEqual(encodeSseMessage(message), `event: e\ndata: ${'y'.repeat(5000)}\ndata: second line\n\n`)
   })
 
   test('singleLineFrame: before + data + after is exactly what encodeSseMessage writes, and decodes to the message', () => {
