@@ -18,6 +18,11 @@
  * quote, ended where the stand-in does. Anything else — a text that holds
  * those escapes, a stand-in read as a key or inside a longer string, fewer
  * stand-ins read than were put in — and the text is parsed as it is.
+ *
+ * The other way, `stringifyKnowing` writes a value that holds known strings
+ * with each spliced in as it is written, escaped once however many texts it
+ * is written into (each of those four events, rewritten with a repaired
+ * text, holds that text).
  */
 import { parseBoundedJson } from './json-text.ts'
 
@@ -30,6 +35,46 @@ export interface KnownJsonString {
 /** `value`, written as `JSON.stringify` writes it. */
 export function knownJsonString(value: string): KnownJsonString {
   return { value, written: JSON.stringify(value) }
+}
+
+/**
+ * `JSON.stringify(value)`, but each string of `value` that is one of `known`
+ * is written as `written` spells it, spliced in, not escaped again: a long
+ * string written into several texts is escaped once (given as
+ * `knownJsonString` makes it, the text is exactly `JSON.stringify`'s). The
+ * text is written with a stand-in for each (see the file's doc), then split
+ * at them; when it holds the stand-ins' escapes anywhere else (a string of
+ * `value` held U+0000 U+0001), it is written as it is. The result is one
+ * line (neither part holds a raw line break) and stays the rope of its
+ * parts: nothing copies the long strings.
+ */
+export function stringifyKnowing(value: object, known: readonly KnownJsonString[]): string {
+  if (known.length === 0) return JSON.stringify(value)
+  const used: KnownJsonString[] = []
+  const text = JSON.stringify(value, (_key, entry: unknown) => {
+    if (typeof entry === 'string') {
+      for (let index = 0; index < known.length; index++) {
+        if (entry !== known[index]!.value) continue
+        used.push(known[index]!)
+        return `${STAND_IN_START}${used.length - 1}`
+      }
+    }
+    return entry
+  })
+  if (used.length === 0) return text
+  // Each stand-in's escapes occur once, where it was put: any more, and one of them is the value's own.
+  let escapes = 0
+  for (let at = text.indexOf(STAND_IN_ESCAPES); at !== -1; at = text.indexOf(STAND_IN_ESCAPES, at + 1)) escapes++
+  if (escapes !== used.length) return JSON.stringify(value)
+  let joined = ''
+  let last = 0
+  for (let index = 0; index < used.length; index++) {
+    const standIn = `"${STAND_IN_ESCAPES}${index}"`
+    const at = text.indexOf(standIn, last)
+    joined += text.slice(last, at) + used[index]!.written
+    last = at + standIn.length
+  }
+  return joined + text.slice(last)
 }
 
 /** The escapes a stand-in begins with, as JSON text: a text that holds them is parsed as it is. */

@@ -5,10 +5,12 @@
  * inside longer strings, across the structure), however they are spelled,
  * and when the text already holds the stand-ins' escapes or is not JSON;
  * and `parseBoundedJsonAround`, the text given as the stretches around known
- * strings, gives what `parseBoundedJson` gives for the text joined.
+ * strings, gives what `parseBoundedJson` gives for the text joined; and
+ * `stringifyKnowing` writes what `JSON.stringify` writes, each known string
+ * spliced in as it is written.
  */
 import fc from 'fast-check'
-import { joinedJson, type KnownJsonString, knownJsonString, parseBoundedJsonAround, parseBoundedJsonKnowing } from '../src/json-known-strings.ts'
+import { joinedJson, type KnownJsonString, knownJsonString, parseBoundedJsonAround, parseBoundedJsonKnowing, stringifyKnowing } from '../src/json-known-strings.ts'
 import { parseBoundedJson } from '../src/json-text.ts'
 import { assertEqual } from './support/assert.ts'
 import { defineSuite } from './support/harness.ts'
@@ -113,5 +115,34 @@ export const suite = defineSuite('json-known-strings', (test) => {
     const { value, read } = parsedLengths(() => parseBoundedJsonAround({ around: [before!, middle!, after!], known: [knownJsonString(LONG), knownJsonString(LONG)] })?.value)
     assertEqual(value, JSON.parse(text), 'the value')
     assertEqual(read, [before!.length + middle!.length + after!.length + 2 * 15], 'one parse, of the stretches and two stand-ins')
+  })
+
+  test('stringifyKnowing: the text JSON.stringify writes, with each known string (values only, nested, repeated) spliced in as written', () => {
+    const value = { type: 'response.completed', text: LONG, [LONG]: 'a key is written as it is', response: { output: [{ content: [{ text: LONG }, { text: OTHER }] }] }, list: [OTHER, 1, null] }
+    assertEqual(stringifyKnowing(value, [knownJsonString(LONG), knownJsonString(OTHER)]), JSON.stringify(value))
+    assertEqual(stringifyKnowing(value, []), JSON.stringify(value), 'nothing known')
+    assertEqual(stringifyKnowing({ a: 'none of them' }, [knownJsonString(LONG)]), JSON.stringify({ a: 'none of them' }), 'none in the value')
+    // Spliced, not escaped: a known string given another spelling is written so.
+    assertEqual(stringifyKnowing({ a: 'A', b: ['A'] }, [{ value: 'A', written: '"\\u0041"' }]), '{"a":"\\u0041","b":["\\u0041"]}')
+    // A string of the value holding the stand-ins' characters: written as JSON.stringify writes it, whatever else is known.
+    for (const own of ['\u0000\u00010', '\u0000\u0001', 'x\u0000\u00011y', '\\u0000\u0001']) {
+      for (const holding of [{ a: LONG, b: own, c: [LONG] }, { b: own, a: LONG }]) {
+        assertEqual(stringifyKnowing(holding, [knownJsonString(LONG)]), JSON.stringify(holding), JSON.stringify(holding).slice(0, 40))
+      }
+    }
+  })
+
+  test('stringifyKnowing: any JSON value with any known strings in it, as JSON.stringify writes it (property)', () => {
+    const piece = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom('"', '\\', '\u0000', '\u0001', '\u0000\u00010', ',"a":', '\n', '\u2028', LONG))
+    const texts = fc.array(piece, { maxLength: 4 }).map((pieces) => pieces.join(''))
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 3 }), fc.array(texts, { minLength: 1, maxLength: 4 }), fc.array(fc.nat(), { maxLength: 6 }), (value, strings, places) => {
+        // The strings as values, keys and array entries around the value, some twice; some known, some not.
+        const object = { value, strings, [strings[0]!]: strings[places.length % strings.length], again: places.map((place) => strings[place % strings.length]) }
+        const known = strings.filter((_string, index) => index % 2 === 0 || places.includes(index)).map(knownJsonString)
+        assertEqual(stringifyKnowing(object, known), JSON.stringify(object), JSON.stringify(object).slice(0, 80))
+      }),
+      { numRuns: 1000 },
+    )
   })
 })

@@ -89,6 +89,7 @@ import * as partsStreamedCalls from './parts/streamed-calls.cases.ts'
 import * as partsSynthesizer from './parts/synthesizer.cases.ts'
 import * as repairFetch from './repair-fetch/repair-fetch.cases.ts'
 import * as requestPaths from './request-paths.cases.ts'
+import * as responsesCleanJson from './responses/clean-json.cases.ts'
 import * as responsesDialect from './responses/dialect.cases.ts'
 import * as responsesShortcuts from './responses/shortcuts.cases.ts'
 import * as sseSseDecoder from './sse/sse-decoder.cases.ts'
@@ -181,6 +182,7 @@ const modules: Record<string, CasesModule> = {
   './parts/synthesizer.cases.ts': partsSynthesizer,
   './repair-fetch/repair-fetch.cases.ts': repairFetch,
   './request-paths.cases.ts': requestPaths,
+  './responses/clean-json.cases.ts': responsesCleanJson,
   './responses/dialect.cases.ts': responsesDialect,
   './responses/shortcuts.cases.ts': responsesShortcuts,
   './sse/sse-decoder.cases.ts': sseSseDecoder,

@@ -30,6 +30,7 @@ import { outputTextDeltaOf } from './decoder.ts'
 import { isRecord } from '../records.ts'
 import { FunctionCallItems } from './function-call-items.ts'
 import { TextBuilder } from '../text-builder.ts'
+import { CleanJson } from './clean-json.ts'
 
 export interface ResponsesEncoder {
   feed(part: Part): SseMessage[]
@@ -97,8 +98,9 @@ class Encoder implements ResponsesEncoder {
   #out: SseMessage[] = []
   /** The next sequence number to write. */
   #sequence = 0
-  /** Clean text written so far, by item, kind (`content`, `summary`) and index. */
+  /** Clean text written so far, by item, kind (`content`, `summary`) and index; the long ones' JSON strings, for the events that repeat them. */
   #texts = new Map<string, TextBuilder>()
+  #json = new CleanJson()
   #text: Place | undefined = undefined
   #reasoning: Place | undefined = undefined
   #nextOutputIndex = 0
@@ -249,14 +251,15 @@ class Encoder implements ResponsesEncoder {
     }
   }
 
-  #write(origin: ChunkOrigin | undefined, event: ResponsesEvent, changes: Partial<ResponsesEvent> | undefined): void {
+  /** `texts`: clean texts the event may carry whole, their JSON strings spliced in if it is written (`CleanJson`). */
+  #write(origin: ChunkOrigin | undefined, event: ResponsesEvent, changes: Partial<ResponsesEvent> | undefined, texts?: Iterable<TextBuilder>): void {
     const sequence = this.#sequence++
     if (origin !== undefined && changes === undefined && (event.sequence_number === sequence || event.sequence_number === undefined)) {
       this.#out.push(withOrigin(origin, origin.data))
       return
     }
     const written = { ...event, ...changes, ...(event.sequence_number === undefined && origin !== undefined ? {} : { sequence_number: sequence }) }
-    this.#out.push(jsonDataEvent(written, origin ?? { event: event.type }))
+    this.#out.push(jsonDataEvent(written, origin ?? { event: event.type }, texts === undefined ? [] : this.#json.of(texts)))
   }
 
   /** An upstream event, its sequence number and the texts it repeats made current. */
@@ -282,12 +285,12 @@ class Encoder implements ResponsesEncoder {
         const clean = this.#cleanText(keyOf(String(itemId), 'content', event.content_index ?? 0))
         if (event.type === 'response.output_text.done') this.#text = undefined
         else this.#reasoning = undefined
-        return this.#write(origin, event, clean.equals(event.text) ? undefined : { text: clean.toString() })
+        return this.#write(origin, event, clean.equals(event.text) ? undefined : { text: clean.toString() }, [clean])
       }
       case 'response.reasoning_summary_text.done': {
         const clean = this.#cleanText(keyOf(String(itemId), 'summary', event.summary_index ?? 0))
         this.#reasoning = undefined
-        return this.#write(origin, event, clean.equals(event.text) ? undefined : { text: clean.toString() })
+        return this.#write(origin, event, clean.equals(event.text) ? undefined : { text: clean.toString() }, [clean])
       }
       case 'response.content_part.done':
       case 'response.reasoning_summary_part.done': {
@@ -295,17 +298,17 @@ class Encoder implements ResponsesEncoder {
         const clean = this.#texts.get(keyOf(String(itemId), kind, (kind === 'content' ? event.content_index : event.summary_index) ?? 0))
         const part = event.part
         if (!isRecord(part) || clean === undefined || typeof part.text !== 'string' || clean.equals(part.text)) return this.#write(origin, event, undefined)
-        return this.#write(origin, event, { part: { ...part, text: clean.toString() } })
+        return this.#write(origin, event, { part: { ...part, text: clean.toString() } }, [clean])
       }
       case 'response.output_item.done': {
         const item = event.item === undefined || event.item === null ? event.item : this.#cleanItem(event.item)
-        return this.#write(origin, event, item === event.item ? undefined : { item })
+        return this.#write(origin, event, item === event.item ? undefined : { item }, this.#texts.values())
       }
       case 'response.completed':
       case 'response.incomplete':
       case 'response.failed': {
         const response = event.response === undefined || event.response === null ? event.response : this.#cleanResponse(event.response)
-        return this.#write(origin, event, response === event.response ? undefined : { response })
+        return this.#write(origin, event, response === event.response ? undefined : { response }, this.#texts.values())
       }
       default:
         if (isRecord(event.response)) this.#response = event.response
@@ -322,25 +325,23 @@ class Encoder implements ResponsesEncoder {
     const output: ResponsesItem[] = []
     const place = this.#text
     if (place !== undefined) {
-      const text = this.#cleanText(place.key).toString()
-      const part = { type: 'output_text', text, annotations: [] }
+      const clean = [this.#cleanText(place.key)]
+      const part = { type: 'output_text', text: clean[0]!.toString(), annotations: [] }
       const item: ResponsesItem = { id: place.itemId, type: 'message', status: 'incomplete', role: 'assistant', content: [part] }
       const at = { item_id: place.itemId, output_index: place.outputIndex, content_index: place.index }
-      this.#write(undefined, { type: 'response.output_text.done', ...at, text, logprobs: [] }, { sequence_number: this.#sequence })
-      this.#write(undefined, { type: 'response.content_part.done', ...at, part }, { sequence_number: this.#sequence })
-      this.#write(undefined, { type: 'response.output_item.done', output_index: place.outputIndex, item }, { sequence_number: this.#sequence })
+      this.#write(undefined, { type: 'response.output_text.done', ...at, text: part.text, logprobs: [] }, { sequence_number: this.#sequence }, clean)
+      this.#write(undefined, { type: 'response.content_part.done', ...at, part }, { sequence_number: this.#sequence }, clean)
+      this.#write(undefined, { type: 'response.output_item.done', output_index: place.outputIndex, item }, { sequence_number: this.#sequence }, clean)
       this.#text = undefined
       output.push(item)
     }
     const details = { reason: reason.startsWith(INCOMPLETE_PREFIX) ? reason.slice(INCOMPLETE_PREFIX.length) : reason }
     const response: ResponsesObject = { ...this.#response, status: 'incomplete', incomplete_details: details, output: [...output, ...this.#calls.made] }
-    this.#write(undefined, { type: 'response.incomplete', response }, { sequence_number: this.#sequence })
+    this.#write(undefined, { type: 'response.incomplete', response }, { sequence_number: this.#sequence }, this.#texts.values())
   }
 
   #append(key: string, text: string): void {
-    let builder = this.#texts.get(key)
-    if (builder === undefined) this.#texts.set(key, (builder = new TextBuilder()))
-    builder.append(text)
+    this.#cleanText(key).append(text)
   }
 
   /** The clean text written for a part, known from now on even when nothing of it was left (the events after its `.done` repeat it). */

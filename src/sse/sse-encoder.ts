@@ -7,6 +7,7 @@
  * of a one-line message, for the fused repairs that compare a read with it.
  * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#interpreting-an-event-stream
  */
+import { type KnownJsonString, stringifyKnowing } from '../json-known-strings.ts'
 import { isSseComment, type SseEvent, type SseEventFields, sseEventWith, type SseMessage } from './types.ts'
 
 /** The field names as written, each with the space after its colon; a comment's line starts with `COMMENT`. */
@@ -101,10 +102,11 @@ const JSON_DATA = new WeakMap<SseEvent, string>()
  * `value` written as JSON: one line by construction (`JSON.stringify`, not
  * indented, escapes every CR and LF inside its strings and writes none
  * between them), so `encodeSseMessage` writes it as one `data:` line without
- * looking for line breaks in it.
+ * looking for line breaks in it. The strings of `value` that are `known` are
+ * spliced in as they are written (`stringifyKnowing`), not escaped again.
  */
-export function jsonDataEvent(value: object, fields: SseEventFields): SseEvent {
-  const message = sseEventWith(JSON.stringify(value), fields)
+export function jsonDataEvent(value: object, fields: SseEventFields, known: readonly KnownJsonString[] = []): SseEvent {
+  const message = sseEventWith(stringifyKnowing(value, known), fields)
   if (message.data.length > LONG_DATA) JSON_DATA.set(message, message.data)
   return message
 }
