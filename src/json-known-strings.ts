@@ -41,10 +41,12 @@ export function knownJsonString(value: string): KnownJsonString {
  * `JSON.stringify(value)`, but each string of `value` that is one of `known`
  * is written as `written` spells it, spliced in, not escaped again: a long
  * string written into several texts is escaped once (given as
- * `knownJsonString` makes it, the text is exactly `JSON.stringify`'s). The
- * text is written with a stand-in for each (see the file's doc), then split
- * at them; when it holds the stand-ins' escapes anywhere else (a string of
- * `value` held U+0000 U+0001), it is written as it is. The result is one
+ * `knownJsonString` makes it, the text is exactly `JSON.stringify`'s; each
+ * `written` must be a JSON string, which holds no raw line break). The text
+ * is written with a stand-in for each (see the file's doc), then split at
+ * them; when it holds the stand-ins' escapes anywhere else (a string or key
+ * of `value` held U+0000 U+0001), it is written again as it is (a `toJSON`
+ * then runs twice). The result is one
  * line (neither part holds a raw line break) and stays the rope of its
  * parts: nothing copies the long strings.
  */

@@ -25,7 +25,12 @@ const REPEATING_EVENTS: ReadonlySet<string> = new Set([
   'response.failed',
 ])
 
-/** Texts shorter than this are parsed with their events: a search for them would cost about as much. */
+/**
+ * Texts shorter than this are parsed with their events: a search for them
+ * would cost about as much. The encoder escapes a clean text once for the
+ * events that repeat it from the same length (`CleanJson`): below it,
+ * escaping it again costs about what splicing it in does.
+ */
 export const KNOWN_TEXT_FROM = 4096
 
 /** The key a `.done` event writes its whole text under, with the quote that opens the text. */

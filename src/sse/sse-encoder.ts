@@ -78,15 +78,15 @@ export function encodeSseMessage(message: SseMessage): string {
     }
     out += `retry: ${message.retry}${LINE_END}`
   }
-  const data = message.data
-  return `${out}${prefixLines(DATA, data, data.length > LONG_DATA && JSON_DATA.get(message) === data)}${LINE_END}`
+  return `${out}${prefixLines(DATA, message.data, isJsonData(message))}${LINE_END}`
 }
 
 /**
  * Data longer than this is looked up in `JSON_DATA` before it is searched
- * for line breaks: a search of a long text that `JSON.stringify` left in
- * pieces joins it first, a copy of all of it, where the look-up costs the
- * same at any length (shorter data is searched at once).
+ * for line breaks: a search of long JSON data reads all of it, and joins it
+ * first when it is the rope of spliced parts (`stringifyKnowing`) — a copy of
+ * the whole — where the look-up costs the same at any length (shorter data is
+ * searched at once).
  */
 const LONG_DATA = 4096
 
@@ -97,17 +97,24 @@ const LONG_DATA = 4096
  */
 const JSON_DATA = new WeakMap<SseEvent, string>()
 
+/** Is `message`'s data JSON that `jsonDataEvent` wrote, long (`LONG_DATA`), and still the event's: one line, not searched? */
+function isJsonData(message: SseEvent): boolean {
+  return message.data.length > LONG_DATA && JSON_DATA.get(message) === message.data
+}
+
 /**
  * An event with `fields` (its event name, id and retry) whose data is
  * `value` written as JSON: one line by construction (`JSON.stringify`, not
  * indented, escapes every CR and LF inside its strings and writes none
  * between them), so `encodeSseMessage` writes it as one `data:` line without
  * looking for line breaks in it. The strings of `value` that are `known` are
- * spliced in as they are written (`stringifyKnowing`), not escaped again.
+ * spliced in as they are written (`stringifyKnowing`), not escaped again:
+ * each `written` must be a JSON string as `knownJsonString` makes it (a JSON
+ * string holds no raw line break).
  */
 export function jsonDataEvent(value: object, fields: SseEventFields, known: readonly KnownJsonString[] = []): SseEvent {
   const message = sseEventWith(stringifyKnowing(value, known), fields)
-  if (message.data.length > LONG_DATA) JSON_DATA.set(message, message.data)
+  JSON_DATA.set(message, message.data)
   return message
 }
 

@@ -82,7 +82,7 @@ export const suite = defineSuite('dsml/partial-tags', (test) => {
     // Long enough to be searched, with a "<" near its end: the engine is built, and idle after it.
     const before = `${'Some words first, long enough to be searched. '.repeat(6)}a <b> `
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...PIECES, '<p>', '< b', 'invoke', '|', '>', 'calls', 'DSML'), { maxLength: 16 }), (pieces) => {
+      fc.property(fc.array(fc.constantFrom(...PIECES, '<p>', '< b', 'invoke', '|', '>', 'calls', 'DSML'), { maxLength: 48 }), (pieces) => {
         const text = pieces.join('').slice(0, SHORT_TEXT)
         if (couldHoldMarkup(text, 4096)) return
         const options = { knownTools: ['invoke', 'x'] }
@@ -153,7 +153,7 @@ export const suite = defineSuite('dsml/partial-tags', (test) => {
     // The engine emits that part at once and scans only the rest, as if the piece had been split there.
     const before = `${'Some words first, long enough to be searched. '.repeat(6)}a <b> `
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...PIECES, '<p>', '< b', '<invoke name="x">', '|', '\uFF5CDSML\uFF5C', '>', 'calls', '</parameter>'), { maxLength: 16 }), (pieces) => {
+      fc.property(fc.array(fc.constantFrom(...PIECES, '<p>', '< b', '<invoke name="x">', '|', '\uFF5CDSML\uFF5C', '>', 'calls', '</parameter>'), { maxLength: 48 }), (pieces) => {
         const text = pieces.join('').slice(0, SHORT_TEXT)
         const plain = plainPieceUntil(text)
         assertEqual(plainPieceUntil(text.slice(0, plain)), plain, `${JSON.stringify(text)}: the part before ${plain} is plain by itself`)
@@ -167,7 +167,7 @@ export const suite = defineSuite('dsml/partial-tags', (test) => {
   test('stream-text-passthrough (property): chains of partial tags decided alike whole, split, and a character at a time', () => {
     const text = fc.array(fc.constantFrom(...PIECES), { maxLength: 160 }).map((pieces) => pieces.join(''))
     fc.assert(
-      fc.property(text, fc.integer({ min: 256, max: 700 }), fc.integer({ min: 1, max: 80 }), (input, maxHoldChars, size) => {
+      fc.property(text, fc.integer({ min: 256, max: 700 }), fc.integer({ min: 1, max: SHORT_TEXT + 8 }), (input, maxHoldChars, size) => {
         const options = { maxHoldChars }
         const whole = normalizeEvents(runChunks([input], options))
         const chunks: string[] = []

@@ -50,7 +50,7 @@ export const suite = defineSuite('dsml/pending-tags', (test) => {
         `${JSON.stringify(input.slice(0, 70))}: the chain passes the cap and is reported`,
       )
       assertEqual(reassemble(whole), input, 'conservation')
-      for (const size of [1, 7, SHORT_TEXT, SHORT_TEXT + 1]) {
+      for (const size of [1, 7, 64, 65, SHORT_TEXT, SHORT_TEXT + 1]) {
         const chunks: string[] = []
         for (let index = 0; index < input.length; index += size) chunks.push(input.slice(index, index + size))
         assertEqual(normalizeEvents(runChunks(chunks, options)), normalizeEvents(whole), `fed ${size} at a time`)

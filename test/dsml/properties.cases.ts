@@ -123,7 +123,7 @@ const paddedArbitrary = optionsArbitrary.chain((options) => {
 /**
  * Grammar tokens after a run of prose longer than `SHORT_TEXT`: fed whole,
  * the engine reads such a text by its long path (`PlainStretch` searches it);
- * fed in short pieces, by its short one (each piece read a character at a
+ * fed in short pieces, by its short one (each piece read one tag start at a
  * time). The two must agree (the code-span gate's held runs once judged a
  * run at the text's end differently from the gate itself). The tokens lean
  * to backtick runs, and the text may end in one: where a run is judged at
