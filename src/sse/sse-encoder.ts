@@ -91,9 +91,9 @@ export function encodeSseMessage(message: SseMessage): string {
 const LONG_DATA = 4096
 
 /**
- * The data `jsonDataEvent` wrote, longer than `LONG_DATA`, by event: one
- * line by construction, while the event still holds that very string (data
- * set on it since is searched as any other).
+ * The data `jsonDataEvent` wrote, by event: one line by construction, while
+ * the event still holds that very string (data set on it since is searched
+ * as any other). Only long data is looked up (`isJsonData`).
  */
 const JSON_DATA = new WeakMap<SseEvent, string>()
 
