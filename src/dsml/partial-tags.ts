@@ -56,12 +56,13 @@ export function tagStartAhead(text: string, index: number, context: TagContext):
   if (isTextTagStart(text, index, context)) return 'text'
   const probe = probeFrom(text.charCodeAt(index), context)
   const end = Math.min(text.length, index + TAG_START_DECIDED_WITHIN)
-  for (let at = index + 1; at < end; at++) {
+  for (let at = index + 1; at < end; ) {
     const code = text.charCodeAt(at)
     if (code === LESS_THAN || isBar(code)) return 'tag'
     const step = probe.step(code)
     if (step === STEP_REJECT) return 'text'
     if (step !== STEP_CONTINUE) return 'tag'
+    at = probe.readName(text, at + 1, end)
   }
   return end === index + TAG_START_DECIDED_WITHIN ? 'tag' : 'undecided'
 }
@@ -147,7 +148,7 @@ export class PartialTagChains {
 function readsTo(text: string, start: number, end: number, context: TagContext): number {
   const probe = probeFrom(LESS_THAN, context)
   let index = start + 1
-  while (index < end && probe.step(text.charCodeAt(index)) === STEP_CONTINUE) index++
+  while (index < end && probe.step(text.charCodeAt(index)) === STEP_CONTINUE) index = probe.readName(text, index + 1, end)
   return index
 }
 

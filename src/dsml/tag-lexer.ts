@@ -108,7 +108,7 @@ export class TagLexer {
    * Steps through `text` from `from` until the tag is decided, the text ends (`end`), or the tag, uncommitted,
    * reaches `budget` characters. Returns the index it stopped at: the deciding character (its result in `lastStep`),
    * or where it stopped with the tag going on (`lastStep` is STEP_CONTINUE). The same as `step` on each character,
-   * with the attribute list read as a run (`AttributeReader.run`).
+   * with the attribute list read as a run (`AttributeReader.run`), and a markerless name too (`readName`).
    */
   run(text: string, from: number, end: number, budget: number): number {
     const marker = this.#marker
@@ -134,7 +134,8 @@ export class TagLexer {
         this.lastStep = step
         return index
       }
-      index++
+      // An uncommitted tag's name is read no further than the budget, as stepping would stop there.
+      index = this.readName(text, index + 1, marker.committed ? end : Math.min(end, index + 1 + budget - this.#length))
     }
     this.lastStep = STEP_CONTINUE
     return index
@@ -292,6 +293,31 @@ export class TagLexer {
     if (code === GREATER_THAN || code === SLASH || code === LESS_THAN || isMarkerSpace(code) || isLineBreak(code)) return this.#startAttributes(code)
     if (marker.kind === 'none') return STEP_REJECT
     return this.#complete(false)
+  }
+
+  /**
+   * Reads on from `from` (up to `end`) the characters a markerless name goes
+   * on with: the same as `step` on each of them, which would go on (a name
+   * character some markerless word of the tag's direction still has there),
+   * read as a run. Returns where it stopped: the first character not read,
+   * which `step` decides (or `from`, when the tag is not in such a name).
+   */
+  readName(text: string, from: number, end: number): number {
+    const marker = this.#marker
+    if (this.#state !== NAME || marker.kind !== 'none' || !marker.markerlessAllowed()) return from
+    const set = marker.markerlessSet()
+    const stop = Math.min(end, from + this.#maxTagChars - this.#length, from + MAX_TAG_NAME_LENGTH - this.#nameLength)
+    let mask = this.#nameMask
+    let index = from
+    for (; index < stop; index++) {
+      const next = set.step(mask, this.#nameLength + index - from, text.charCodeAt(index))
+      if (next === 0) break
+      mask = next
+    }
+    this.#nameMask = mask
+    this.#nameLength += index - from
+    this.#length += index - from
+    return index
   }
 
   // ── WORDLESS_NAME ─────────────────────────────────────────────────────

@@ -3,6 +3,7 @@
  * where each shape is rejected, where a tag commits, and what every state
  * means at the end of input. Markers are built at run time.
  */
+import fc from 'fast-check'
 import { BARE_MARKERLESS_OPENERS, classifyCloserName, classifyOpenerName, MARKERLESS_CLOSER_NAMES, MARKERLESS_OPENER_NAMES } from '../../src/dsml/grammar.ts'
 import { ALL_NAMES, CLOSERS, NO_NAMES as NONE, OPENERS, type TagContext } from '../../src/dsml/markup-starts.ts'
 import { STEP_COMPLETE, STEP_COMPLETE_BEFORE, STEP_CONTINUE, STEP_REJECT, Tag } from '../../src/dsml/tag.ts'
@@ -22,13 +23,19 @@ interface Lexed {
   committed: boolean
 }
 
-/** Runs one lexer over `text` from its first character; `finish` at the end when asked. */
-function lex(text: string, names: TagContext = NONE, options: { finish?: boolean; maxTagChars?: number } = {}): Lexed {
+/**
+ * Runs one lexer over `text` from its first character; `finish` at the end when asked. With `names` (`readName`),
+ * the characters a markerless name goes on with are read as a run after each step.
+ */
+function lex(text: string, names: TagContext = NONE, options: { finish?: boolean; maxTagChars?: number; readNames?: boolean } = {}): Lexed {
   const lexer = new TagLexer(options.maxTagChars ?? 4096)
   lexer.begin(text.charCodeAt(0), names)
   for (let index = 1; index < text.length; index++) {
     const step = lexer.step(text.charCodeAt(index))
-    if (step === STEP_CONTINUE) continue
+    if (step === STEP_CONTINUE) {
+      if (options.readNames) index = lexer.readName(text, index + 1, text.length) - 1
+      continue
+    }
     if (step === STEP_REJECT) return { outcome: 'reject', read: index, tag: undefined, committed: lexer.committed }
     const tag = new Tag(lexer.tag(), text)
     return { outcome: step === STEP_COMPLETE ? 'complete' : 'before', read: step === STEP_COMPLETE ? index + 1 : index, tag, committed: lexer.committed }
@@ -228,6 +235,52 @@ export const suite = defineSuite('dsml/tag-lexer', (test) => {
     assertEqual([quote.outcome, quote.tag?.broken, quote.tag?.nameAttribute], ['end', true, 'bas'], 'an open quote: broken')
     const bare = lex(`<${M}invoke name=bash`, NONE, { finish: true })
     assertEqual([bare.tag?.broken, bare.tag?.nameAttribute], [false, 'bash'])
+  })
+
+  test('readName: a markerless name read as a run is read as stepping reads it, whatever follows it, up to the tag limit', () => {
+    const same = (text: string, names: TagContext, maxTagChars: number): void => {
+      for (const finish of [false, true]) {
+        const stepped = lex(text, names, { finish, maxTagChars })
+        const run = lex(text, names, { finish, maxTagChars, readNames: true })
+        assertEqual({ ...run, tag: run.tag?.text }, { ...stepped, tag: stepped.tag?.text }, `${JSON.stringify(text)} (limit ${maxTagChars})`)
+      }
+    }
+    const names = [...MARKERLESS_OPENER_NAMES, ...MARKERLESS_CLOSER_NAMES]
+    const afters = ['', '>', 's>', ' name="x">', '/>', '<', '|', '\n', 'S', '_', '1']
+    for (const context of [NONE, OPENERS, CLOSERS, ALL_NAMES]) {
+      for (const name of names) {
+        for (const start of ['<', '</', '< ', '<  ']) {
+          for (let cut = 1; cut <= name.length; cut++) {
+            for (const after of afters) for (const limit of [3, 8, 4096]) same(start + name.slice(0, cut) + after, context, limit)
+          }
+        }
+      }
+    }
+    // Names in any shape: letters of the markerless words, and what may end or break them.
+    const alphabet = [...new Set([...names.join(''), '<', '/', ' ', '>', '|', '=', '"', 'X', '\n'])]
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...alphabet), { maxLength: 24 }), fc.constantFrom(NONE, OPENERS, CLOSERS, ALL_NAMES), fc.integer({ min: 2, max: 30 }), (characters, context, limit) => {
+        same(`<${characters.join('')}`, context, limit)
+      }),
+      { numRuns: 2000 },
+    )
+    // `run` reads a name as a run too, and stops at the budget as stepping does (an eager stop inside the tag).
+    for (let budget = 2; budget <= 12; budget++) {
+      const lexer = new TagLexer(4096)
+      lexer.begin(0x3c, OPENERS)
+      const text = '<function_calls>'
+      const stop = lexer.run(text, 1, text.length, budget)
+      assertEqual([stop, lexer.lastStep, lexer.length], [budget, STEP_CONTINUE, budget], `budget ${budget}`)
+    }
+    const whole = new TagLexer(4096)
+    whole.begin(0x3c, OPENERS)
+    assertEqual([whole.run('<function_calls>', 1, 16, Infinity), whole.lastStep], [15, STEP_COMPLETE], 'no budget')
+    // A context that no longer allows the name's direction: nothing more is read as a run; the next step rejects.
+    const lexer = new TagLexer(4096)
+    lexer.begin(0x3c, ALL_NAMES)
+    for (const character of '/inv') lexer.step(character.charCodeAt(0))
+    lexer.setContext(OPENERS)
+    assertEqual(lexer.readName('</invoke>', 5, 9), 5, 'closers no longer allowed')
   })
 
   test('setContext: a released candidate changes the names allowed mid-tag', () => {
