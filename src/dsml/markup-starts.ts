@@ -293,23 +293,18 @@ export class BarFinder {
  */
 export const SHORT_TEXT = 256
 
-/** Does `text` hold a `<` or a bar: a character a tag may start at? */
-export function holdsTagStart(text: string): boolean {
-  return text.indexOf('<') !== -1 || indexOfBar(text, 0) !== -1
-}
-
 /**
  * Could `text`, read outside any markup with markerless closers not allowed,
  * hold the start of markup? False when it has no bar, no `<` + markerless
  * opener name, and no `<` near its end (a tag begun there may go on in the
  * next text). With `whole` (nothing follows `text`: a whole text, read to
  * its end), a `<` near the end opens nothing either: a tag with no bar and no
- * whole opener name that the text ends inside is text. For a long text, or a
- * whole one, a few `indexOf` searches; a short piece of a stream is false
- * only without any `<` or bar.
+ * whole opener name that the text ends inside is text. A few `indexOf`
+ * searches, whatever the text's length (a short piece of a stream is read
+ * one tag start at a time instead: `couldHoldMarkup`, which asks this of
+ * longer texts).
  */
 export function couldOpenMarkup(text: string, whole = false): boolean {
-  if (!whole && text.length <= SHORT_TEXT) return holdsTagStart(text)
   if (indexOfBar(text, 0) !== -1) return true
   const last = text.lastIndexOf('<')
   if (last === -1) return false
