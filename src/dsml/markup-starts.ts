@@ -5,8 +5,8 @@
  * a time); and whether a text could open markup at all — the question the
  * engine's fast path and every fused shortcut ask before reading a text.
  */
-import { RecentTexts } from './positions.ts'
-import { BARE_MARKERLESS_OPENERS, BARS, GREATER_THAN, isBar, isMarkupOnlyBar, isWhitespace, isMarkerSpace, isTagNameCharacter, LATIN_CAPITAL_D, LESS_THAN, MARKERLESS_CLOSER_SET, MARKERLESS_OPENER_NAMES, MARKERLESS_OPENER_SET, MAX_CLOSER_SLASHES, MAX_MARKER_SPACES, SLASH, SPACED_MARKERLESS_OPENERS, SPACED_OPENER_MASK } from './grammar.ts'
+import { firstOf, indexOfNeedle, type Needle, needlesOf, RecentTexts } from './positions.ts'
+import { BARE_MARKERLESS_OPENERS, BARS, GREATER_THAN, isBar, isMarkupOnlyBar, isWhitespace, isMarkerSpace, isTagNameCharacter, LATIN_CAPITAL_D, LESS_THAN, MARKERLESS_CLOSER_SET, MARKERLESS_OPENER_NAMES, MARKERLESS_OPENER_SET, MAX_CLOSER_SLASHES, MAX_MARKER_SPACES, SLASH, SPACED_MARKERLESS_OPENERS, SPACED_OPENER_MASK, TAG_START_CHARACTERS } from './grammar.ts'
 
 /** What a tag starting at a place may be: which markerless names it may carry, and whether it is read by its shape. */
 export interface TagContext {
@@ -220,54 +220,27 @@ export function lostMarkerOpenerBefore(text: string, from: number, at: number): 
   return -1
 }
 
-/** The bars in Latin-1 (ASCII `|`), each searched for with `indexOf`. */
-const NARROW_BARS: readonly string[] = [...BARS].filter((bar) => bar.charCodeAt(0) <= 0xff)
-/**
- * The other bars, searched for at once: V8 compiles this class to fail at
- * once on a one-byte string, and reads a two-byte one in one pass, where an
- * `indexOf` per bar reads it once per bar (three to four times slower,
- * measured on 64-character pieces and on 4 MB texts alike).
- */
-const WIDE_BARS = new RegExp(`[${[...BARS].filter((bar) => bar.charCodeAt(0) > 0xff).join('')}]`, 'g')
-
-/** The first ASCII bar at or after `from`, or -1. */
-function indexOfNarrowBar(text: string, from: number): number {
-  let first = -1
-  for (let index = 0; index < NARROW_BARS.length; index++) {
-    const at = text.indexOf(NARROW_BARS[index]!, from)
-    if (at !== -1 && (first === -1 || at < first)) first = at
-  }
-  return first
-}
-
-/** The first other bar at or after `from`, or -1. */
-function indexOfWideBar(text: string, from: number): number {
-  WIDE_BARS.lastIndex = from
-  // `test` moves `lastIndex` past the one character matched, and makes no match array.
-  return WIDE_BARS.test(text) ? WIDE_BARS.lastIndex - 1 : -1
-}
-
-/** The earlier of two places, either -1 (none). */
-function earlier(first: number, second: number): number {
-  return first === -1 || (second !== -1 && second < first) ? second : first
-}
+/** The bars as needles (`needlesOf`): the ASCII bar, and the others at once. */
+export const BAR_NEEDLES: readonly Needle[] = needlesOf(BARS)
+/** The characters a tag may start with (`TAG_START_CHARACTERS`) as needles: `<` first, then the bars as in `BAR_NEEDLES`. */
+export const TAG_START_NEEDLES: readonly Needle[] = needlesOf(TAG_START_CHARACTERS)
 
 /** The first bar at or after `from`, or -1. */
 export function indexOfBar(text: string, from: number): number {
-  return earlier(indexOfNarrowBar(text, from), indexOfWideBar(text, from))
+  const first = firstOf(text, BAR_NEEDLES, from)
+  return first === text.length ? -1 : first
 }
 
 /**
  * Finds the bars of one text in order, from later and later places: the next
- * ASCII bar and the next other bar are each kept while still ahead, so the
- * text is searched about once (`indexOfBar` from each place would search the
- * rest of it again each time no bar of one kind is left).
+ * place of each of `BAR_NEEDLES` is kept while still ahead, so the text is
+ * searched about once (`indexOfBar` from each place would search the rest of
+ * it again each time no bar of one kind is left).
  */
 export class BarFinder {
   #text: string | undefined
-  /** The next bar of each kind at or after where it was last searched from (-1: none to the end). */
-  #narrow = -1
-  #wide = -1
+  /** The next place of each needle at or after where it was last searched from (-1: none to the end). */
+  #next = BAR_NEEDLES.map(() => -1)
   #from = 0
 
   /** The first bar at or after `from`, or -1. */
@@ -275,9 +248,13 @@ export class BarFinder {
     const again = text === this.#text && from >= this.#from
     this.#text = text
     this.#from = from
-    if (!again || (this.#narrow !== -1 && this.#narrow < from)) this.#narrow = indexOfNarrowBar(text, from)
-    if (!again || (this.#wide !== -1 && this.#wide < from)) this.#wide = indexOfWideBar(text, from)
-    return earlier(this.#narrow, this.#wide)
+    let first = -1
+    for (let needle = 0; needle < BAR_NEEDLES.length; needle++) {
+      let at = this.#next[needle]!
+      if (!again || (at !== -1 && at < from)) this.#next[needle] = at = indexOfNeedle(text, BAR_NEEDLES[needle]!, from)
+      if (at !== -1 && (first === -1 || at < first)) first = at
+    }
+    return first
   }
 }
 

@@ -8,14 +8,13 @@
  * remembered while still ahead (ranges of one input arrive in order), so a
  * long text is searched about once.
  */
-import { BARS } from './grammar.ts'
-import { lostMarkerOpenerBefore, MarkerlessOpenerFinder, type TagContext } from './markup-starts.ts'
+import { BAR_NEEDLES, lostMarkerOpenerBefore, MarkerlessOpenerFinder, type TagContext } from './markup-starts.ts'
 import { PartialTagChains } from './partial-tags.ts'
 import { Positions } from './positions.ts'
 
 export class PlainStretch {
   #chains = new PartialTagChains()
-  #bars = new Positions([...BARS])
+  #bars = new Positions(BAR_NEEDLES)
   #openers = new MarkerlessOpenerFinder()
   #maxPendingChars: number
   /** `#tailStartAt` for `#tailText` read from `#tailFrom`: where a partial tag held at its end may begin. */

@@ -25,9 +25,9 @@
  */
 import { CodeSpanGate, type HeldRuns } from './code-span-gate.ts'
 import { BACKTICK } from './code-spans.ts'
-import { BARS, isBar, LESS_THAN, TAG_START_CHARACTERS } from './grammar.ts'
+import { isBar, LESS_THAN } from './grammar.ts'
 import { FragmentRereads } from './fragment-rereads.ts'
-import { canFollowLessThan, SHORT_TEXT, type TagContext } from './markup-starts.ts'
+import { canFollowLessThan, SHORT_TEXT, TAG_START_NEEDLES, type TagContext } from './markup-starts.ts'
 import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
 import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from './tag.ts'
@@ -68,7 +68,7 @@ export class Scanner {
   /** Texts still to read, in order: a re-read piece, then the rest of the text it came from. */
   #queue: QueuedText[] = []
   /** `<` and the bars: where a tag may start. */
-  #candidates = new Positions(TAG_START_CHARACTERS)
+  #candidates = new Positions(TAG_START_NEEDLES)
   /** How far a text outside markup is certainly plain. */
   #plain: PlainStretch
   #gate: CodeSpanGate
@@ -292,7 +292,7 @@ export class Scanner {
       if (code === LESS_THAN || (withBars && isBar(code))) return index
       index++
     }
-    return index === length ? length : this.#candidates.first(text, index, withBars ? 1 + BARS.length : 1)
+    return index === length ? length : this.#candidates.first(text, index, withBars ? TAG_START_NEEDLES.length : 1)
   }
 
   // ── tags ──────────────────────────────────────────────────────────────

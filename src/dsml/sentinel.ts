@@ -9,8 +9,9 @@
  * sentinel in output text" means exactly "nothing the lexer would read as
  * markup", with the same characters and limits.
  */
-import { CANONICAL_BAR, isBar, MARKER_WORD, TAG_START_CHARACTERS } from './grammar.ts'
-import { indexOfBar, NO_NAMES } from './markup-starts.ts'
+import { CANONICAL_BAR, isBar, MARKER_WORD } from './grammar.ts'
+import { indexOfBar, NO_NAMES, TAG_START_NEEDLES } from './markup-starts.ts'
+import { indexOfNeedle } from './positions.ts'
 import { STEP_CONTINUE, STEP_REJECT } from './tag.ts'
 import { TagLexer } from './tag-lexer.ts'
 
@@ -45,14 +46,14 @@ export function mayHoldSentinel(text: string, from = 0): boolean {
 function findSentinel(text: string, from: number, whole: boolean): Found | undefined {
   if (!mayHoldSentinel(text, from)) return undefined
   const lexer = new TagLexer(SENTINEL_TAG_CHARS)
-  const next = TAG_START_CHARACTERS.map((start) => text.indexOf(start, from))
+  const next = TAG_START_NEEDLES.map((needle) => indexOfNeedle(text, needle, from))
   for (;;) {
     let start = -1
     for (const at of next) if (at !== -1 && (start === -1 || at < start)) start = at
     if (start === -1) return undefined
     const found = readSentinel(lexer, text, start, whole)
     if (found !== undefined) return found
-    for (let index = 0; index < next.length; index++) if (next[index] === start) next[index] = text.indexOf(TAG_START_CHARACTERS[index]!, start + 1)
+    for (let index = 0; index < next.length; index++) if (next[index] === start) next[index] = indexOfNeedle(text, TAG_START_NEEDLES[index]!, start + 1)
   }
 }
 
