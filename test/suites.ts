@@ -45,6 +45,7 @@ import * as dsmlFixtures from './dsml/fixtures.cases.ts'
 import * as dsmlGrammar from './dsml/grammar.cases.ts'
 import * as dsmlHold from './dsml/hold.cases.ts'
 import * as dsmlMarkerReader from './dsml/marker-reader.cases.ts'
+import * as dsmlNameReader from './dsml/name-reader.cases.ts'
 import * as dsmlParse from './dsml/parse.cases.ts'
 import * as dsmlPartialTags from './dsml/partial-tags.cases.ts'
 import * as dsmlPeerParsers from './dsml/peer-parsers.cases.ts'
@@ -138,6 +139,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/grammar.cases.ts': dsmlGrammar,
   './dsml/hold.cases.ts': dsmlHold,
   './dsml/marker-reader.cases.ts': dsmlMarkerReader,
+  './dsml/name-reader.cases.ts': dsmlNameReader,
   './dsml/parse.cases.ts': dsmlParse,
   './dsml/partial-tags.cases.ts': dsmlPartialTags,
   './dsml/peer-parsers.cases.ts': dsmlPeerParsers,

@@ -224,6 +224,8 @@ export function lostMarkerOpenerBefore(text: string, from: number, at: number): 
 export const BAR_NEEDLES: readonly Needle[] = needlesOf(BARS)
 /** The characters a tag may start with (`TAG_START_CHARACTERS`) as needles: `<` first, then the bars as in `BAR_NEEDLES`. */
 export const TAG_START_NEEDLES: readonly Needle[] = needlesOf(TAG_START_CHARACTERS)
+/** How many of `TAG_START_NEEDLES` a search for `<` alone takes: the first (`<`), where bars are not looked for. */
+export const LESS_THAN_NEEDLE_COUNT = 1
 
 /** The first bar at or after `from`, or -1. */
 export function indexOfBar(text: string, from: number): number {
@@ -235,7 +237,7 @@ export function indexOfBar(text: string, from: number): number {
  * Finds the bars of one text in order, from later and later places: the next
  * place of each of `BAR_NEEDLES` is kept while still ahead, so the text is
  * searched about once (`indexOfBar` from each place would search the rest of
- * it again each time no bar of one kind is left).
+ * it again each time no bar of one needle is left).
  */
 export class BarFinder {
   #text: string | undefined

@@ -1,9 +1,9 @@
 /**
- * `Positions`: where a few needles next occur in a text, searched with
- * `indexOf` and remembered while still ahead, so a scan over a long text
- * reads it about once per needle (a short text is searched afresh:
- * `firstOf`). The scanner uses it for `<` and the bars, the fence tracker
- * for the characters that can wake it (line breaks, backticks,
+ * `Positions`: where a few needles next occur in a text, each searched in
+ * one pass (`indexOfNeedle`) and remembered while still ahead, so a scan
+ * over a long text reads it about once per needle (a short text is searched
+ * afresh: `firstOf`). The scanner uses it for `<` and the bars, the fence
+ * tracker for the characters that can wake it (line breaks, backticks,
  * backslashes), the code spans for backticks.
  *
  * Two texts are remembered (`RecentTexts`): text held and read again (a

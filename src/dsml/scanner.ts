@@ -27,7 +27,7 @@ import { CodeSpanGate, type HeldRuns } from './code-span-gate.ts'
 import { BACKTICK } from './code-spans.ts'
 import { isBar, LESS_THAN } from './grammar.ts'
 import { FragmentRereads } from './fragment-rereads.ts'
-import { canFollowLessThan, SHORT_TEXT, TAG_START_NEEDLES, type TagContext } from './markup-starts.ts'
+import { canFollowLessThan, LESS_THAN_NEEDLE_COUNT, SHORT_TEXT, TAG_START_NEEDLES, type TagContext } from './markup-starts.ts'
 import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
 import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from './tag.ts'
@@ -292,7 +292,7 @@ export class Scanner {
       if (code === LESS_THAN || (withBars && isBar(code))) return index
       index++
     }
-    return index === length ? length : this.#candidates.first(text, index, withBars ? TAG_START_NEEDLES.length : 1)
+    return index === length ? length : this.#candidates.first(text, index, withBars ? TAG_START_NEEDLES.length : LESS_THAN_NEEDLE_COUNT)
   }
 
   // ── tags ──────────────────────────────────────────────────────────────

@@ -3,9 +3,9 @@
  * as it can whether the characters seen so far can still be markup.
  *
  * It knows spellings, not structure: which tags nest where is the structure
- * layer's business (`structure.ts`). A tag is read in three parts: its
- * marker (`MarkerReader`, which lists the shapes read), its name (here), and
- * the attribute list after it (`AttributeReader`). It sees character codes,
+ * layer's business (`structure.ts`). A tag is read in three parts, each by
+ * its reader: its marker (`MarkerReader`, which lists the shapes read), its
+ * name (`NameReader`), and the attribute list after it (`AttributeReader`). It sees character codes,
  * not strings: names and attribute values are kept as offsets into the tag,
  * and `Tag` slices them when asked. So a tag that is rejected after a
  * character or two costs no allocation.
@@ -21,16 +21,16 @@
  */
 import { AttributeReader } from './attribute-reader.ts'
 import { MarkerReader, NEXT_ATTRIBUTES, NEXT_ATTRIBUTES_AFTER_SLASH, NEXT_FRAGMENT_END, NEXT_NAME, NEXT_WORDLESS_NAME } from './marker-reader.ts'
+import { NAME_BACK_TO_MARKER, NAME_ENDED, NAME_FRAGMENT_END, NameReader } from './name-reader.ts'
 import { type LexedTag, newLexedTag, STEP_COMPLETE, STEP_COMPLETE_BEFORE, STEP_CONTINUE, STEP_REJECT, type StepResult } from './tag.ts'
-import { canEndMarkerlessOpenerName, COMPACT_NAME_SET, knownMaskOfMarkerless, NAME_ATTRIBUTE, compactKind, EQUALS, GREATER_THAN, isAsciiLetter, isBar, isLineBreak, isMarkerSpace, isSpecialTokenSeparator, isTagNameCharacter, KNOWN_NAME_SET, LESS_THAN, MAX_TAG_NAME_LENGTH, nameKind, SLASH, SPACE, SPACED_OPENER_MASK, SPECIAL_TOKEN_SET, specialTokenOf } from './grammar.ts'
+import { EQUALS, GREATER_THAN, isLineBreak, isMarkerSpace, LESS_THAN, NAME_ATTRIBUTE, SLASH } from './grammar.ts'
 import type { TagContext } from './markup-starts.ts'
 
-// The lexer's states, named (numbers: a jump table); the marker's are the `MarkerReader`'s.
+// The lexer's states, named (numbers: a jump table): which reader reads the next character.
 const MARKER = 0
 const NAME = 1
-const WORDLESS_NAME = 2
-const ATTRIBUTE_LIST = 3
-type LexerState = typeof MARKER | typeof NAME | typeof WORDLESS_NAME | typeof ATTRIBUTE_LIST
+const ATTRIBUTE_LIST = 2
+type LexerState = typeof MARKER | typeof NAME | typeof ATTRIBUTE_LIST
 
 /**
  * One tag at a time: `begin`, then `step` each character until it returns anything but STEP_CONTINUE, or `finish` at
@@ -41,17 +41,9 @@ export class TagLexer {
   #state: LexerState = MARKER
   /** Characters read so far, the first included. */
   #length = 0
-  /** The marker, and what it read (the handoff record the name states go on with). */
+  /** The marker, and what it read (the handoff record the name and attributes go on with). */
   #marker = new MarkerReader()
-  /** The wordless name read so far is letters only (it may turn out a drifted marker word). */
-  #lettersOnly = true
-  #nameStart = 0
-  #nameLength = 0
-  /** The markerless names (of this tag's direction) the name still matches. */
-  #nameMask = 0
-  #knownMask = 0
-  #compactMask = 0
-  #specialMask = 0
+  #name = new NameReader(this.#marker)
   #broken = false
   #attributes = new AttributeReader()
   /** Filled by each completed tag. */
@@ -66,9 +58,7 @@ export class TagLexer {
   begin(first: number, context: TagContext): void {
     this.#marker.begin(first, context)
     this.#state = MARKER
-    this.#lettersOnly = true
-    this.#nameLength = 0
-    this.#nameStart = 0
+    this.#name.reset()
     this.#broken = false
     this.#completed = false
     this.#length = 1
@@ -154,9 +144,7 @@ export class TagLexer {
       case MARKER:
         return this.#markerStep(code)
       case NAME:
-        return this.#name(code)
-      case WORDLESS_NAME:
-        return this.#wordlessName(code)
+        return this.#nameStep(code)
       case ATTRIBUTE_LIST:
         return this.#attributeStep(code)
     }
@@ -170,17 +158,13 @@ export class TagLexer {
   finish(): typeof STEP_REJECT | typeof STEP_COMPLETE_BEFORE {
     const marker = this.#marker
     if (marker.kind === 'none') return STEP_REJECT
-    const knownName = KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)
     switch (this.#state) {
       case MARKER:
         return marker.finish() === STEP_REJECT ? STEP_REJECT : this.#finishAt(marker.fragment ? marker.fragmentEnd : undefined)
-      case NAME:
-        if (!marker.committed) return marker.driftedWord && knownName ? this.#finishAt(undefined) : STEP_REJECT
-        // A fragment's known name goes with its marker.
-        return this.#finishAt(marker.fragment && !knownName ? marker.fragmentEnd : undefined)
-      case WORDLESS_NAME:
-        if (!marker.committed) return marker.kind === 'bars' && knownName ? this.#finishAt(undefined) : STEP_REJECT
-        return this.#finishAt(marker.fragment ? marker.fragmentEnd : undefined)
+      case NAME: {
+        const end = this.#name.finish()
+        return end === STEP_REJECT ? STEP_REJECT : this.#finishAt(end === NAME_FRAGMENT_END ? marker.fragmentEnd : undefined)
+      }
       case ATTRIBUTE_LIST:
         if (!marker.committed) return STEP_REJECT
         // A fragment's attributes after its known name (as a line break would end them) go with it.
@@ -216,19 +200,13 @@ export class TagLexer {
         return this.#complete(true)
       case STEP_COMPLETE_BEFORE:
         return this.#complete(false)
-      case NEXT_NAME: {
-        const result = this.#startName(code)
-        // A spaced markerless opener (`< calls>`): only those names.
-        if (marker.spacedOpener) this.#nameMask &= SPACED_OPENER_MASK
-        return result
-      }
+      case NEXT_NAME:
+        if (!this.#name.begin(code, this.#length)) return STEP_REJECT
+        this.#state = NAME
+        return this.#accept()
       case NEXT_WORDLESS_NAME:
-        this.#knownMask = marker.knownMask
-        this.#specialMask = marker.specialMask
-        this.#lettersOnly = marker.lettersOnly
-        this.#nameStart = this.#length
-        this.#nameLength = 1
-        this.#state = WORDLESS_NAME
+        this.#name.beginWordless(this.#length)
+        this.#state = NAME
         return this.#accept()
       case NEXT_ATTRIBUTES:
         return this.#startAttributes(code)
@@ -241,52 +219,33 @@ export class TagLexer {
 
   // ── NAME ──────────────────────────────────────────────────────────────
 
-  #startName(code: number): StepResult {
-    this.#nameStart = this.#length
-    this.#nameLength = 1
-    this.#knownMask = KNOWN_NAME_SET.step(KNOWN_NAME_SET.all, 0, code)
-    this.#compactMask = COMPACT_NAME_SET.step(COMPACT_NAME_SET.all, 0, code)
-    if (this.#marker.kind === 'none') {
-      const set = this.#marker.markerlessSet()
-      this.#nameMask = set.step(set.all, 0, code)
-      if (this.#nameMask === 0) return STEP_REJECT
+  /** A character of the name, read by the `NameReader`; what comes after it, when it says. */
+  #nameStep(code: number): StepResult {
+    switch (this.#name.step(code)) {
+      case STEP_CONTINUE:
+        return this.#accept()
+      case STEP_REJECT:
+        return STEP_REJECT
+      case STEP_COMPLETE_BEFORE:
+        return this.#complete(false)
+      case NAME_ENDED:
+        return this.#nameEnded(code)
+      case NAME_FRAGMENT_END:
+        return this.#complete(false, this.#marker.fragmentEnd)
+      case NAME_BACK_TO_MARKER:
+        this.#state = MARKER
+        return this.#markerStep(code)
     }
-    this.#state = NAME
-    return this.#accept()
   }
 
-  #name(code: number): StepResult {
-    const marker = this.#marker
-    const markerless = marker.kind === 'none'
-    if (isTagNameCharacter(code)) {
-      if (this.#nameLength >= MAX_TAG_NAME_LENGTH) return marker.committed ? this.#complete(false) : STEP_REJECT
-      if (markerless) {
-        // Only the markerless names are followed (the known ones are its word's, taken where the name ends).
-        this.#nameMask = marker.markerlessAllowed() ? marker.markerlessSet().step(this.#nameMask, this.#nameLength, code) : 0
-        if (this.#nameMask === 0) return STEP_REJECT
-      } else {
-        this.#knownMask = KNOWN_NAME_SET.step(this.#knownMask, this.#nameLength, code)
-        this.#compactMask = COMPACT_NAME_SET.step(this.#compactMask, this.#nameLength, code)
-      }
-      this.#nameLength++
-      return this.#accept()
-    }
-    if (markerless) {
-      const word = marker.markerlessAllowed() ? marker.markerlessSet().matched(this.#nameMask, this.#nameLength) : -1
-      if (word === -1 || (!marker.closing && !canEndMarkerlessOpenerName(this.#nameMask, this.#nameLength, code))) return STEP_REJECT
-      this.#knownMask = knownMaskOfMarkerless(marker.markerlessSet(), word) // compact names need the word `DSML`: not read
-    }
-    if (marker.fragment && !KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)) return this.#complete(false, marker.fragmentEnd)
-    return this.#nameEnded(code)
-  }
-
+  /** The character after the name: what the tag goes on with, given the marker and whether the name is known. */
   #nameEnded(code: number): StepResult {
     const marker = this.#marker
     // Past a known name, a wordless tag can no longer be text (its attributes never reject it).
     if (marker.kind === 'bars') marker.committed = true
     if (marker.driftedWord) {
       // A drifted marker word is markup only before a known name.
-      if (!KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)) return STEP_REJECT
+      if (!this.#name.known) return STEP_REJECT
       marker.committed = true
     }
     if (code === EQUALS && marker.kind !== 'none') return this.#startNameValue()
@@ -296,69 +255,15 @@ export class TagLexer {
   }
 
   /**
-   * Reads on from `from` (up to `end`) the characters a markerless name goes
-   * on with: the same as `step` on each of them, which would go on (a name
-   * character some markerless word of the tag's direction still has there),
-   * read as a run. Returns where it stopped: the first character not read,
-   * which `step` decides (or `from`, when the tag is not in such a name).
+   * Reads on from `from` (up to `end`, and the tag limit) the characters a
+   * markerless name goes on with, as a run (`NameReader.run`): the same as
+   * `step` on each. Returns where it stopped (`from` when not in such a name).
    */
   readName(text: string, from: number, end: number): number {
-    const marker = this.#marker
-    if (this.#state !== NAME || marker.kind !== 'none' || !marker.markerlessAllowed()) return from
-    const set = marker.markerlessSet()
-    const stop = Math.min(end, from + this.#maxTagChars - this.#length, from + MAX_TAG_NAME_LENGTH - this.#nameLength)
-    let mask = this.#nameMask
-    let index = from
-    for (; index < stop; index++) {
-      const next = set.step(mask, this.#nameLength + index - from, text.charCodeAt(index))
-      if (next === 0) break
-      mask = next
-    }
-    this.#nameMask = mask
-    this.#nameLength += index - from
-    this.#length += index - from
-    return index
-  }
-
-  // ── WORDLESS_NAME ─────────────────────────────────────────────────────
-
-  /**
-   * Bars without the word: a known tag name (`<‹‹›invoke name="x">`), or a special token whose words are separated by
-   * `▁`, `_` or spaces; in drift, letters that are neither are a drifted marker word (`<|EPSE|invoke`).
-   */
-  #wordlessName(code: number): StepResult {
-    const separator = isSpecialTokenSeparator(code)
-    // A space after a whole known name ends the name (`<‹tool_calls name…`), even where a special token could go on.
-    const nameEnds = code === SPACE && KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)
-    if ((isTagNameCharacter(code) || separator) && !nameEnds) {
-      const special = SPECIAL_TOKEN_SET.step(this.#specialMask, this.#nameLength, code)
-      const known = isTagNameCharacter(code) ? KNOWN_NAME_SET.step(this.#knownMask, this.#nameLength, code) : 0
-      if ((special !== 0 || known !== 0) && this.#nameLength < MAX_TAG_NAME_LENGTH) {
-        this.#specialMask = special
-        this.#knownMask = known
-        if (!isAsciiLetter(code)) this.#lettersOnly = false
-        this.#nameLength++
-        return this.#accept()
-      }
-      if (code !== SPACE) return this.#wordlessAsDrifted(code)
-    }
-    if ((isBar(code) || code === SPACE) && SPECIAL_TOKEN_SET.ends(this.#specialMask, this.#nameLength)) {
-      // A whole special token: its closing bars (spaces before them) are the marker's.
-      this.#marker.afterSpecialToken()
-      this.#state = MARKER
-      return this.#markerStep(code)
-    }
-    if (isBar(code)) return this.#wordlessAsDrifted(code)
-    if (!KNOWN_NAME_SET.ends(this.#knownMask, this.#nameLength)) return this.#wordlessAsDrifted(code)
-    return this.#nameEnded(code)
-  }
-
-  /** A wordless name that is no known name nor special token: in drift, letters between bars are a drifted marker word, read on by the marker. */
-  #wordlessAsDrifted(code: number): StepResult {
-    if (!this.#marker.mayDrift(this.#lettersOnly, this.#nameLength)) return STEP_REJECT
-    this.#marker.resumeDriftedWord(this.#nameStart, this.#nameLength)
-    this.#state = MARKER
-    return this.#markerStep(code)
+    if (this.#state !== NAME) return from
+    const stop = this.#name.run(text, from, Math.min(end, from + this.#maxTagChars - this.#length))
+    this.#length += stop - from
+    return stop
   }
 
   // ── ATTRIBUTE_LIST ────────────────────────────────────────────────────
@@ -405,14 +310,7 @@ export class TagLexer {
     const marker = this.#marker
     const result = this.#result
     marker.describe(result)
-    result.specialToken = marker.special ? specialTokenOf(this.#specialMask, this.#nameLength) : 'other'
-    result.nameStart = this.#nameStart
-    result.nameEnd = this.#nameStart + this.#nameLength
-    const kind = nameKind(this.#knownMask, this.#nameLength, marker.closing)
-    // The compact names mean something only after the word itself (`<‹‹DSML››r=bash>`, `<‹‹DSML››m>`).
-    const compact = kind === 'unknown' && marker.kind === 'dsml' && !marker.driftedWord && !marker.fragment ? compactKind(this.#compactMask, this.#nameLength) : undefined
-    result.kind = compact ?? kind
-    result.compact = compact !== undefined
+    this.#name.describe(result)
     const attributes = this.#attributes.attributes
     for (let index = 0; index < 6; index++) result.attributes[index] = attributes[index]!
     result.selfClosing = this.#attributes.selfClosing

@@ -14,9 +14,11 @@ import {
   isBar,
   isStringFlag,
   asksForJson,
+  isTagNameCharacter,
   isToolName,
   KNOWN_NAME_SET,
   isMarkerLostOpener,
+  MARKERLESS_CLOSER_NAMES,
   MARKERLESS_OPENER_NAMES,
   MARKERLESS_OPENER_SET,
   SPECIAL_TOKEN_SET,
@@ -32,10 +34,14 @@ import {
   OPENERS,
   indexOfBar,
   indexOfMarkerlessOpener,
+  BAR_NEEDLES,
+  LESS_THAN_NEEDLE_COUNT,
   LONGEST_BARLESS_TAG_START,
   lostMarkerOpenerBefore,
+  TAG_START_NEEDLES,
   SHORT_TEXT,
 } from '../../src/dsml/markup-starts.ts'
+import { firstOf } from '../../src/dsml/positions.ts'
 import { WordSet } from '../../src/dsml/word-set.ts'
 import { assert, assertEqual, assertThrows } from '../support/assert.ts'
 import { textOf } from '../support/chunking.ts'
@@ -70,6 +76,19 @@ export const suite = defineSuite('dsml/grammar', (test) => {
     assert(set.canStart(code('s')) && !set.canStart(code('t')), 'canStart')
     assert(set.matchesWhole('string') && !set.matchesWhole('strin') && !set.matchesWhole('strings'), 'matchesWhole')
     assertThrows(() => new WordSet(Array.from({ length: 33 }, (_, index) => `w${index}`)), RangeError)
+  })
+
+  test('v9-orphan-invoke: markerless words hold tag-name characters only, so a name read as a run stops where the lexer decides', () => {
+    for (const name of [...MARKERLESS_OPENER_NAMES, ...MARKERLESS_CLOSER_NAMES]) {
+      for (const character of name) assert(isTagNameCharacter(code(character)) && !isBar(code(character)) && !'< >/'.includes(character), `${name}: ${JSON.stringify(character)}`)
+    }
+  })
+
+  test('v2-doubled-bars / v3-ascii-pipes: the tag-start needles are `<` first (alone, the first LESS_THAN_NEEDLE_COUNT), then the bars’ needles', () => {
+    assertEqual(TAG_START_NEEDLES.slice(0, LESS_THAN_NEEDLE_COUNT), ['<'])
+    assertEqual(TAG_START_NEEDLES.slice(LESS_THAN_NEEDLE_COUNT).map(String), BAR_NEEDLES.map(String))
+    for (const bar of BARS) assertEqual(firstOf(`ab${bar}c<`, BAR_NEEDLES, 0), 2, `bar ${JSON.stringify(bar)} found by its needle`)
+    assertEqual(firstOf('ab|c<', TAG_START_NEEDLES, 0, LESS_THAN_NEEDLE_COUNT), 4, '`<` alone: the bar is not looked for')
   })
 
   test('v1-canonical (DESIGN §4): known names ignore case, markerless names are lower case only', () => {
@@ -198,7 +217,8 @@ export const suite = defineSuite('dsml/grammar', (test) => {
       assertEqual(couldOpenMarkup(`${prose}${tail}`, true), true, `${JSON.stringify(tail)}: a whole opener name or a bar opens markup, whole or not`)
     }
     assertEqual(couldOpenMarkup('a short text with a < in it', true), false, 'a short whole text ends there too')
-    assertEqual(couldOpenMarkup('a short text with a < in it'), true, 'a short piece of a stream may go on')
+    assertEqual(couldOpenMarkup('a short text with a < in it'), true, 'a `<` too near a piece’s end to be decided: the piece may go on')
+    assertEqual(couldOpenMarkup('a < b, then a short stretch of plain words'), false, 'a `<` decided well before a short piece’s end: plain')
   })
 
   test('reject-not-dsml, whole (property): a whole text couldOpenMarkup clears comes out of the engine, fed and ended, as it is', () => {

@@ -21,10 +21,12 @@ interface Lexed {
   read: number
   tag: Tag | undefined
   committed: boolean
+  /** The lexer's own count of the characters it read (`TagLexer.length`). */
+  length: number
 }
 
 /**
- * Runs one lexer over `text` from its first character; `finish` at the end when asked. With `names` (`readName`),
+ * Runs one lexer over `text` from its first character; `finish` at the end when asked. With `readNames` (`readName`),
  * the characters a markerless name goes on with are read as a run after each step.
  */
 function lex(text: string, names: TagContext = NONE, options: { finish?: boolean; maxTagChars?: number; readNames?: boolean } = {}): Lexed {
@@ -36,15 +38,15 @@ function lex(text: string, names: TagContext = NONE, options: { finish?: boolean
       if (options.readNames) index = lexer.readName(text, index + 1, text.length) - 1
       continue
     }
-    if (step === STEP_REJECT) return { outcome: 'reject', read: index, tag: undefined, committed: lexer.committed }
+    if (step === STEP_REJECT) return { outcome: 'reject', read: index, tag: undefined, committed: lexer.committed, length: lexer.length }
     const tag = new Tag(lexer.tag(), text)
-    return { outcome: step === STEP_COMPLETE ? 'complete' : 'before', read: step === STEP_COMPLETE ? index + 1 : index, tag, committed: lexer.committed }
+    return { outcome: step === STEP_COMPLETE ? 'complete' : 'before', read: step === STEP_COMPLETE ? index + 1 : index, tag, committed: lexer.committed, length: lexer.length }
   }
-  if (!options.finish) return { outcome: 'open', read: text.length, tag: undefined, committed: lexer.committed }
+  if (!options.finish) return { outcome: 'open', read: text.length, tag: undefined, committed: lexer.committed, length: lexer.length }
   const step = lexer.finish()
-  if (step === STEP_REJECT) return { outcome: 'reject', read: text.length, tag: undefined, committed: lexer.committed }
+  if (step === STEP_REJECT) return { outcome: 'reject', read: text.length, tag: undefined, committed: lexer.committed, length: lexer.length }
   assertEqual(step, STEP_COMPLETE_BEFORE, 'finish completes before the end')
-  return { outcome: 'end', read: text.length, tag: new Tag(lexer.tag(), text), committed: lexer.committed }
+  return { outcome: 'end', read: text.length, tag: new Tag(lexer.tag(), text), committed: lexer.committed, length: lexer.length }
 }
 
 function completed(text: string, names: TagContext = NONE): Tag {
