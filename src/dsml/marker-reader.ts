@@ -4,8 +4,9 @@
  * drifted word) and the closing bars, up to where a name, the attribute list
  * or the tag's end begins. The tag lexer (`tag-lexer.ts`) hands it each
  * character until it says what comes next (`MarkerStep`); what it read stays
- * on its fields, the handoff record the lexer goes on with (and adds to: a
- * wordless name's bars, a commitment, a special token's closing bars).
+ * on its fields, the handoff record the name reader (`name-reader.ts`) and
+ * the lexer go on with (and add to: a commitment, a special token's closing
+ * bars, a drifted word read on).
  *
  * Each character's result is a tag step (`tag.ts`) or a handoff: `NEXT_NAME`
  * (the character begins a name), `NEXT_WORDLESS_NAME` (it began one after
@@ -135,7 +136,7 @@ export class MarkerReader {
   /** For fragments: the length after the marker's closing bars. */
   fragmentEnd = 0
   terminated = false
-  /** A special token (`<‹end▁of▁sentence›>`, `< | tool▁sep | >`): its name was read by the lexer, its closing bars here. */
+  /** A special token (`<‹end▁of▁sentence›>`, `< | tool▁sep | >`): its name was read by the name reader, its closing bars here. */
   special = false
   /** After NEXT_NAME: the name must be a spaced markerless opener's (`< calls>`). */
   spacedOpener = false
@@ -242,14 +243,14 @@ export class MarkerReader {
     return this.committed ? STEP_COMPLETE_BEFORE : STEP_REJECT
   }
 
-  /** The lexer read a whole special token's name: spaces and its closing bars follow, read here. */
+  /** The name reader read a whole special token's name: spaces and its closing bars follow, read here. */
   afterSpecialToken(): void {
     this.spaces = 0
     this.#state = SPACE_AFTER_TOKEN
   }
 
   /**
-   * A name the lexer read after bars, neither a known name nor a special
+   * A name the name reader read after bars, neither a known name nor a special
    * token, from `start` for `length` letters: in drift, the marker's word
    * drifted (`<|EPSE|invoke`). Reading goes on here, at `DRIFTED_WORD`.
    */
@@ -285,7 +286,7 @@ export class MarkerReader {
     return this.closing ? this.context.closers : this.context.openers
   }
 
-  /** May the lexer's wordless name, no known name nor special token, be a drifted word? Letters only, after one or two bars, in drift. */
+  /** May the name reader's wordless name, no known name nor special token, be a drifted word? Letters only, after one or two bars, in drift. */
   mayDrift(lettersOnly: boolean, length: number): boolean {
     return this.context.drift && lettersOnly && this.bars <= MAX_MARKER_BARS && length <= MAX_DRIFTED_WORD_LENGTH
   }
@@ -455,7 +456,7 @@ export class MarkerReader {
   /**
    * A drifted marker word: more letters (up to `MAX_DRIFTED_WORD_LENGTH`),
    * spaces, then its closing bar. It stays uncommitted until a known tag name
-   * follows (the lexer's `#nameEnded`).
+   * follows (`NameReader`, where the name ends).
    */
   #driftedWordStep(code: number, at: number): MarkerStep {
     if (isAsciiLetter(code) && this.spaces === 0) {

@@ -9,7 +9,8 @@
  *
  * `step` says what each character means for the name: read (STEP_CONTINUE),
  * text (STEP_REJECT), too long a name in a committed tag (STEP_COMPLETE_BEFORE),
- * or a handoff: `NAME_ENDED` (the character is the first after the name),
+ * or a handoff: `NAME_ENDED` (the character is the first after the name;
+ * a tag that is markup only past a whole known name has committed there),
  * `NAME_FRAGMENT_END` (a fragment's unknown name: the tag is its marker),
  * `NAME_BACK_TO_MARKER` (the marker reads the character: a special token's
  * closing bars, or a drifted marker word going on).
@@ -33,6 +34,11 @@ const NAME = 0
 const WORDLESS_NAME = 1
 type NameState = typeof NAME | typeof WORDLESS_NAME
 
+/**
+ * One tag's name at a time, after its marker: `begin` (or `beginWordless`),
+ * then `step` each character until it hands on, or `finish` at the end of
+ * input. What it read is written into the completed tag by `describe`.
+ */
 export class NameReader {
   #marker: MarkerReader
   #state: NameState = NAME
@@ -54,6 +60,8 @@ export class NameReader {
 
   /** No name read yet (a new tag). */
   reset(): void {
+    this.#state = NAME
+    this.#markerlessMask = 0
     this.#start = 0
     this.#length = 0
     this.#knownMask = 0
@@ -131,21 +139,33 @@ export class NameReader {
   }
 
   /**
-   * End of input in the name, per state: an uncommitted tag is text unless a
-   * drifted marker's (after the word) or a wordless tag's (after bars) known
-   * name is whole; a committed one ends where the input ends, a fragment
-   * after its marker unless its name is known (after bars: always).
+   * End of input in the name: an uncommitted tag is text unless it is one
+   * that is markup past a whole known name and its name is one
+   * (`#markupPastKnownName`); a committed one ends where the input ends, a
+   * fragment after its marker unless its name is known.
    */
   finish(): typeof STEP_REJECT | typeof STEP_COMPLETE_BEFORE | typeof NAME_FRAGMENT_END {
     const marker = this.#marker
-    switch (this.#state) {
-      case NAME:
-        if (!marker.committed) return marker.driftedWord && this.known ? STEP_COMPLETE_BEFORE : STEP_REJECT
-        return marker.fragment && !this.known ? NAME_FRAGMENT_END : STEP_COMPLETE_BEFORE
-      case WORDLESS_NAME:
-        if (!marker.committed) return marker.kind === 'bars' && this.known ? STEP_COMPLETE_BEFORE : STEP_REJECT
-        return marker.fragment ? NAME_FRAGMENT_END : STEP_COMPLETE_BEFORE
+    if (!marker.committed) return this.#markupPastKnownName() && this.known ? STEP_COMPLETE_BEFORE : STEP_REJECT
+    return marker.fragment && !this.known ? NAME_FRAGMENT_END : STEP_COMPLETE_BEFORE
+  }
+
+  /**
+   * Is the tag one that is markup only once a whole known name ends? After
+   * bars without the word (a wordless name: `<‹invoke`), or after a drifted
+   * marker word (`<|EPSE|invoke`): until then it may be text.
+   */
+  #markupPastKnownName(): boolean {
+    return this.#marker.kind === 'bars' || this.#marker.driftedWord
+  }
+
+  /** The name ends before the character: a tag that is markup only past a whole known name commits here, or is text. */
+  #ended(): NameStep {
+    if (this.#markupPastKnownName()) {
+      if (!this.known) return STEP_REJECT
+      this.#marker.committed = true
     }
+    return NAME_ENDED
   }
 
   /** Writes what the name says into a completed tag: where it is, its kind, the special token it is. */
@@ -186,7 +206,7 @@ export class NameReader {
       this.#knownMask = knownMaskOfMarkerless(marker.markerlessSet(), word) // compact names need the word `DSML`: not read
     }
     if (marker.fragment && !this.known) return NAME_FRAGMENT_END
-    return NAME_ENDED
+    return this.#ended()
   }
 
   // ── WORDLESS_NAME ─────────────────────────────────────────────────────
@@ -217,7 +237,7 @@ export class NameReader {
       return NAME_BACK_TO_MARKER
     }
     if (isBar(code) || !this.known) return this.#asDriftedWord()
-    return NAME_ENDED
+    return this.#ended()
   }
 
   /** A wordless name that is no known name nor special token: in drift, letters between bars are a drifted marker word, read on by the marker. */

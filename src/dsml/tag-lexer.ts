@@ -5,19 +5,19 @@
  * It knows spellings, not structure: which tags nest where is the structure
  * layer's business (`structure.ts`). A tag is read in three parts, each by
  * its reader: its marker (`MarkerReader`, which lists the shapes read), its
- * name (`NameReader`), and the attribute list after it (`AttributeReader`). It sees character codes,
- * not strings: names and attribute values are kept as offsets into the tag,
- * and `Tag` slices them when asked. So a tag that is rejected after a
- * character or two costs no allocation.
+ * name (`NameReader`), and the attribute list after it (`AttributeReader`).
+ * It sees character codes, not strings: names and attribute values are kept
+ * as offsets into the tag, and `Tag` slices them when asked. So a tag that
+ * is rejected after a character or two costs no allocation.
  *
  * **Commitment.** A tag is *committed* once nothing can make it text any more:
  * at the word `DSML` (a fragment: at its closing bar, or at the word in
  * markup-only bars or in drift), when a wordless tag's known name ends, or
- * when a drifted marker's known name ends. A committed tag that grows past the
- * tag limit is completed as `broken`, never released. An uncommitted tag can
- * only grow that long if it is markerless, and a markerless tag holds no `<`
- * and no bar, so nothing inside it could start another tag: releasing it as
- * text is safe.
+ * when a drifted marker's known name ends (those two: the `NameReader`). A
+ * committed tag that grows past the tag limit is completed as `broken`, never
+ * released. An uncommitted tag can only grow that long if it is markerless,
+ * and a markerless tag holds no `<` and no bar, so nothing inside it could
+ * start another tag: releasing it as text is safe.
  */
 import { AttributeReader } from './attribute-reader.ts'
 import { MarkerReader, NEXT_ATTRIBUTES, NEXT_ATTRIBUTES_AFTER_SLASH, NEXT_FRAGMENT_END, NEXT_NAME, NEXT_WORDLESS_NAME } from './marker-reader.ts'
@@ -238,16 +238,9 @@ export class TagLexer {
     }
   }
 
-  /** The character after the name: what the tag goes on with, given the marker and whether the name is known. */
+  /** The character after the name: what the tag goes on with, given its marker (the name reader committed it if it had to). */
   #nameEnded(code: number): StepResult {
     const marker = this.#marker
-    // Past a known name, a wordless tag can no longer be text (its attributes never reject it).
-    if (marker.kind === 'bars') marker.committed = true
-    if (marker.driftedWord) {
-      // A drifted marker word is markup only before a known name.
-      if (!this.#name.known) return STEP_REJECT
-      marker.committed = true
-    }
     if (code === EQUALS && marker.kind !== 'none') return this.#startNameValue()
     if (code === GREATER_THAN || code === SLASH || code === LESS_THAN || isMarkerSpace(code) || isLineBreak(code)) return this.#startAttributes(code)
     if (marker.kind === 'none') return STEP_REJECT

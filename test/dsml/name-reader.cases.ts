@@ -12,7 +12,7 @@ import { ALL_NAMES, CLOSERS, drifting, NO_NAMES, OPENERS, type TagContext } from
 import { NAME_BACK_TO_MARKER, NAME_ENDED, NAME_FRAGMENT_END, NameReader, type NameStep } from '../../src/dsml/name-reader.ts'
 import { newLexedTag, STEP_COMPLETE_BEFORE, STEP_CONTINUE, STEP_REJECT } from '../../src/dsml/tag.ts'
 import { assert, assertEqual } from '../support/assert.ts'
-import { eos, FW_BAR, marker } from '../support/dsml-builders.ts'
+import { ASCII_BAR, eos, FW_BAR, marker, WORD } from '../support/dsml-builders.ts'
 import { defineSuite } from '../support/harness.ts'
 
 const M = marker()
@@ -134,6 +134,29 @@ export const suite = defineSuite('dsml/name-reader', (test) => {
     const text = `<${FW_BAR}EPSE${FW_BAR}invoke>`
     assertEqual(read(text, drifting(ALL_NAMES)).step, 'back to marker', 'in drift')
     assertEqual(read(text, ALL_NAMES).step, 'reject', 'outside drift')
+  })
+
+  test('v24-drift: a drifted marker word is markup only before a whole known name, and only letters, no longer than a drifted word may be', () => {
+    const drift = drifting(ALL_NAMES)
+    const bar = ASCII_BAR
+    const known = read(`<${bar}EPSE${bar}invoke>`, drift, { throughMarker: true })
+    assertEqual([known.step, known.at, known.name.known], ['ended', 13, true], 'a known name after the drifted word: it ends there')
+    assertEqual(read(`<${bar}EPSE${bar}invoke>`, drift).step, 'back to marker', 'the word is the marker’s, read on by it')
+    assertEqual(read(`<${bar}EPSE${bar}foo>`, drift, { throughMarker: true }).step, 'reject', 'an unknown name after a drifted word: text, at its end')
+    assertEqual(read(`<${bar}tool_x${bar}invoke>`, drift).step, 'reject', 'a drifted word holds letters only')
+    assertEqual(read(`<${bar}parameter${bar}invoke>`, drift).step, 'reject', 'a word longer than a drifted word may be (nine letters)')
+    assertEqual(read(`<${bar}paramete${bar}invoke>`, drift).step, 'back to marker', 'eight letters may be one')
+  })
+
+  test('v16-compact: compact names mean something only after the word itself, whole', () => {
+    const compact = (text: string): [string, boolean] => {
+      const tag = described(read(text).name)
+      return [tag.kind, tag.compact]
+    }
+    const bar = ASCII_BAR
+    assertEqual(compact(`<${bar}${WORD}${bar}r=bash>`), ['invoke', true], 'after the word')
+    assertEqual(compact(`<${bar}${WORD}${bar}fxyz>`), ['unknown', false], 'no compact name: unknown')
+    assertEqual(compact(`${bar}${WORD}${bar}r=bash>`), ['unknown', false], 'a fragment’s `r`: not compact')
   })
 
   test('fragments: a fragment’s unknown name ends the tag after its marker; a known one goes with it', () => {
