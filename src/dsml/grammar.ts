@@ -172,10 +172,9 @@ export const KNOWN_NAMES: readonly string[] = [...INVOKE_NAMES, ...PARAMETER_NAM
 /**
  * Tags read with no marker at all, where the context allows them. DeepSeek
  * writes them in lower case, and only that spelling is read: so a text can be
- * cleared of them by a few substring searches (`couldOpenMarkup`, in `markup-starts.ts`).
- * The words hold tag-name characters only (no `<`, bar, space or `>`): a
- * markerless name is read as a run of the characters its words go on with
- * (`NameReader.run`), and whatever stops the run is the tag lexer's to decide.
+ * cleared of them by a few substring searches (`couldOpenMarkup`). The words
+ * hold tag-name characters only (no `<`, bar, space or `>`), so a name is read
+ * as a run of them (`NameReader.run`); what stops the run, the lexer decides.
  */
 export const MARKERLESS_OPENER_NAMES: readonly string[] = ['invoke', 'parameter', 'tool_calls', 'function_calls', 'tool_call', 'function_call', 'function', 'calls']
 export const MARKERLESS_CLOSER_NAMES: readonly string[] = ['invoke', 'parameter', ...BLOCK_NAMES]

@@ -4,9 +4,8 @@
  * drifted word) and the closing bars, up to where a name, the attribute list
  * or the tag's end begins. The tag lexer (`tag-lexer.ts`) hands it each
  * character until it says what comes next (`MarkerStep`); what it read stays
- * on its fields, the handoff record the name reader (`name-reader.ts`) and
- * the lexer go on with (and add to: a commitment, a special token's closing
- * bars, a drifted word read on).
+ * on its fields, the handoff record the name reader and the lexer go on with
+ * (and add to: a commitment, a special token's bars, a drifted word).
  *
  * Each character's result is a tag step (`tag.ts`) or a handoff: `NEXT_NAME`
  * (the character begins a name), `NEXT_WORDLESS_NAME` (it began one after
