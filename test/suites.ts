@@ -34,6 +34,7 @@ import * as dialectKitRunawayStop from './dialect-kit/runaway-stop.cases.ts'
 import * as dsmlArguments from './dsml/arguments.cases.ts'
 import * as dsmlCallStreaming from './dsml/call-streaming.cases.ts'
 import * as dsmlCodeSpanGate from './dsml/code-span-gate.cases.ts'
+import * as dsmlCodeSpanReading from './dsml/code-span-reading.cases.ts'
 import * as dsmlConfig from './dsml/config.cases.ts'
 import * as dsmlDiagnosticCounters from './dsml/diagnostic-counters.cases.ts'
 import * as dsmlDrift from './dsml/drift.cases.ts'
@@ -52,6 +53,7 @@ import * as dsmlPeerParsers from './dsml/peer-parsers.cases.ts'
 import * as dsmlPendingTags from './dsml/pending-tags.cases.ts'
 import * as dsmlPositions from './dsml/positions.cases.ts'
 import * as dsmlProperties from './dsml/properties.cases.ts'
+import * as dsmlReadQueue from './dsml/read-queue.cases.ts'
 import * as dsmlRepair from './dsml/repair.cases.ts'
 import * as dsmlRunawayGuard from './dsml/runaway-guard.cases.ts'
 import * as dsmlSanitizerStream from './dsml/sanitizer-stream.cases.ts'
@@ -60,6 +62,7 @@ import * as dsmlScanner from './dsml/scanner.cases.ts'
 import * as dsmlSentinel from './dsml/sentinel.cases.ts'
 import * as dsmlStream from './dsml/stream.cases.ts'
 import * as dsmlTagLexer from './dsml/tag-lexer.cases.ts'
+import * as dsmlTagStartSearch from './dsml/tag-start-search.cases.ts'
 import * as dsmlToolNameBody from './dsml/tool-name-body.cases.ts'
 import * as dsmlToolSchema from './dsml/tool-schema.cases.ts'
 import * as dsmlUnrecoveredNotes from './dsml/unrecovered-notes.cases.ts'
@@ -128,6 +131,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/arguments.cases.ts': dsmlArguments,
   './dsml/call-streaming.cases.ts': dsmlCallStreaming,
   './dsml/code-span-gate.cases.ts': dsmlCodeSpanGate,
+  './dsml/code-span-reading.cases.ts': dsmlCodeSpanReading,
   './dsml/config.cases.ts': dsmlConfig,
   './dsml/diagnostic-counters.cases.ts': dsmlDiagnosticCounters,
   './dsml/drift.cases.ts': dsmlDrift,
@@ -146,6 +150,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/pending-tags.cases.ts': dsmlPendingTags,
   './dsml/positions.cases.ts': dsmlPositions,
   './dsml/properties.cases.ts': dsmlProperties,
+  './dsml/read-queue.cases.ts': dsmlReadQueue,
   './dsml/repair.cases.ts': dsmlRepair,
   './dsml/runaway-guard.cases.ts': dsmlRunawayGuard,
   './dsml/sanitizer-stream.cases.ts': dsmlSanitizerStream,
@@ -154,6 +159,7 @@ const modules: Record<string, CasesModule> = {
   './dsml/sentinel.cases.ts': dsmlSentinel,
   './dsml/stream.cases.ts': dsmlStream,
   './dsml/tag-lexer.cases.ts': dsmlTagLexer,
+  './dsml/tag-start-search.cases.ts': dsmlTagStartSearch,
   './dsml/tool-name-body.cases.ts': dsmlToolNameBody,
   './dsml/tool-schema.cases.ts': dsmlToolSchema,
   './dsml/unrecovered-notes.cases.ts': dsmlUnrecoveredNotes,

@@ -11,23 +11,22 @@
  * - **Pending partial tags.** A partial tag cut short by the start of another
  *   tag is held, its fate that next tag's (`PendingTags`).
  * - **Code spans.** A tag that starts after a backtick run that may open an
- *   inline code span is read again from its start through the
- *   `CodeSpanGate`, which holds the text until it is known to be in a span
- *   (emitted as it is, or read as documentation) or not (read as usual).
+ *   inline code span is asked about (`CodeSpanReading`): in a span, it comes
+ *   out as it is or is read as documentation; not, it is read as usual.
  * - **Re-reads.** A rejected tag is read again from a bar inside it (a bar
  *   may start a fragment: `FragmentRereads` says which); what comes before
  *   is a partial tag cut short there. A fragment followed by a word that is
- *   not a tag name is read again after its marker. Re-reads go
- *   through a queue, never through a nested call. Each character is read a
- *   bounded number of times: only the few characters before a tag commits can
- *   be re-read, and text a code-span gate held is read again once (the runs
- *   the gate read answer for the tags in it, so no other gate holds it again).
+ *   not a tag name is read again after its marker. Re-reads go through a
+ *   queue (`ReadQueue`), never through a nested call. Each character is read
+ *   a bounded number of times: only the few characters before a tag commits
+ *   can be re-read, and text a code-span gate held is read again once (the
+ *   runs the gate read answer for the tags in it, so no other gate holds it
+ *   again).
  */
-import { CodeSpanGate, type HeldRuns } from './code-span-gate.ts'
-import { BACKTICK } from './code-spans.ts'
+import { CodeSpanReading } from './code-span-reading.ts'
 import { isBar, LESS_THAN } from './grammar.ts'
 import { FragmentRereads } from './fragment-rereads.ts'
-import { canFollowLessThan, LESS_THAN_NEEDLE_COUNT, SHORT_TEXT, TAG_START_NEEDLES, type TagContext } from './markup-starts.ts'
+import { canFollowLessThan, SHORT_TEXT } from './markup-starts.ts'
 import type { Output } from './output.ts'
 import type { Structure } from './structure.ts'
 import { STEP_COMPLETE, STEP_CONTINUE, STEP_REJECT, type StepResult, Tag } from './tag.ts'
@@ -35,20 +34,9 @@ import { TagLexer } from './tag-lexer.ts'
 import { isTextTagStart, plainPieceUntil } from './partial-tags.ts'
 import { PendingTags } from './pending-tags.ts'
 import { PlainStretch } from './plain-stretch.ts'
-import { endOfRun, FRESH_SEARCH, Positions, SHORT_SEARCH } from './positions.ts'
-
-interface QueuedText {
-  text: string
-  start: number
-  /**
-   * Read as documentation: its markup removed, no call made from it
-   * (`CodeSpanGate`'s `documentation`); what it opened ends with it
-   * (`#endDocumentation`).
-   */
-  documentation: boolean
-  /** The runs of the text a code-span gate held, when this is that text (`HeldRuns`): they answer for the tags in it. */
-  runs: HeldRuns | undefined
-}
+import { ReadQueue } from './read-queue.ts'
+import { endOfRun } from './positions.ts'
+import { TagStartSearch } from './tag-start-search.ts'
 
 export class Scanner {
   #lexer: TagLexer
@@ -65,17 +53,14 @@ export class Scanner {
   #tagBudget = Infinity
   /** Partial tags cut short by the tag being read, which may still join into markup. */
   #pending: PendingTags
-  /** Texts still to read, in order: a re-read piece, then the rest of the text it came from. */
-  #queue: QueuedText[] = []
-  /** `<` and the bars: where a tag may start. */
-  #candidates = new Positions(TAG_START_NEEDLES)
+  /** Texts still to read, in order: a re-read piece, then the rest of the text it came from; and how the text being read now is read. */
+  #queue = new ReadQueue()
+  /** Where the next tag may start. */
+  #tagStarts = new TagStartSearch()
   /** How far a text outside markup is certainly plain. */
   #plain: PlainStretch
-  #gate: CodeSpanGate
-  /** The runs of the text being read, when it is text a code-span gate held (see `QueuedText`). */
-  #heldRuns: HeldRuns | undefined
-  /** Reading text as documentation (see `QueuedText`): no gate, no call. */
-  #documentation = false
+  /** Where a tag may stand in an inline code span. */
+  #spans: CodeSpanReading
   /** Where a rejected tag is read again from a bar inside it. */
   #rereads: FragmentRereads
 
@@ -84,24 +69,24 @@ export class Scanner {
     this.#output = output
     this.#lexer = new TagLexer(maxTagChars)
     this.#pending = new PendingTags(structure, output, maxPendingChars)
-    this.#gate = new CodeSpanGate(maxGateChars)
+    this.#spans = new CodeSpanReading(structure, output, this.#queue, maxGateChars)
     this.#plain = new PlainStretch(maxPendingChars)
     this.#rereads = new FragmentRereads(maxTagChars)
   }
 
   /** Characters held: the tag being read, the pending partial tags, the text the code-span gate holds. */
   get heldChars(): number {
-    return this.#pending.length + (this.#lexing ? this.#lexer.length : 0) + this.#gate.heldChars
+    return this.#pending.length + (this.#lexing ? this.#lexer.length : 0) + this.#spans.heldChars
   }
 
   /** Not inside a tag, nothing pending, nothing at the gate. */
   get idle(): boolean {
-    return !this.#lexing && this.#pending.length === 0 && !this.#gate.holding
+    return !this.#lexing && this.#pending.length === 0 && !this.#spans.holding
   }
 
   scan(input: string): void {
-    this.#heldRuns = undefined
-    this.#candidates.reset()
+    this.#queue.runs = undefined
+    this.#tagStarts.reset()
     this.#plain.reset()
     this.#read(input, 0)
     this.#drainQueue()
@@ -141,19 +126,19 @@ export class Scanner {
   }
 
   #drainQueue(): void {
+    const queue = this.#queue
     for (;;) {
-      const next = this.#queue[0]
-      if (this.#documentation && next?.documentation !== true) {
+      if (queue.documentation && queue.next?.documentation !== true) {
         this.#endDocumentation()
         continue
       }
+      const next = queue.take()
       if (next === undefined) break
-      this.#queue.shift()
       this.#readAs(next.documentation)
-      this.#heldRuns = next.runs
+      queue.runs = next.runs
       this.#read(next.text, next.start)
     }
-    this.#heldRuns = undefined
+    queue.runs = undefined
   }
 
   /**
@@ -176,7 +161,7 @@ export class Scanner {
 
   /** Reading goes on as documentation, or not. */
   #readAs(documentation: boolean): void {
-    this.#documentation = documentation
+    this.#queue.documentation = documentation
     this.#structure.documentation = documentation
   }
 
@@ -186,7 +171,7 @@ export class Scanner {
     // A tag begun in an earlier text goes on here.
     if (this.#lexing) this.#tagStart = index
     while (index < length) {
-      index = this.#gate.holding ? this.#readGate(text, index) : this.#lexing ? this.#lex(text, index) : this.#readText(text, index)
+      index = this.#spans.holding ? this.#spans.read(text, index) : this.#lexing ? this.#lex(text, index) : this.#readText(text, index)
       if (index < 0) return
     }
     // A tag begun at this text's last character goes on in the next one.
@@ -226,7 +211,7 @@ export class Scanner {
     const next =
       this.#pending.length !== 0 || (text.charCodeAt(index) === LESS_THAN && index + 1 < length && !isTextTagStart(text, index, context))
         ? index
-        : this.#nextTagStart(text, index, structure.barsMatter(), context)
+        : this.#tagStarts.next(text, index, structure.barsMatter(), context)
     const budget = structure.budgetLeft()
     if (next - index >= budget) {
       // Eager stop: the region may not hold this much plain text.
@@ -261,38 +246,10 @@ export class Scanner {
     return index + 1
   }
 
-  /**
-   * The next character a tag may start at, from `index` (or `text.length`):
-   * a `<`, or a bar where bars matter — passing every one that is text
-   * whatever follows (`isTextTagStart`).
-   */
-  #nextTagStart(text: string, index: number, withBars: boolean, context: TagContext): number {
-    const length = text.length
-    for (;;) {
-      const next = this.#nextCandidate(text, index, withBars)
-      if (next >= length || !isTextTagStart(text, next, context)) return next
-      index = next + 1
-    }
-  }
-
   /** Text that is not a tag: emitted as a range of the input outside markup, else given to the region. */
   #consume(text: string, start: number, end: number): void {
     if (this.#structure.state.kind === 'outside') this.#output.emitRange(text, start, end)
     else this.#structure.consumeText(text.slice(start, end))
-  }
-
-  /** The next `<`, or bar when bars matter, at or after `index` (or `text.length`). */
-  #nextCandidate(text: string, index: number, withBars: boolean): number {
-    const length = text.length
-    // In a short text (searched afresh each time: `FRESH_SEARCH`), the next few characters one at a time first
-    // (candidates are often close: a loop beats several indexOf calls); a long one's searches are remembered.
-    const near = length <= FRESH_SEARCH ? Math.min(length, index + SHORT_SEARCH) : index
-    while (index < near) {
-      const code = text.charCodeAt(index)
-      if (code === LESS_THAN || (withBars && isBar(code))) return index
-      index++
-    }
-    return index === length ? length : this.#candidates.first(text, index, withBars ? TAG_START_NEEDLES.length : LESS_THAN_NEEDLE_COUNT)
   }
 
   // ── tags ──────────────────────────────────────────────────────────────
@@ -386,7 +343,7 @@ export class Scanner {
     let outcome = this.#structure.handleTag(tag, prefix + taken)
     if (outcome === 'code-span') {
       // The tag stands where an inline code span may be open: decided before it is read as markup.
-      const resumed = this.#spanAtTag(prefix, tagText, start, text, index)
+      const resumed = this.#spans.atTag(prefix, tagText, start, text, index)
       if (resumed !== undefined) return resumed
       // Not in a span (the runs before it are literal backticks now): read as usual.
       outcome = this.#structure.handleTag(tag, prefix + taken)
@@ -409,115 +366,17 @@ export class Scanner {
   #reread(tagText: string, from: number, inText: number, text: string, index: number): number {
     const back = tagText.length - from
     if (back <= inText) return index - back
-    this.#queue.unshift(this.#piece(tagText.slice(from)), this.#rest(text, index))
+    this.#queue.first(this.#queue.piece(tagText.slice(from)), this.#queue.rest(text, index))
     return -1
   }
 
-  /** The text being read, from `start`, queued to be read as it is now (as documentation or not, with its runs). */
-  #rest(text: string, start: number): QueuedText {
-    return { text, start, documentation: this.#documentation, runs: this.#heldRuns }
-  }
-
-  /** A piece of the text being read (a tag's text, read again), queued to be read as it is now: its own text, so no runs answer for it. */
-  #piece(text: string): QueuedText {
-    return { text, start: 0, documentation: this.#documentation, runs: undefined }
-  }
-
-  // ── the code-span gate ────────────────────────────────────────────────
-
-  /**
-   * A tag read from `text[start]` (-1: begun in an earlier text) up to
-   * `index`, after the pending partial tags `prefix`, stands where an inline
-   * code span may be open (`Structure.handleTag`): is it in one? Known from
-   * the runs of the text a gate held, when that is the text being read and
-   * they answer there; otherwise a gate holds the text from the tag's start
-   * (its partial tags first) until it is known. Undefined when it is not in a
-   * span (the tag is read as usual); else where reading `text` goes on, or -1
-   * when a re-read was queued. Only a tag is asked, never text: where tags
-   * start does not depend on how the text was split, so neither does what a
-   * gate holds, up to its cap.
-   */
-  #spanAtTag(prefix: string, tagText: string, start: number, text: string, index: number): number | undefined {
-    const fences = this.#output.fences
-    const context = this.#structure.context()
-    const runs = this.#heldRuns
-    if (runs !== undefined && start !== -1 && prefix.length === 0 && start < runs.answersBefore) {
-      const spanEnd = runs.closerAfter(start, fences.codeSpanLengthsAt(tagText.charCodeAt(0)))
-      if (spanEnd !== -1) return this.#spanFound(runs.judge(spanEnd, context), text, start, spanEnd, runs, undefined)
-      fences.clearCodeSpans()
-      return undefined
-    }
-    this.#gate.begin(fences, context)
-    // Read again from the tag's start (its partial tags before it first), through the gate.
-    if (prefix.length === 0 && start !== -1) return start
-    this.#queue.unshift({ text: prefix + tagText, start: 0, documentation: false, runs: undefined }, this.#rest(text, index))
-    return -1
-  }
-
-  /** Text held at the code-span gate, from `index`. Returns where reading goes on, or -1 when a re-read was queued. */
-  #readGate(text: string, index: number): number {
-    const stop = this.#gate.read(text, index)
-    return this.#gate.decision === 'none' ? stop : this.#gateDecided(text, stop)
-  }
-
-  /**
-   * The gate decided: a code span comes out as it is, or is read as
-   * documentation; text not in one is read again as usual, the runs before
-   * it now literal backticks; then `text` from `stop`. Returns where reading
-   * `text` goes on, or -1 when the re-read was queued.
-   */
-  #gateDecided(text: string, stop: number): number {
-    const gate = this.#gate
-    const decision = gate.decision
-    const spanEnd = gate.spanEnd
-    const { held, runs } = gate.take()
-    const then = this.#rest(text, stop)
-    if (decision === 'code' || decision === 'documentation') return this.#spanFound(decision, held, 0, spanEnd, runs, then)
-    this.#output.fences.clearCodeSpans()
-    this.#queue.unshift({ text: held, start: 0, documentation: false, runs }, then)
-    return -1
-  }
-
-  /**
-   * A code span in `spanText` from `start` to `spanEnd` (its closing run's
-   * end): emitted as it is (`code`); or (`documentation`) its content read as
-   * documentation, then its closing run as usual text. Reading then goes on
-   * in `spanText` after it, with `runs` for its places, then at `then` when
-   * `spanText` is a gate's held text (undefined: it is the text being read).
-   * Returns where reading the text being read goes on, or -1 when what
-   * remains was queued.
-   */
-  #spanFound(decision: 'code' | 'documentation', spanText: string, start: number, spanEnd: number, runs: HeldRuns | undefined, then: QueuedText | undefined): number {
-    let resume = spanEnd
-    const queued: QueuedText[] = []
-    if (decision === 'code') {
-      // The span, as it is (a range of its text).
-      this.#output.emitRange(spanText, start, spanEnd)
-      if (then === undefined) return spanEnd
-    } else {
-      resume = closingRunStart(spanText, start, spanEnd)
-      queued.push({ text: spanText.slice(start, resume), start: 0, documentation: true, runs: undefined })
-    }
-    if (resume < spanText.length) queued.push({ text: spanText, start: resume, documentation: false, runs })
-    if (then !== undefined) queued.push(then)
-    this.#queue.unshift(...queued)
-    return -1
-  }
-
-  /** The text ends (or is interrupted) while the gate holds: it decides, and what it held is read (then nothing: an empty text). */
+  /** The text ends (or is interrupted) while a code-span gate holds: it decides, and what it held is read. */
   #endGate(): void {
-    while (this.#gate.holding) {
-      this.#gate.finish()
-      if (this.#gateDecided('', 0) < 0) this.#drainQueue()
+    while (this.#spans.holding) {
+      this.#spans.finish()
+      this.#drainQueue()
     }
   }
-}
-
-/** Where the backtick run ending at `end` in `text` (not before `start`) begins. */
-function closingRunStart(text: string, start: number, end: number): number {
-  let at = end
-  while (at > start && text.charCodeAt(at - 1) === BACKTICK) at--
-  return at
 }
 
 function hasBar(text: string): boolean {
