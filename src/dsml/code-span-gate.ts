@@ -8,8 +8,9 @@
  * until where the span ends is settled (or that there is none: the
  * paragraph ended first), the text ends, or the hold cap is reached.
  *
- * - **In a span** (`code`): the scanner emits the held text up to the span's
- *   closing run as it is. Where the gate began does not change that run.
+ * - **In a span** (`code`): the held text up to the span's closing run is
+ *   emitted as it is (`CodeSpanReading`). Where the gate began does not
+ *   change that run.
  * - **Not in a span** (`text`): the runs unmatched there are literal
  *   backticks, and the held text is read again as usual.
  * - **Documentation** (`documentation`): a closing run right before a tag

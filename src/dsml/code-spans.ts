@@ -17,7 +17,7 @@
  * this the inline text of paragraphs (and headings) and says where a
  * paragraph ends; a *watch* reports, from a place on, each run that closes
  * the place's span so far, and whether the paragraph ended first (the
- * scanner's `CodeSpanGate`).
+ * `CodeSpanGate` of the scanner's `CodeSpanReading`).
  * @see https://spec.commonmark.org/0.31.2/#code-spans
  */
 

@@ -2,7 +2,7 @@
  * `Positions`: where a few needles next occur in a text, each searched in
  * one pass (`indexOfNeedle`) and remembered while still ahead, so a scan
  * over a long text reads it about once per needle (a short text is searched
- * afresh: `firstOf`). The scanner uses it for `<` and the bars, the fence
+ * afresh: `firstOf`). `TagStartSearch` uses it for `<` and the bars, the fence
  * tracker for the characters that can wake it (line breaks, backticks,
  * backslashes), the code spans for backticks.
  *
